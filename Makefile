@@ -1,0 +1,92 @@
+# sphereceti — build, test, install.  Out-of-tree: everything goes to $(BUILD).
+# Parallel developers can use separate build folders: make BUILD=build-x check
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+SAN     ?=
+VERSION := 0.1.0
+
+YAJL_CFLAGS  := $(shell pkg-config --cflags yajl 2>/dev/null)
+YAJL_LIBS    := $(shell pkg-config --libs yajl 2>/dev/null || echo -lyajl)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icommon -I$(BUILD) \
+             $(YAJL_CFLAGS) $(CFLAGS) $(SAN)
+ALL_LDFLAGS = $(SAN) $(LDFLAGS)
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
+COMMON_LIB := $(BUILD)/libsccommon.a
+
+# Every cmd/X.c is an executable X; sc-init is the trusted sandbox PID 1 and
+# stands alone (static, no library) because it runs inside the sandbox.
+CMD_SRC   := $(filter-out cmd/sc-init.c,$(wildcard cmd/*.c))
+CMD_BIN   := $(CMD_SRC:cmd/%.c=$(BUILD)/%)
+INIT_BIN  := $(if $(wildcard cmd/sc-init.c),$(BUILD)/sc-init)
+UNIT_SRC  := $(wildcard t/unit/test_*.c)
+UNIT_BIN  := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/unit/%)
+MAN_PAGES := $(wildcard man/*.1)
+
+.PHONY: all check check-unit check-bats check-asan check-valgrind check-fuzz \
+        bench demo install clean fixture
+all: $(CMD_BIN) $(INIT_BIN)
+
+$(BUILD)/version.h: Makefile
+	@mkdir -p $(@D)
+	@printf '#define SC_VERSION "%s"\n' '$(VERSION)' > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/version.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(COMMON_LIB): $(COMMON_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%: cmd/%.c $(COMMON_LIB) $(wildcard common/*.h) $(BUILD)/version.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
+
+# The init runs as PID 1 inside the sandbox: no sanitizer runtime, static so
+# that it needs nothing from the sandbox's /usr.
+$(BUILD)/sc-init: cmd/sc-init.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -o $@ $<
+
+$(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(wildcard common/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(CHECK_LIBS) $(ALL_LDFLAGS)
+
+-include t/fixture/fixture.mk
+-include t/fuzz/fuzz.mk
+
+check: check-unit check-bats
+
+check-unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
+
+check-bats: all fixture
+	SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture bats $(BATS_FLAGS) t/*.bats
+
+# Same suite, own build folder, sanitizers on; leaks are errors too.
+check-asan:
+	$(MAKE) BUILD=$(BUILD)-asan SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
+	    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 check
+
+bench: all fixture
+	@set -e; for b in t/bench/*.sh; do echo "== $$b"; SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture bash $$b; done
+
+demo:
+	bash contrib/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/sphereceti $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(CMD_BIN) $(DESTDIR)$(PREFIX)/bin/
+	$(if $(INIT_BIN),install -m 755 $(INIT_BIN) $(DESTDIR)$(PREFIX)/libexec/sphereceti/)
+	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/)
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan

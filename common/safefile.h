@@ -1,0 +1,17 @@
+#ifndef SC_SAFEFILE_H
+#define SC_SAFEFILE_H
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Write buf to path so that path either does not exist or holds all of
+ * buf: a temporary file beside it, fsync, rename.  The temporary is removed
+ * on failure.  Returns 0, or -1 with errno (ENOSPC etc.). */
+int sc_write_file_atomic(const char *path, const void *buf, size_t len, mode_t mode);
+/* Same, dying with "cannot write <what> (<path>): <reason>". */
+void sc_write_file_atomic_or_die(const char *path, const void *buf, size_t len,
+                                 const char *what);
+/* Read a whole regular file; returns 0 or -1 (errno). Refuses > max bytes (EFBIG). */
+struct strbuf;
+int sc_read_file(const char *path, struct strbuf *sb, size_t max);
+
+#endif

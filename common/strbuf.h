@@ -1,0 +1,30 @@
+#ifndef SC_STRBUF_H
+#define SC_STRBUF_H
+#include <stddef.h>
+
+/* Growable byte buffer, always NUL-terminated; allocation failure dies. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const void *data, size_t len);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addc(struct strbuf *sb, char c);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_reset(struct strbuf *sb);
+void sb_release(struct strbuf *sb);
+/* Hand the buffer to the caller (never NULL) and reset sb. */
+char *sb_detach(struct strbuf *sb, size_t *len);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

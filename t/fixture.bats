@@ -1,0 +1,451 @@
+#!/usr/bin/env bats
+# The fixture toolchain (t/fixture/): prove every directive and the `lake
+# build` cone behaviour, against the built $SC_FIXTURE/toolchain, no sandbox.
+# Run: make BUILD=build-fixture fixture && SC_FIXTURE=$PWD/build-fixture/fixture bats t/fixture.bats
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+    TC="${SC_FIXTURE:?set SC_FIXTURE to the built fixture directory}/toolchain"
+    [ -x "$TC/bin/lean" ] && [ -x "$TC/bin/lake" ]
+    PATH="$TC/bin:$PATH"
+    P="$BATS_TEST_TMPDIR/pkg"
+    mkdir -p "$P"
+    cd "$P"
+    echo 'leanprover/lean4:v4.34.0-rc1' > lean-toolchain
+}
+
+teardown() {
+    # Orphans of orphan-* tests: never leave them behind.
+    local pid
+    for pid in $(sed -n 's/^orphan-[a-z]* pid=\([0-9]*\) -> started$/\1/p' "$P/.fixture-log" 2>/dev/null); do
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+}
+
+# mod A.B 'line' 'line'...: write A/B.lean in the cwd
+mod() {
+    local f="${1//.//}.lean"
+    shift
+    mkdir -p "$(dirname "$f")"
+    printf '%s\n' "$@" > "$f"
+}
+
+# cpu CMD...: run CMD under GNU time; $cpu = user+system seconds, $rc = status
+cpu() {
+    rc=0
+    /usr/bin/time -f '%U %S' -o "$BATS_TEST_TMPDIR/time" "$@" > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" 3>&- || rc=$?
+    cpu=$(tail -n 1 "$BATS_TEST_TMPDIR/time" | awk '{ printf "%.2f", $1 + $2 }')
+}
+
+# between X LO HI: LO <= X <= HI
+between() {
+    awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }' || {
+        echo "expected $1 in [$2, $3]" >&2
+        return 1
+    }
+}
+
+wait_gone() { # wait_gone PID SECONDS
+    local i
+    for ((i = 0; i < $2 * 10; i++)); do
+        kill -0 "$1" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# ---- versions and shape ----
+
+@test "lean and lake --version print real-looking lines from lib/fixture-version" {
+    run lean --version
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ ^Lean\ \(version\ 4\.34\.0-rc1,\ [a-z0-9_]+-unknown-linux-gnu,\ commit\ 0123456789abcdef,\ Release\)$ ]]
+    run lake --version
+    [ "$status" -eq 0 ]
+    [ "$output" = "Lake version 5.0.0-0123456 (Lean version 4.34.0-rc1)" ]
+    [ "$(cat "$TC/lib/fixture-version")" = "4.34.0-rc1" ]
+}
+
+@test "a copied toolchain with an edited fixture-version reports that version; the original does not change" {
+    cp -a "$TC" "$BATS_TEST_TMPDIR/tc2"
+    echo 4.99.0 > "$BATS_TEST_TMPDIR/tc2/lib/fixture-version"
+    run "$BATS_TEST_TMPDIR/tc2/bin/lean" --version
+    [[ "$output" == "Lean (version 4.99.0, "* ]]
+    run "$BATS_TEST_TMPDIR/tc2/bin/lake" --version
+    [ "$output" = "Lake version 5.0.0-0123456 (Lean version 4.99.0)" ]
+    run lean --version
+    [[ "$output" == "Lean (version 4.34.0-rc1, "* ]]
+    # an empty environment, as the profiler's check runs it
+    run env -i "$BATS_TEST_TMPDIR/tc2/bin/lean" --version
+    [[ "$output" == "Lean (version 4.99.0, "* ]]
+    rm "$BATS_TEST_TMPDIR/tc2/lib/fixture-version"
+    run "$BATS_TEST_TMPDIR/tc2/bin/lean" --version
+    [ "$status" -ne 0 ]
+}
+
+@test "bin/lean and bin/lake are dynamic ELF binaries needing lib/libfixturelean.so via \$ORIGIN/../lib" {
+    for b in lean lake; do
+        [ "$(head -c 4 "$TC/bin/$b" | od -An -c | tr -d ' ')" = '177ELF' ]
+        run readelf -d "$TC/bin/$b"
+        [[ "$output" == *"(NEEDED)"*"[libfixturelean.so]"* ]]
+        [[ "$output" == *"(NEEDED)"*"[libc.so.6]"* ]]
+        [[ "$output" == *"[\$ORIGIN/../lib]"* ]]
+    done
+    cp -a "$TC" "$BATS_TEST_TMPDIR/tc3"
+    rm "$BATS_TEST_TMPDIR/tc3/lib/libfixturelean.so"
+    run -127 "$BATS_TEST_TMPDIR/tc3/bin/lean" --version
+    [[ "$output" == *libfixturelean.so* ]]
+}
+
+# ---- lake build ----
+
+@test "lake build builds exactly the import cone, in dependency order" {
+    mod C 'def c := 1'
+    mod Sub.B '-- a comment' '/- a /- nested -/ block -/' 'import C' 'def b := 1'
+    mod A 'import Sub.B' 'import C' 'import Lean' 'def a := 1'
+    mod D 'import C'
+    mod E 'def e := 1'
+    run lake build A
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Built C" ]
+    [ "${lines[1]}" = "Built Sub.B" ]
+    [ "${lines[2]}" = "Built A" ]
+    [ "${lines[3]}" = "Build completed successfully (3 built)." ]
+    [ "${#lines[@]}" -eq 4 ]
+    [ -s .lake/build/lib/lean/A.olean ]
+    [ -s .lake/build/lib/lean/Sub/B.olean ]
+    [ -s .lake/build/lib/lean/C.olean ]
+    [ ! -e .lake/build/lib/lean/D.olean ]
+    [ ! -e .lake/build/lib/lean/E.olean ]
+    [ ! -e .lake/build/lib/lean/Lean.olean ] # toolchain core module, not rebuilt
+}
+
+@test "lake build is incremental: nothing when up to date, the reverse cone after an edit" {
+    mod C 'def c := 1'
+    mod B 'import C'
+    mod A 'import B'
+    mod X 'def x := 1'
+    lake build A X
+    run lake build A
+    [ "$output" = "Build completed successfully (0 built)." ]
+    echo '-- edited' >> B.lean
+    run lake build +A
+    [ "${lines[0]}" = "Built B" ]
+    [ "${lines[1]}" = "Built A" ]
+    [ "${#lines[@]}" -eq 3 ]
+    echo '-- edited' >> C.lean
+    run lake build A.lean X
+    [ "$output" = "$(printf 'Built C\nBuilt B\nBuilt A\nBuild completed successfully (3 built).')" ]
+}
+
+@test "lake build with no target builds nothing" {
+    mod A 'def a := 1'
+    run lake build
+    [ "$status" -eq 0 ]
+    [ "$output" = "Build completed successfully (0 built)." ]
+    [ ! -e .lake ]
+}
+
+@test "lake build needs lean-toolchain at the package root" {
+    mod A 'def a := 1'
+    rm lean-toolchain
+    run lake build A
+    [ "$status" -ne 0 ]
+    [[ "$output" == *lean-toolchain* ]]
+    [ ! -e .lake ]
+}
+
+@test "a missing import, an unknown target and an import cycle fail the build" {
+    mod A 'import B' 'import Nope.Missing'
+    mod B 'def b := 1'
+    run lake build A
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"bad import 'Nope.Missing'"* ]]
+    [ ! -e .lake/build/lib/lean/A.olean ]
+    run lake build Nope
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"unknown module 'Nope'"* ]]
+    mod X 'import Y'
+    mod Y 'import Z'
+    mod Z 'import X'
+    run lake build X
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"import cycle"* ]]
+    [ ! -e .lake/build/lib/lean/X.olean ]
+}
+
+@test "-- fixture: build-fail fails the build after its imports were built" {
+    mod B 'def b := 1'
+    mod A 'import B' '-- fixture: build-fail'
+    run lake build A
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"build failing as asked"* ]]
+    [ -e .lake/build/lib/lean/B.olean ]
+    [ ! -e .lake/build/lib/lean/A.olean ]
+}
+
+@test "-- fixture: build-cpu=0.5 burns CPU in lake build, not when up to date" {
+    mod A '-- fixture: build-cpu=0.5'
+    cpu lake build A
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0.4 2
+    cpu lake build A
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0 0.2
+    # lean ignores build directives
+    cpu lean -j1 A.lean
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0 0.2
+}
+
+@test "dependency modules resolve under .lake/packages/<name> and need a prebuilt olean" {
+    cat > lake-manifest.json <<'EOF'
+{"version": "1.1.0",
+ "packagesDir": ".lake/packages",
+ "packages":
+ [{"url": "https://example.invalid/dep", "type": "git", "subDir": null,
+   "scope": "", "rev": "0123456789012345678901234567890123456789",
+   "name": "dep", "manifestFile": "lake-manifest.json", "inputRev": "main",
+   "inherited": false, "configFile": "lakefile.toml"},
+  {"type": "git", "name": "other", "rev": "0123456789012345678901234567890123456789"}],
+ "name": "root",
+ "lakeDir": ".lake"}
+EOF
+    mkdir -p .lake/packages/dep/Dep .lake/packages/other
+    printf 'def d := 1\n-- fixture: build-fail\n' > .lake/packages/dep/Dep/Core.lean
+    mod A 'import Dep.Core' 'def a := 1'
+    run lake build A
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"dependency module Dep.Core of package dep is not built"* ]]
+    mkdir -p .lake/packages/dep/.lake/build/lib/lean/Dep
+    echo prebuilt > .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
+    run lake build A
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Built A" ] # the dependency is not rebuilt (its build-fail is never seen)
+    [ "${#lines[@]}" -eq 2 ]
+    [ "$(cat .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean)" = prebuilt ]
+    [ ! -e .lake/build/lib/lean/Dep ]
+    run lake env
+    [ "$output" = "LEAN_PATH=$P/.lake/build/lib/lean:$P/.lake/packages/dep/.lake/build/lib/lean:$P/.lake/packages/other/.lake/build/lib/lean:$TC/lib/lean" ]
+    run lake env lean -j1 A.lean
+    [ "$status" -eq 0 ]
+    rm .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
+    run lake env lean -j1 A.lean
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"'Dep.Core'"* ]]
+}
+
+# ---- lake env lean ----
+
+@test "lake env lean -j1 F fails without built imports and succeeds after lake build" {
+    mod B 'def b := 1'
+    mod A 'import B' 'def a := 1'
+    run lake env lean -j1 A.lean
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"unknown module prefix 'B'"* ]]
+    run lake build A
+    [ "$status" -eq 0 ]
+    run lake env lean -j1 A.lean
+    [ "$status" -eq 0 ]
+    [ "$output" = "" ]
+    run lake env lean A.lean
+    [ "$status" -eq 0 ]
+    # without lake env there is no LEAN_PATH to find B
+    run env -u LEAN_PATH lean -j1 A.lean
+    [ "$status" -eq 1 ]
+    run -127 lake env no-such-command-xyz
+    [[ "$output" == *"failed to execute 'no-such-command-xyz'"* ]]
+}
+
+@test "lean needs the toolchain's Init.olean unless the file says prelude" {
+    cp -a "$TC" "$BATS_TEST_TMPDIR/tc4"
+    rm "$BATS_TEST_TMPDIR/tc4/lib/lean/Init.olean"
+    mod A 'def a := 1'
+    mod P 'prelude' 'def p := 1'
+    run "$BATS_TEST_TMPDIR/tc4/bin/lean" A.lean
+    [ "$status" -eq 1 ]
+    [[ "$output" == *Init* ]]
+    run "$BATS_TEST_TMPDIR/tc4/bin/lean" P.lean
+    [ "$status" -eq 0 ]
+}
+
+@test "imports end with the header; an import after a command is not an import" {
+    mod B 'def b := 1'
+    mod A '/- doc -/' 'module' 'public import B' 'import all B' 'def a := 1' 'import Nope'
+    lake build A
+    run lake env lean -j1 A.lean
+    [ "$status" -eq 0 ]
+    run lean --bogus A.lean
+    [ "$status" -eq 1 ]
+    run lean -j1 Missing.lean
+    [ "$status" -eq 1 ]
+}
+
+# ---- lean directives ----
+
+@test "-- fixture: cpu=0.5 burns between 0.4 and 2 s of CPU; no directive burns nothing" {
+    mod A '-- fixture: cpu=0.5'
+    cpu lean -j1 A.lean
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0.4 2
+    mod Z 'def z := 1'
+    cpu lean -j1 Z.lean
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0 0.1
+    mod Two '-- fixture: cpu=0.25' 'def t := 1' '  -- fixture: cpu=0.25'
+    cpu lake env lean -j1 Two.lean
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0.4 2
+}
+
+@test "-- fixture: fail exits 1 after burning" {
+    mod A '-- fixture: cpu=0.3 fail'
+    cpu lean -j1 A.lean
+    [ "$rc" -eq 1 ]
+    between "$cpu" 0.25 2
+    grep -q "failing as asked" "$BATS_TEST_TMPDIR/err"
+}
+
+@test "unknown or malformed directives are errors, not silently ignored" {
+    mod A '-- fixture: cpuu=0.3'
+    run lean A.lean
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"unknown fixture directive 'cpuu'"* ]]
+    mod B '-- fixture: cpu=abc'
+    run lean B.lean
+    [ "$status" -eq 1 ]
+    mod C '-- fixture: write'
+    run lean C.lean
+    [ "$status" -eq 1 ]
+}
+
+@test "-- fixture: child-cpu=0.5 runs in a waited-for child, counted by GNU time" {
+    mod A '-- fixture: child-cpu=0.5'
+    cpu lean -j1 A.lean
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0.4 2
+    grep -Eq '^child-cpu pid=[0-9]+ -> done$' .fixture-log
+}
+
+@test "-- fixture: orphan-cpu leaves a grandchild that outlives lean and later ends" {
+    mod A '-- fixture: orphan-cpu=1'
+    start=$(date +%s%N)
+    cpu lean -j1 A.lean
+    end=$(date +%s%N)
+    [ "$rc" -eq 0 ]
+    between "$(( (end - start) / 1000000 ))" 0 700 # lean did not wait for it
+    between "$cpu" 0 0.3                           # nor is its CPU counted (no sandbox init here)
+    pid=$(sed -n 's/^orphan-cpu pid=\([0-9]*\) -> started$/\1/p' .fixture-log)
+    [ -n "$pid" ]
+    kill -0 "$pid"
+    wait_gone "$pid" 10
+    grep -qx "orphan-cpu pid=$pid -> done" .fixture-log
+}
+
+@test "-- fixture: orphan-hang leaves a grandchild that ignores SIGTERM and sleeps forever" {
+    mod A '-- fixture: orphan-hang'
+    cpu lean -j1 A.lean
+    [ "$rc" -eq 0 ]
+    pid=$(sed -n 's/^orphan-hang pid=\([0-9]*\) -> started$/\1/p' .fixture-log)
+    [ -n "$pid" ]
+    sleep 0.2
+    kill -TERM "$pid"
+    sleep 0.3
+    kill -0 "$pid"
+    kill -KILL "$pid"
+    wait_gone "$pid" 5
+}
+
+@test "-- fixture: hang never exits; SIGTERM ends it unless ignore-term" {
+    mod A '-- fixture: hang'
+    lean -j1 A.lean 3>&- &
+    pid=$!
+    sleep 0.3
+    kill -0 "$pid"
+    kill -TERM "$pid"
+    run wait "$pid"
+    [ "$status" -eq 143 ]
+
+    mod B '-- fixture: hang ignore-term'
+    lean -j1 B.lean 3>&- &
+    pid=$!
+    sleep 0.3
+    kill -TERM "$pid"
+    sleep 0.3
+    kill -0 "$pid"
+    kill -KILL "$pid"
+    run wait "$pid"
+    [ "$status" -eq 137 ]
+}
+
+@test "-- fixture: ignore-term also applies to the children lean spawns" {
+    mod A '-- fixture: ignore-term' '-- fixture: orphan-cpu=30'
+    lean -j1 A.lean > /dev/null 2>&1 3>&-
+    pid=$(sed -n 's/^orphan-cpu pid=\([0-9]*\) -> started$/\1/p' .fixture-log)
+    [ -n "$pid" ]
+    kill -TERM "$pid"
+    sleep 0.3
+    kill -0 "$pid"
+    kill -KILL "$pid"
+    wait_gone "$pid" 5
+}
+
+# ---- hostile candidate directives: each attempt lands in .fixture-log ----
+
+@test "-- fixture: print-counters forges GNU time lines and ::error:: on stdout and stderr" {
+    mod A '-- fixture: print-counters'
+    run --separate-stderr lean -j1 A.lean
+    [ "$status" -eq 0 ]
+    for s in "$output" "$stderr"; do
+        [[ "$s" == *"0.00user 0.00system 0:00.00elapsed"* ]]
+        [[ "$s" == *"Command exited with non-zero status 0"* ]]
+        [[ "$s" == *"user=0.01 sys=0.00"* ]]
+        [[ "$s" == *"::error::forged"* ]]
+    done
+    [ "$(cat .fixture-log)" = "print-counters -> printed" ]
+}
+
+@test "-- fixture: read-env logs whether a variable is set and its value" {
+    mod A '-- fixture: read-env=SC_SECRET read-env=SC_ABSENT'
+    SC_SECRET=hunter2 lean -j1 A.lean 2>/dev/null
+    [ "$(sed -n 1p .fixture-log)" = "read-env SC_SECRET -> set hunter2" ]
+    [ "$(sed -n 2p .fixture-log)" = "read-env SC_ABSENT -> unset" ]
+    [ "$(wc -l < .fixture-log)" -eq 2 ]
+}
+
+@test "-- fixture: write logs a successful and a failed write outside the tree" {
+    out="$BATS_TEST_TMPDIR/outside"
+    mod A "-- fixture: write=$out" '-- fixture: write=/nonexistent-dir/x'
+    lean -j1 A.lean 2>/dev/null
+    [ "$(cat "$out")" = fixture-write ]
+    grep -qx "write $out -> ok" .fixture-log
+    grep -qx "write /nonexistent-dir/x -> ENOENT" .fixture-log
+}
+
+@test "-- fixture: read logs bytes read or the error" {
+    printf '12345' > "$BATS_TEST_TMPDIR/secret"
+    mod A "-- fixture: read=$BATS_TEST_TMPDIR/secret read=/nonexistent-file"
+    lean -j1 A.lean 2>/dev/null
+    grep -qx "read $BATS_TEST_TMPDIR/secret -> ok 5 bytes" .fixture-log
+    grep -qx "read /nonexistent-file -> ENOENT" .fixture-log
+}
+
+@test "-- fixture: connect logs a refused and an accepted TCP connection" {
+    # a port nobody listens on: bind one, then close it
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    mod A "-- fixture: connect=127.0.0.1:$port"
+    lean -j1 A.lean 2>/dev/null
+    grep -qx "connect 127.0.0.1:$port -> ECONNREFUSED" .fixture-log
+    python3 -c '
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True); sys.stdout.close()
+s.settimeout(10); c, _ = s.accept(); c.close()' > "$BATS_TEST_TMPDIR/port" 3>&- &
+    for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$BATS_TEST_TMPDIR/port" ] && break; sleep 0.1; done
+    port=$(cat "$BATS_TEST_TMPDIR/port")
+    mod B "-- fixture: connect=127.0.0.1:$port"
+    lean -j1 B.lean 2>/dev/null
+    wait
+    grep -qx "connect 127.0.0.1:$port -> connected" .fixture-log
+}

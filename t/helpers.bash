@@ -1,0 +1,29 @@
+# Shared bats helpers.  SC_BIN (the build folder) and SC_FIXTURE (the fixture
+# build folder) come from the Makefile.
+: "${SC_BIN:?run the suite through make check}"
+export PATH="$SC_BIN:$PATH"
+export GIT_AUTHOR_NAME=Test GIT_AUTHOR_EMAIL=test@example.invalid
+export GIT_COMMITTER_NAME=Test GIT_COMMITTER_EMAIL=test@example.invalid
+export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+export GIT_CONFIG_NOSYSTEM=1 HOME="${BATS_TEST_TMPDIR:-/tmp}/home"
+mkdir -p "$HOME"
+
+# assert_error_line TOOL: the command failed with exactly one
+# "TOOL: error: ..." line on stderr (bats `run` merges streams: use
+# `run --separate-stderr`).
+assert_error_line() {
+	local tool=$1
+	[ "$status" -ne 0 ] || { echo "expected failure, got status 0"; return 1; }
+	local lines
+	lines=$(printf '%s\n' "$stderr" | grep -c . || true)
+	[ "$lines" -eq 1 ] || { echo "expected one stderr line, got $lines:"; echo "$stderr"; return 1; }
+	[[ "$stderr" == "$tool: error: "* ]] || { echo "bad error line: $stderr"; return 1; }
+}
+
+# Snapshot of everything in a repository that a reader must not change.
+repo_state() {
+	local gd
+	gd=$(git -C "$1" rev-parse --absolute-git-dir)
+	(cd "$gd" && find . -type f ! -name 'index.lock' -printf '%p %s %T@\n' | LC_ALL=C sort)
+	git -C "$1" for-each-ref
+}

@@ -1,0 +1,249 @@
+/* Unit tests for common/: hashing, JSON strictness, lean paths, plan and
+ * sample models. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "leanpath.h"
+#include "oid.h"
+#include "plan.h"
+#include "sample.h"
+#include "sha256.h"
+
+START_TEST(sha256_known_vectors)
+{
+	char hex[65];
+	sc_sha256_hex("", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sc_sha256_hex("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	sc_sha256_hex(m, strlen(m), hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	/* A million 'a', fed in odd-sized pieces to cross block boundaries. */
+	struct sc_sha256 c;
+	unsigned char raw[32];
+	char buf[997];
+	memset(buf, 'a', sizeof buf);
+	sc_sha256_init(&c);
+	size_t left = 1000000;
+	while (left) {
+		size_t n = left < sizeof buf ? left : sizeof buf;
+		sc_sha256_update(&c, buf, n);
+		left -= n;
+	}
+	sc_sha256_final(&c, raw);
+	sc_hex(raw, 32, hex);
+	ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+END_TEST
+
+static int parses(const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	yajl_val v = sc_json_parse(text, strlen(text), &err);
+	int ok = v != NULL;
+	if (v)
+		yajl_tree_free(v);
+	else
+		ck_assert_uint_gt(err.len, 0);
+	sb_release(&err);
+	return ok;
+}
+
+START_TEST(json_is_strict)
+{
+	ck_assert(parses("{\"a\": [1, 2.5, null, true]}"));
+	ck_assert(!parses("{\"a\": 1} /* comment */"));
+	ck_assert(!parses("{\"a\": 1, \"a\": 2}"));
+	ck_assert(!parses("{\"a\": 1} {\"b\": 2}"));
+	ck_assert(!parses("{\"a\": \"\xff\"}"));
+	ck_assert(!parses("{\"a\": \"x\\u0000y\"}"));
+	ck_assert(!parses(""));
+	char deep[200];
+	memset(deep, '[', 100);
+	memset(deep + 100, ']', 99);
+	deep[199] = '\0';
+	ck_assert(!parses(deep));
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_ptr_null(sc_json_parse("{\"a\":1}\0x", 9, &err));
+	sb_release(&err);
+}
+END_TEST
+
+START_TEST(lean_module_names)
+{
+	struct strbuf m = STRBUF_INIT;
+	ck_assert_int_eq(sc_lean_module_of("A/B_c/D9.lean", &m), 0);
+	ck_assert_str_eq(m.buf, "A.B_c.D9");
+	ck_assert_int_eq(sc_lean_module_of("_x.lean", &m), 0);
+	ck_assert_int_eq(sc_lean_module_of("A/9B.lean", &m), -1);
+	ck_assert_int_eq(sc_lean_module_of("A/B-c.lean", &m), -1);
+	ck_assert_int_eq(sc_lean_module_of("A//B.lean", &m), -1);
+	ck_assert_int_eq(sc_lean_module_of("A/../B.lean", &m), -1);
+	ck_assert_int_eq(sc_lean_module_of("/A.lean", &m), -1);
+	ck_assert_int_eq(sc_lean_module_of("A/B.lean.lean", &m), -1);
+	ck_assert_int_eq(sc_lean_module_of("A/Bé.lean", &m), -1);
+	ck_assert_int_eq(sc_lean_module_of(".lean", &m), -1);
+	ck_assert_int_eq(sc_lean_module_of("A/B.olean", &m), -1);
+	sb_release(&m);
+}
+END_TEST
+
+START_TEST(root_coverage)
+{
+	ck_assert(sc_root_covers("Mathlib", "Mathlib.lean"));
+	ck_assert(sc_root_covers("Mathlib", "Mathlib/A/B.lean"));
+	ck_assert(sc_root_covers("Mathlib", "Mathlib/a-b.lean"));
+	ck_assert(!sc_root_covers("Mathlib", "MathlibX.lean"));
+	ck_assert(!sc_root_covers("Mathlib", "MathlibX/A.lean"));
+	ck_assert(!sc_root_covers("Mathlib", "Mathlib/README.md"));
+	ck_assert(!sc_root_covers("Mathlib", "Other/Mathlib.lean"));
+	ck_assert(sc_is_valid_root("A/B"));
+	ck_assert(!sc_is_valid_root("A/"));
+	ck_assert(!sc_is_valid_root(""));
+	ck_assert(!sc_is_valid_root("../A"));
+}
+END_TEST
+
+static void fill_plan(struct sc_plan *p, char *lib[], char *road[])
+{
+	static char fmt[] = "sha1", ver[] = "0.1.0";
+	static char oid_t[] = "1111111111111111111111111111111111111111";
+	static char oid_b[] = "2222222222222222222222222222222222222222";
+	static char oid_m[] = "3333333333333333333333333333333333333333";
+	static char oid_h[] = "4444444444444444444444444444444444444444";
+	memset(p, 0, sizeof *p);
+	p->profiler_version = ver;
+	p->object_format = fmt;
+	p->tooling = oid_t;
+	p->base_tip = oid_b;
+	p->merge_base = oid_m;
+	p->head = oid_h;
+	p->library = lib;
+	p->n_library = 1;
+	p->roadmap = road;
+	p->n_roadmap = 1;
+}
+
+START_TEST(plan_round_trip_and_classify)
+{
+	char *lib[] = {"SphereCeti"};
+	char *road[] = {"SphereCeti/Roadmap"};
+	struct sc_plan p;
+	fill_plan(&p, lib, road);
+	static struct sc_plan_file files[2] = {
+		{"SphereCeti.A", "SphereCeti/A.lean", "SphereCeti.A", SC_ROLE_LIBRARY,
+		 SC_CHANGE_MODIFIED, "5555555555555555555555555555555555555555",
+		 "6666666666666666666666666666666666666666"},
+		{"SphereCeti.Roadmap.B", "SphereCeti/Roadmap/B.lean", "SphereCeti.Roadmap.B",
+		 SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, "7777777777777777777777777777777777777777"},
+	};
+	p.files = files;
+	p.n_files = 2;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	sc_plan_to_json(&p, &a);
+	struct sc_plan q;
+	ck_assert_msg(sc_plan_from_json(a.buf, a.len, &q, &err) == 0, "%s", err.buf);
+	sc_plan_to_json(&q, &b);
+	ck_assert_str_eq(a.buf, b.buf);
+	ck_assert_int_eq(q.n_files, 2);
+	ck_assert_int_eq(q.files[1].change, SC_CHANGE_ADDED);
+	ck_assert_ptr_null(q.files[1].base_blob);
+
+	enum sc_role role;
+	ck_assert(sc_plan_classify(&q, "SphereCeti/X.lean", &role));
+	ck_assert_int_eq(role, SC_ROLE_LIBRARY);
+	ck_assert(sc_plan_classify(&q, "SphereCeti/Roadmap/Y/Z.lean", &role));
+	ck_assert_int_eq(role, SC_ROLE_ROADMAP);
+	ck_assert(!sc_plan_classify(&q, "Other/X.lean", &role));
+	sc_plan_free(&q);
+
+	/* Tampering is caught: an added file with a base blob. */
+	char *bad = strstr(a.buf, "\"base_blob\": null");
+	ck_assert_ptr_nonnull(bad);
+	memcpy(bad, "\"base_blob\": 1   ", 17);
+	sb_reset(&err);
+	ck_assert_int_eq(sc_plan_from_json(a.buf, a.len, &q, &err), -1);
+	sb_release(&a);
+	sb_release(&b);
+	sb_release(&err);
+}
+END_TEST
+
+START_TEST(sample_round_trip)
+{
+	struct sc_sample s = {
+		"0123456789abcdef0123456789abcdef",
+		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+		"4444444444444444444444444444444444444444", "head:SphereCeti.A", 1, 1.25, 0.5, 1.75,
+		2.0, 12345, 0, NULL, NULL,
+	};
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	sc_sample_to_json(&s, &a);
+	struct sc_sample t;
+	ck_assert_msg(sc_sample_from_json(a.buf, a.len, &t, &err) == 0, "%s", err.buf);
+	sc_sample_to_json(&t, &b);
+	ck_assert_str_eq(a.buf, b.buf);
+	sc_sample_free(&t);
+
+	s.ok = 0;
+	s.error = "timeout";
+	sb_reset(&a);
+	sc_sample_to_json(&s, &a);
+	ck_assert_ptr_null(strstr(a.buf, "1.750"));
+	ck_assert_int_eq(sc_sample_from_json(a.buf, a.len, &t, &err), 0);
+	ck_assert_str_eq(t.error, "timeout");
+	sc_sample_free(&t);
+
+	const char *forged = "{\"schema\":\"sphereceti.sample/1\",\"run_id\":\"0123456789abcdef0123456789abcdef\","
+	                     "\"plan_digest\":\"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\","
+	                     "\"revision\":\"4444444444444444444444444444444444444444\",\"sample\":\"head:A\",\"ok\":false,"
+	                     "\"cpu_user_s\":1,\"cpu_sys_s\":null,\"cpu_s\":null,\"wall_s\":null,\"max_rss_kib\":null,"
+	                     "\"exit_status\":null,\"error\":\"timeout\",\"detail\":null}";
+	ck_assert_int_eq(sc_sample_from_json(forged, strlen(forged), &t, &err), -1);
+
+	int side;
+	const char *id;
+	ck_assert_int_eq(sc_sample_id_split("base:A.B", &side, &id), 0);
+	ck_assert_int_eq(side, SC_SIDE_BASE);
+	ck_assert_str_eq(id, "A.B");
+	ck_assert_int_eq(sc_sample_id_split("side:A", &side, &id), -1);
+	ck_assert_int_eq(sc_sample_id_split("head:A..B", &side, &id), -1);
+	ck_assert_int_eq(sc_sample_id_split("head:../x", &side, &id), -1);
+	sb_release(&a);
+	sb_release(&b);
+	sb_release(&err);
+}
+END_TEST
+
+START_TEST(oid_normalization)
+{
+	char out[65];
+	ck_assert_int_eq(sc_oid_normalize("ABCDEF0123456789abcdef0123456789ABCDEF01", 40, out), 0);
+	ck_assert_str_eq(out, "abcdef0123456789abcdef0123456789abcdef01");
+	ck_assert_int_eq(sc_oid_normalize("abcdef0", 40, out), -1);
+	ck_assert_int_eq(sc_oid_normalize("gbcdef0123456789abcdef0123456789abcdef01", 40, out), -1);
+	ck_assert_int_eq(sc_oid_normalize("HEAD", 40, out), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("common");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, sha256_known_vectors);
+	tcase_add_test(tc, json_is_strict);
+	tcase_add_test(tc, lean_module_names);
+	tcase_add_test(tc, root_coverage);
+	tcase_add_test(tc, plan_round_trip_and_classify);
+	tcase_add_test(tc, sample_round_trip);
+	tcase_add_test(tc, oid_normalization);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
