@@ -2,11 +2,10 @@
  * from the directory this program lives in (like git's exec path);
  * profile-plan is sc-plan; profile-run (sc-profile-run) chains the stages. */
 #include "die.h"
+#include "execdir.h"
 #include "strbuf.h"
 #include "version.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,24 +22,6 @@ static const char usage[] =
 	"  plan, materialize, sandbox-exec, parse-time, report\n"
 	"\n"
 	"  sphereceti --version | help\n";
-
-/* The folder holding this executable: where the stages live. */
-static char *exec_dir(const char *argv0)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	if (n <= 0) {
-		if (!strchr(argv0, '/'))
-			sc_die("cannot find my own location (/proc/self/exe)");
-		snprintf(buf, sizeof buf, "%s", argv0);
-		n = (ssize_t)strlen(buf);
-	}
-	buf[n] = '\0';
-	char *slash = strrchr(buf, '/');
-	if (slash)
-		*slash = '\0';
-	return xstrdup(buf);
-}
 
 static int is_stage(const char *name)
 {
@@ -68,7 +49,7 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	char *dir = exec_dir(argv[0]);
+	char *dir = sc_exec_dir();
 	const char *stage = strcmp(cmd, "profile-plan") == 0 ? "plan" : cmd;
 	if (!is_stage(stage))
 		sc_die("unknown command '%s'; see 'sphereceti help' (argv[1])", cmd);
