@@ -1,0 +1,588 @@
+/* sc-profile-run (run as "sphereceti profile-run"): the whole measurement.
+ * plan -> plan.json -> preconditions -> materialize base/ and head/ ->
+ * per side: sandboxed prebuild, then one timed sample per selected file ->
+ * parse each raw time file -> report.  Every step is a sibling stage run
+ * with an argv; this file only sequences them and keeps the workspace. */
+#include "die.h"
+#include "execdir.h"
+#include "git.h"
+#include "manifest.h"
+#include "plan.h"
+#include "precond.h"
+#include "run.h"
+#include "safefile.h"
+#include "sample.h"
+#include "sha256.h"
+#include "stage.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define INCOMPLETE_MARKER "INCOMPLETE"
+
+struct opts {
+	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
+	double prebuild_timeout, sample_timeout, phase_timeout;
+	const char *thr_ratio, *thr_delta, *thr_added;
+	int quiet;
+};
+
+struct run {
+	struct opts o;
+	char *dir;      /* exec dir: where the stages live */
+	char *ws;       /* absolute workspace path */
+	struct sc_plan plan;
+	char digest[65];
+	char run_id[SC_RUN_ID_HEXSZ + 1];
+	struct sc_toolchain_info tc;
+	struct strbuf samples;
+	int step, steps;
+	double phase_used;
+	int measurement_failed;
+};
+
+static const char usage[] =
+	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H\n"
+	"         --workspace NEWDIR --toolchain DIR --dependencies DIR\n"
+	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]\n"
+	"         [--bwrap PATH] [--quiet]\n";
+
+static double parse_seconds(const char *s, const char *flag)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 86400)
+		sc_die("%s wants seconds between 0 and 86400 (%s %s)", flag, flag, s);
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	enum { O_PREBUILD = 256, O_SAMPLE, O_PHASE, O_BWRAP, O_RATIO, O_DELTA, O_ADDED };
+	static const struct option longopts[] = {
+		{"repo", required_argument, NULL, 'r'},
+		{"tooling", required_argument, NULL, 't'},
+		{"base", required_argument, NULL, 'b'},
+		{"head", required_argument, NULL, 'h'},
+		{"workspace", required_argument, NULL, 'w'},
+		{"toolchain", required_argument, NULL, 'c'},
+		{"dependencies", required_argument, NULL, 'd'},
+		{"prebuild-timeout", required_argument, NULL, O_PREBUILD},
+		{"sample-timeout", required_argument, NULL, O_SAMPLE},
+		{"phase-timeout", required_argument, NULL, O_PHASE},
+		{"bwrap", required_argument, NULL, O_BWRAP},
+		{"threshold-ratio", required_argument, NULL, O_RATIO},
+		{"threshold-delta", required_argument, NULL, O_DELTA},
+		{"threshold-added", required_argument, NULL, O_ADDED},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'H'},
+		{NULL, 0, NULL, 0},
+	};
+	memset(o, 0, sizeof *o);
+	o->prebuild_timeout = 900;
+	o->sample_timeout = 300;
+	o->phase_timeout = 1800;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "+q", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->repo = optarg; break;
+		case 't': o->tooling = optarg; break;
+		case 'b': o->base = optarg; break;
+		case 'h': o->head = optarg; break;
+		case 'w': o->workspace = optarg; break;
+		case 'c': o->toolchain = optarg; break;
+		case 'd': o->deps = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case O_PREBUILD: o->prebuild_timeout = parse_seconds(optarg, "--prebuild-timeout"); break;
+		case O_SAMPLE: o->sample_timeout = parse_seconds(optarg, "--sample-timeout"); break;
+		case O_PHASE: o->phase_timeout = parse_seconds(optarg, "--phase-timeout"); break;
+		case O_BWRAP: o->bwrap = optarg; break;
+		case O_RATIO: o->thr_ratio = optarg; break;
+		case O_DELTA: o->thr_delta = optarg; break;
+		case O_ADDED: o->thr_added = optarg; break;
+		case 'H': fputs(usage, stdout); exit(0);
+		default:
+			sc_die("unknown or incomplete option (%s)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		sc_die("unexpected argument (%s)", argv[optind]);
+	const struct { const char *v, *flag; } required[] = {
+		{o->repo, "--repo"}, {o->tooling, "--tooling"}, {o->base, "--base"},
+		{o->head, "--head"}, {o->workspace, "--workspace"}, {o->toolchain, "--toolchain"},
+		{o->deps, "--dependencies"},
+	};
+	for (size_t i = 0; i < sizeof required / sizeof *required; i++)
+		if (!required[i].v || !*required[i].v)
+			sc_die("missing required option (%s)", required[i].flag);
+}
+
+static void progress(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(struct run *r, const char *fmt, ...)
+{
+	if (r->o.quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "[%d/%d] ", r->step, r->steps);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	va_end(ap);
+}
+
+static void stop_if_interrupted(struct run *r)
+{
+	int sig = sc_stage_interrupted();
+	if (sig)
+		sc_die_code(128 + sig, "interrupted by signal %d; the workspace is incomplete (%s)", sig,
+		            r->ws);
+}
+
+static double monotonic_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* 1. A fresh workspace, claimed with mkdir so two runs can never share it. */
+static void claim_workspace(struct run *r)
+{
+	const char *ws = r->o.workspace;
+	if (mkdir(ws, 0755) < 0) {
+		if (errno == EEXIST)
+			sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
+		sc_die_errno("cannot create workspace (%s)", ws);
+	}
+	char real[PATH_MAX];
+	if (!realpath(ws, real))
+		sc_die_errno("cannot resolve workspace (%s)", ws);
+	r->ws = xstrdup(real);
+	char *marker = xasprintf("%s/" INCOMPLETE_MARKER, r->ws);
+	static const char text[] = "This profile run has not finished: no report here is complete.\n";
+	sc_write_file_atomic_or_die(marker, text, sizeof text - 1, "workspace marker");
+	free(marker);
+}
+
+/* 2. The plan, kept byte for byte: its digest binds every sample. */
+static void make_plan(struct run *r)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *args[] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base", r->o.base,
+	                      "--head", r->o.head, NULL};
+	int rc = sc_stage_run(r->dir, "plan", args, &out);
+	stop_if_interrupted(r);
+	if (rc != 0)
+		exit(SC_EXIT_USAGE); /* sc-plan said why */
+	char *path = xasprintf("%s/plan.json", r->ws);
+	sc_write_file_atomic_or_die(path, out.buf, out.len, "plan");
+	free(path);
+	sc_sha256_hex(out.buf, out.len, r->digest);
+	if (sc_plan_from_json(out.buf, out.len, &r->plan, &err) < 0)
+		sc_die_code(SC_EXIT_FAIL, "sc-plan wrote an invalid plan: %s", err.buf);
+	sb_release(&out);
+	sb_release(&err);
+
+	unsigned char raw[SC_RUN_ID_HEXSZ / 2];
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		sc_die_errno("cannot draw a run ID (getrandom)");
+	sc_hex(raw, sizeof raw, r->run_id);
+}
+
+static void check_gnu_time(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *argv[] = {"/usr/bin/time", "--version", NULL};
+	const char *envp[] = {NULL};
+	int st = sc_run_capture(argv, envp, NULL, SC_ERR_TO_OUT, &out);
+	if (st < 0 || !strstr(out.buf, "GNU Time"))
+		sc_die("GNU time is required at /usr/bin/time (apt-get install time)");
+	sb_release(&out);
+}
+
+static void read_manifest(struct run *r, struct sc_manifest *m)
+{
+	memset(m, 0, sizeof *m);
+	const char *blob = r->plan.lake_blobs[SC_LAKE_MANIFEST];
+	if (!blob)
+		return;
+	struct sc_git g;
+	sc_git_open(&g, r->o.repo);
+	struct sc_catfile *c = sc_catfile_open(&g);
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	char type[16];
+	if (sc_catfile_read(c, blob, type, &text) < 0 || strcmp(type, "blob") != 0)
+		sc_die("cannot read lake-manifest.json blob %s (--repo %s)", blob, r->o.repo);
+	sc_catfile_close(c);
+	sc_git_close(&g);
+	if (sc_manifest_parse(text.buf, text.len, m, &err) < 0)
+		sc_die("%s (lake-manifest.json at %.12s)", err.buf, r->plan.tooling);
+	sb_release(&text);
+	sb_release(&err);
+}
+
+/* 3. Everything that must hold before candidate code runs. */
+static void check_preconditions(struct run *r)
+{
+	struct utsname u;
+	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
+		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
+	check_gnu_time();
+
+	struct strbuf err = STRBUF_INIT;
+	struct stat st;
+	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
+	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("dependencies folder is missing (--dependencies %s)", r->o.deps);
+	if (sc_paths_overlap(r->o.toolchain, r->ws))
+		sc_die("toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
+	if (sc_paths_overlap(r->o.deps, r->ws))
+		sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
+	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
+		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+
+	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
+		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
+		       "(.sphereceti at %.12s)", r->plan.tooling);
+	struct sc_argv a = SC_ARGV_INIT;
+	sc_argv_push(&a, "--check-bwrap");
+	sc_argv_push(&a, r->plan.bwrap_sha256);
+	sc_argv_push(&a, r->plan.bwrap_version);
+	if (r->o.bwrap) {
+		sc_argv_push(&a, "--bwrap");
+		sc_argv_push(&a, r->o.bwrap);
+	}
+	if (sc_stage_run(r->dir, "sandbox-exec", a.v, NULL) != 0) {
+		stop_if_interrupted(r);
+		exit(SC_EXIT_USAGE);
+	}
+	a.v[0] = "--self-test";
+	a.n = 1;
+	a.v[1] = NULL;
+	if (r->o.bwrap) {
+		sc_argv_push(&a, "--bwrap");
+		sc_argv_push(&a, r->o.bwrap);
+	}
+	if (sc_stage_run(r->dir, "sandbox-exec", a.v, NULL) != 0) {
+		stop_if_interrupted(r);
+		exit(SC_EXIT_USAGE);
+	}
+	sc_argv_release(&a);
+
+	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
+		sc_die("%s", err.buf);
+	struct sc_manifest m;
+	read_manifest(r, &m);
+	if (sc_check_dependencies(r->o.deps, &m, &err) < 0)
+		sc_die("%s", err.buf);
+	sc_manifest_free(&m);
+	sb_release(&err);
+	stop_if_interrupted(r);
+}
+
+/* 4. Both trees from blobs; kept in the workspace for inspection. */
+static void materialize(struct run *r)
+{
+	const char *plan_path = xasprintf("%s/plan.json", r->ws);
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		char *dest = xasprintf("%s/%s", r->ws, sc_side_name(side));
+		const char *args[] = {"--repo", r->o.repo, "--commit", sc_plan_side_rev(&r->plan, side),
+		                      "--dest", dest, "--plan", plan_path, NULL};
+		struct strbuf summary = STRBUF_INIT;
+		int rc = sc_stage_run(r->dir, "materialize", args, &summary);
+		stop_if_interrupted(r);
+		if (rc != 0)
+			sc_die_code(SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
+			            sc_side_name(side), dest);
+		sb_release(&summary);
+		free(dest);
+	}
+	free((char *)plan_path);
+	char *raw = xasprintf("%s/raw", r->ws);
+	if (mkdir(raw, 0755) < 0)
+		sc_die_errno("cannot create raw counter folder (%s)", raw);
+	free(raw);
+}
+
+static char *fmt_seconds(double s)
+{
+	return xasprintf("%.*f", s < 10 ? 2 : 1, s);
+}
+
+/* Record one sample line produced by sc-parse-time; returns it parsed. */
+static int add_sample(struct run *r, const struct strbuf *line, struct sc_sample *s)
+{
+	struct strbuf err = STRBUF_INIT;
+	if (sc_sample_from_json(line->buf, line->len, s, &err) < 0)
+		sc_die_code(SC_EXIT_FAIL, "sc-parse-time wrote an invalid sample: %s", err.buf);
+	sb_release(&err);
+	sb_add(&r->samples, line->buf, line->len);
+	if (!s->ok)
+		r->measurement_failed = 1;
+	return s->ok;
+}
+
+static void unmeasured(struct run *r, int side, const struct sc_plan_file *f, const char *reason,
+                       const char *detail)
+{
+	char *sample = xasprintf("%s:%s", sc_side_name(side), f->id);
+	const char *args[] = {"--unmeasured", reason, "--detail", detail, "--run-id", r->run_id,
+	                      "--plan-digest", r->digest, "--revision",
+	                      sc_plan_side_rev(&r->plan, side), "--sample", sample, NULL};
+	struct strbuf out = STRBUF_INIT;
+	int rc = sc_stage_run(r->dir, "parse-time", args, &out);
+	if (rc != 0 && rc != 1)
+		sc_die_code(SC_EXIT_FAIL, "sc-parse-time failed for %s", sample);
+	struct sc_sample s;
+	add_sample(r, &out, &s);
+	sc_sample_free(&s);
+	sb_release(&out);
+	free(sample);
+}
+
+/* Run one command in the side's sandbox; the status line is kept beside the
+ * raw counters.  Returns sc-sandbox-exec's exit code (2: did not run). */
+static int sandboxed(struct run *r, int side, const char *name, double timeout,
+                     const char *const *cmd, char **time_file, char **status_file)
+{
+	char *tree = xasprintf("%s/%s", r->ws, sc_side_name(side));
+	*time_file = xasprintf("%s/raw/%s-%s.time", r->ws, sc_side_name(side), name);
+	*status_file = xasprintf("%s/raw/%s-%s.status", r->ws, sc_side_name(side), name);
+	char *timeout_s = xasprintf("%.3f", timeout);
+	struct sc_argv a = SC_ARGV_INIT;
+	const char *fixed[] = {"--tree", tree, "--toolchain", r->o.toolchain, "--dependencies",
+	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
+	for (const char *const *p = fixed; *p; p++)
+		sc_argv_push(&a, *p);
+	if (r->o.bwrap) {
+		sc_argv_push(&a, "--bwrap");
+		sc_argv_push(&a, r->o.bwrap);
+	}
+	sc_argv_push(&a, "--");
+	for (const char *const *p = cmd; *p; p++)
+		sc_argv_push(&a, *p);
+	struct strbuf status = STRBUF_INIT;
+	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &status);
+	if (status.len)
+		sc_write_file_atomic_or_die(*status_file, status.buf, status.len, "status line");
+	sb_release(&status);
+	sc_argv_release(&a);
+	free(tree);
+	free(timeout_s);
+	return rc;
+}
+
+static int prebuild(struct run *r, int side)
+{
+	struct sc_argv cmd = SC_ARGV_INIT;
+	size_t nmod = 0;
+	sc_argv_push(&cmd, "lake");
+	sc_argv_push(&cmd, "build");
+	for (size_t i = 0; i < r->plan.n_files; i++) {
+		const struct sc_plan_file *f = &r->plan.files[i];
+		if (sc_change_on_side(f->change, side)) {
+			/* "+Mod" names a module, never a library or executable target. */
+			sc_argv_push_owned(&cmd, xasprintf("+%s", f->module));
+			nmod++;
+		}
+	}
+	char *time_file, *status_file;
+	double t0 = monotonic_now();
+	int rc = sandboxed(r, side, "prebuild", r->o.prebuild_timeout, cmd.v, &time_file, &status_file);
+	double wall = monotonic_now() - t0;
+	stop_if_interrupted(r);
+	r->step++;
+	if (rc == 0)
+		progress(r, "%s prebuild (%zu module%s): %.1f s wall", sc_side_name(side), nmod,
+		         nmod == 1 ? "" : "s", wall);
+	else
+		progress(r, "%s prebuild (%zu module%s): FAILED (%s)", sc_side_name(side), nmod,
+		         nmod == 1 ? "" : "s", rc == 2 ? "sandbox did not run" : "lake build failed or timed out");
+	sc_argv_release(&cmd);
+	free(time_file);
+	free(status_file);
+	return rc == 0;
+}
+
+static void sample_file(struct run *r, int side, const struct sc_plan_file *f, double phase_start)
+{
+	double left = r->o.phase_timeout - (monotonic_now() - phase_start);
+	r->step++;
+	if (left <= 0.5) {
+		unmeasured(r, side, f, "deadline_exceeded", "the timed phase budget was spent");
+		progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
+		return;
+	}
+	double timeout = left < r->o.sample_timeout ? left : r->o.sample_timeout;
+	const char *cmd[] = {"lake", "env", "lean", "-j1", f->path, NULL};
+	char *time_file, *status_file;
+	int rc = sandboxed(r, side, f->id, timeout, cmd, &time_file, &status_file);
+	stop_if_interrupted(r);
+	if (rc == 2) {
+		unmeasured(r, side, f, "sandbox_failed", "sc-sandbox-exec could not run the sample");
+		progress(r, "%s %s: sandbox did not run", sc_side_name(side), f->path);
+		free(time_file);
+		free(status_file);
+		return;
+	}
+	char *sample = xasprintf("%s:%s", sc_side_name(side), f->id);
+	const char *args[] = {"--time-file", time_file, "--status", status_file, "--run-id",
+	                      r->run_id, "--plan-digest", r->digest, "--revision",
+	                      sc_plan_side_rev(&r->plan, side), "--sample", sample, NULL};
+	struct strbuf out = STRBUF_INIT;
+	int prc = sc_stage_run(r->dir, "parse-time", args, &out);
+	stop_if_interrupted(r);
+	if (prc != 0 && prc != 1)
+		sc_die_code(SC_EXIT_FAIL, "sc-parse-time failed for %s (%s)", sample, time_file);
+	struct sc_sample s;
+	if (add_sample(r, &out, &s)) {
+		char *cpu = fmt_seconds(s.cpu_s), *wall = fmt_seconds(s.wall_s);
+		progress(r, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu, wall);
+		free(cpu);
+		free(wall);
+	} else {
+		progress(r, "%s %s: FAILED (%s)", sc_side_name(side), f->path, s.error);
+	}
+	sc_sample_free(&s);
+	sb_release(&out);
+	free(sample);
+	free(time_file);
+	free(status_file);
+}
+
+/* 5. Sides one at a time, samples one at a time. */
+static void measure(struct run *r)
+{
+	size_t on_side[2] = {0, 0};
+	for (size_t i = 0; i < r->plan.n_files; i++)
+		for (int side = 0; side < 2; side++)
+			on_side[side] += (size_t)sc_change_on_side(r->plan.files[i].change, side);
+	r->steps = (int)(on_side[0] + on_side[1]) + (on_side[0] > 0) + (on_side[1] > 0);
+
+	double phase_start = -1;
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		if (!on_side[side])
+			continue;
+		int built = prebuild(r, side);
+		if (phase_start < 0)
+			phase_start = monotonic_now();
+		for (size_t i = 0; i < r->plan.n_files; i++) {
+			const struct sc_plan_file *f = &r->plan.files[i];
+			if (!sc_change_on_side(f->change, side))
+				continue;
+			if (!built) {
+				r->step++;
+				unmeasured(r, side, f, "prebuild_failed",
+				           "lake build of this side's selected modules failed");
+				progress(r, "%s %s: not run (prebuild failed)", sc_side_name(side), f->path);
+				continue;
+			}
+			sample_file(r, side, f, phase_start);
+		}
+		/* The phase covers timed samples only, not the next side's prebuild. */
+		r->phase_used += monotonic_now() - phase_start;
+		phase_start = monotonic_now() - r->phase_used;
+	}
+}
+
+/* 6. The report; its exit code is ours. */
+static int report(struct run *r)
+{
+	char *samples = xasprintf("%s/samples.jsonl", r->ws);
+	sc_write_file_atomic_or_die(samples, r->samples.buf ? r->samples.buf : "", r->samples.len,
+	                            "samples");
+	struct sc_argv a = SC_ARGV_INIT;
+	char *plan = xasprintf("%s/plan.json", r->ws);
+	const char *fixed[] = {"--plan", plan, "--samples", samples, "--out-dir", r->ws,
+	                       "--run-id", r->run_id, NULL};
+	for (const char *const *p = fixed; *p; p++)
+		sc_argv_push(&a, *p);
+	if (r->tc.version_line) {
+		sc_argv_push(&a, "--lean-version");
+		sc_argv_push(&a, r->tc.version_line);
+		sc_argv_push(&a, "--lean-sha256");
+		sc_argv_push(&a, r->tc.lean_sha256);
+		sc_argv_push(&a, "--lake-sha256");
+		sc_argv_push(&a, r->tc.lake_sha256);
+	}
+	const struct { const char *v, *flag; } knobs[] = {
+		{r->o.thr_ratio, "--threshold-ratio"},
+		{r->o.thr_delta, "--threshold-delta"},
+		{r->o.thr_added, "--threshold-added"},
+	};
+	for (size_t i = 0; i < 3; i++)
+		if (knobs[i].v) {
+			sc_argv_push(&a, knobs[i].flag);
+			sc_argv_push(&a, knobs[i].v);
+		}
+	int rc = sc_stage_run(r->dir, "report", a.v, NULL);
+	stop_if_interrupted(r);
+	sc_argv_release(&a);
+	free(plan);
+	free(samples);
+	if (rc != 0 && rc != 1)
+		sc_die_code(SC_EXIT_FAIL, "sc-report failed (exit %d); no report was written (%s)", rc,
+		            r->ws);
+
+	char *marker = xasprintf("%s/" INCOMPLETE_MARKER, r->ws);
+	unlink(marker);
+	free(marker);
+
+	/* The summary is report.md's first line: say it where the person looks. */
+	char *md = xasprintf("%s/report.md", r->ws);
+	struct strbuf text = STRBUF_INIT;
+	if (sc_read_file(md, &text, 1u << 24) == 0) {
+		char *nl = strchr(text.buf, '\n');
+		if (nl)
+			*nl = '\0';
+		printf("%s\n", text.buf);
+	}
+	printf("report: %s\n", md);
+	printf("report: %s/report.json\n", r->ws);
+	fflush(stdout);
+	sb_release(&text);
+	free(md);
+	return rc == 0 && !r->measurement_failed ? 0 : SC_EXIT_FAIL;
+}
+
+int main(int argc, char **argv)
+{
+	sc_set_progname("sphereceti profile-run");
+	struct run r;
+	memset(&r, 0, sizeof r);
+	parse_args(argc, argv, &r.o);
+	r.dir = sc_exec_dir();
+	sc_stage_init_signals();
+
+	claim_workspace(&r);
+	make_plan(&r);
+	check_preconditions(&r);
+	if (!r.plan.no_changes) {
+		materialize(&r);
+		measure(&r);
+	} else if (!r.o.quiet) {
+		fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
+	}
+	int rc = report(&r);
+	sc_plan_free(&r.plan);
+	sc_toolchain_info_free(&r.tc);
+	sb_release(&r.samples);
+	free(r.ws);
+	free(r.dir);
+	return rc;
+}

@@ -1,0 +1,158 @@
+#include "precond.h"
+#include "git.h"
+#include "run.h"
+#include "sha256.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int executable_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int sc_check_toolchain(const char *dir, const char *lean_toolchain,
+                       struct sc_toolchain_info *info, struct strbuf *err)
+{
+	static const char prefix[] = "leanprover/lean4:v";
+	memset(info, 0, sizeof *info);
+	char *lean = xasprintf("%s/bin/lean", dir), *lake = xasprintf("%s/bin/lake", dir);
+	int rc = -1;
+	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT;
+	if (!executable_file(lean) || !executable_file(lake)) {
+		sb_addf(err, "toolchain lacks executable bin/lean or bin/lake (--toolchain %s)", dir);
+		goto out;
+	}
+	if (!lean_toolchain || strncmp(lean_toolchain, prefix, sizeof prefix - 1) != 0) {
+		sb_addf(err, "lean-toolchain \"%s\" does not name a leanprover/lean4:v release",
+		        lean_toolchain ? lean_toolchain : "(absent)");
+		goto out;
+	}
+	const char *argv[] = {lean, "--version", NULL};
+	const char *envp[] = {NULL};
+	int st = sc_run_capture(argv, envp, NULL, SC_NULL_ERR, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		sb_addf(err, "bin/lean --version failed: %s (--toolchain %s)", sc_describe_status(st), dir);
+		goto out;
+	}
+	char *nl = memchr(out.buf, '\n', out.len);
+	if (nl)
+		*nl = '\0';
+	sb_addf(&want, "Lean (version %s,", lean_toolchain + sizeof prefix - 1);
+	if (strncmp(out.buf, want.buf, want.len) != 0) {
+		sb_addf(err, "toolchain version \"%.200s\" does not match lean-toolchain \"%s\"", out.buf,
+		        lean_toolchain);
+		goto out;
+	}
+	if (sc_sha256_file_hex(lean, info->lean_sha256) < 0 ||
+	    sc_sha256_file_hex(lake, info->lake_sha256) < 0) {
+		sb_addf(err, "cannot hash toolchain binaries: %s (--toolchain %s)", strerror(errno), dir);
+		goto out;
+	}
+	info->version_line = xstrdup(out.buf);
+	rc = 0;
+out:
+	free(lean);
+	free(lake);
+	sb_release(&out);
+	sb_release(&want);
+	return rc;
+}
+
+void sc_toolchain_info_free(struct sc_toolchain_info *info)
+{
+	free(info->version_line);
+	info->version_line = NULL;
+}
+
+static void chomp(struct strbuf *sb)
+{
+	while (sb->len && (sb->buf[sb->len - 1] == '\n' || sb->buf[sb->len - 1] == '\r'))
+		sb->buf[--sb->len] = '\0';
+}
+
+static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct strbuf *err)
+{
+	char *dir = xasprintf("%s/%s", deps, pkg->name);
+	char real[PATH_MAX];
+	struct strbuf out = STRBUF_INIT;
+	int rc = -1;
+	struct stat st;
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		sb_addf(err, "dependency \"%s\" is missing or not an ordinary directory (%s)", pkg->name, dir);
+		goto out;
+	}
+	if (!realpath(dir, real)) {
+		sb_addf(err, "cannot resolve dependency \"%s\" (%s)", pkg->name, dir);
+		goto out;
+	}
+	/* git -C would happily find an enclosing repository: require that the
+	 * package directory is the top of its own checkout. */
+	const char *top[] = {"-C", dir, "rev-parse", "--show-toplevel", NULL};
+	if (sc_git_runv(NULL, &out, 0, top) != 0 || (chomp(&out), strcmp(out.buf, real) != 0)) {
+		sb_addf(err, "dependency \"%s\" is not a Git checkout of its own (%s)", pkg->name, dir);
+		goto out;
+	}
+	sb_reset(&out);
+	const char *head[] = {"-C", dir, "rev-parse", "--verify", "HEAD^{commit}", NULL};
+	if (sc_git_runv(NULL, &out, 0, head) != 0) {
+		sb_addf(err, "dependency \"%s\" has no HEAD commit (%s)", pkg->name, dir);
+		goto out;
+	}
+	chomp(&out);
+	if (strcmp(out.buf, pkg->rev) != 0) {
+		sb_addf(err, "dependency \"%s\" is at %.12s, manifest wants %.12s (%s)", pkg->name,
+		        out.buf, pkg->rev, dir);
+		goto out;
+	}
+	sb_reset(&out);
+	const char *status[] = {"-C", dir, "status", "--porcelain", "--untracked-files=no", NULL};
+	if (sc_git_runv(NULL, &out, 0, status) != 0) {
+		sb_addf(err, "cannot read status of dependency \"%s\" (%s)", pkg->name, dir);
+		goto out;
+	}
+	if (out.len) {
+		sb_addf(err, "dependency \"%s\" has modified tracked files (%s)", pkg->name, dir);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(dir);
+	sb_release(&out);
+	return rc;
+}
+
+int sc_check_dependencies(const char *deps, const struct sc_manifest *m, struct strbuf *err)
+{
+	struct stat st;
+	if (stat(deps, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		sb_addf(err, "dependencies folder is missing (--dependencies %s)", deps);
+		return -1;
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (check_one(deps, &m->pkgs[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+static int inside(const char *inner, const char *outer)
+{
+	size_t n = strlen(outer);
+	if (strcmp(outer, "/") == 0)
+		return 1;
+	return strncmp(inner, outer, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
+}
+
+int sc_paths_overlap(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	if (!realpath(a, ra) || !realpath(b, rb))
+		return 0;
+	return inside(ra, rb) || inside(rb, ra);
+}

@@ -1,0 +1,105 @@
+#include "stage.h"
+#include "die.h"
+#include "run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t running_child;
+
+static void on_signal(int sig)
+{
+	if (!interrupted)
+		interrupted = sig;
+	pid_t child = running_child;
+	if (child > 0)
+		kill(child, SIGTERM);
+}
+
+void sc_stage_init_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int sc_stage_interrupted(void) { return interrupted; }
+
+int sc_stage_run(const char *dir, const char *stage, const char *const *args,
+                 struct strbuf *out)
+{
+	struct sc_argv argv = SC_ARGV_INIT;
+	sc_argv_push_owned(&argv, xasprintf("%s/sc-%s", dir, stage));
+	for (const char *const *a = args; *a; a++)
+		sc_argv_push(&argv, *a);
+
+	/* Block the forwarded signals while the child is being started so a
+	 * signal arriving in between is not lost: the handler then sees the pid. */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	struct sc_proc p;
+	int rc = sc_spawn(&p, argv.v, NULL, NULL, SC_NULL_IN | (out ? SC_PIPE_OUT : 0));
+	int err = errno;
+	if (rc == 0) {
+		running_child = p.pid;
+		if (interrupted)
+			kill(p.pid, SIGTERM);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		errno = err;
+		sc_die_errno("cannot run stage sc-%s (%s)", stage, argv.v[0]);
+	}
+	if (out) {
+		if (sc_read_all(p.out_fd, out) < 0)
+			sc_die_errno("cannot read output of sc-%s", stage);
+		close(p.out_fd);
+	}
+	int st = sc_wait(p.pid);
+	running_child = 0;
+	sc_argv_release(&argv);
+	if (st < 0)
+		sc_die_errno("cannot wait for sc-%s", stage);
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + WTERMSIG(st);
+}
+
+void sc_argv_push(struct sc_argv *a, const char *s)
+{
+	if (a->n + 2 > a->alloc) {
+		a->alloc = a->alloc ? a->alloc * 2 : 16;
+		a->v = xrealloc(a->v, a->alloc * sizeof *a->v);
+	}
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+void sc_argv_push_owned(struct sc_argv *a, char *s)
+{
+	a->owned = xrealloc(a->owned, (a->n_owned + 1) * sizeof *a->owned);
+	a->owned[a->n_owned++] = s;
+	sc_argv_push(a, s);
+}
+
+void sc_argv_release(struct sc_argv *a)
+{
+	for (size_t i = 0; i < a->n_owned; i++)
+		free(a->owned[i]);
+	free(a->owned);
+	free(a->v);
+	memset(a, 0, sizeof *a);
+}

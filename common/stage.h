@@ -1,0 +1,34 @@
+#ifndef SC_STAGE_H
+#define SC_STAGE_H
+/* Running sibling stages (sc-<name> in the exec dir) from a porcelain, with
+ * interrupts forwarded: SIGINT/SIGTERM/SIGHUP received by the porcelain are
+ * passed on as SIGTERM to the stage running at that moment, so the stage can
+ * take its sandbox down, and are remembered for the porcelain to stop. */
+#include "strbuf.h"
+
+/* Install the forwarding handlers (once, before the first stage). */
+void sc_stage_init_signals(void);
+/* The signal that interrupted us, or 0. */
+int sc_stage_interrupted(void);
+
+/* Run <dir>/sc-<stage> ARGS... (args NULL-terminated, without argv[0]).
+ * stdout is collected into out when non-NULL, else inherited; stderr is
+ * inherited.  Returns the exit code, 128+N when killed by signal N, or dies
+ * if it cannot start. */
+int sc_stage_run(const char *dir, const char *stage, const char *const *args,
+                 struct strbuf *out);
+
+/* A growable NULL-terminated argv. */
+struct sc_argv {
+	const char **v;
+	size_t n, alloc;
+	char **owned;
+	size_t n_owned;
+};
+#define SC_ARGV_INIT { NULL, 0, 0, NULL, 0 }
+void sc_argv_push(struct sc_argv *a, const char *s);
+/* Push a string that the argv owns (freed by sc_argv_release). */
+void sc_argv_push_owned(struct sc_argv *a, char *s);
+void sc_argv_release(struct sc_argv *a);
+
+#endif
