@@ -1,0 +1,507 @@
+/* sc-sandbox-exec: run one command sealed in bubblewrap, timed from the
+ * host by GNU time.  See man/sc-sandbox-exec.1 for the contract. */
+#include "die.h"
+#include "json.h"
+#include "pathcheck.h"
+#include "run.h"
+#include "safefile.h"
+#include "sample.h"
+#include "sandbox_args.h"
+#include "sandbox_run.h"
+#include "sha256.h"
+#include "strbuf.h"
+#include "timefile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEFAULT_BWRAP "/usr/bin/bwrap"
+#define MAX_TIMEOUT_S 86400.0
+
+static const char usage_line[] =
+	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
+	"--timeout SECONDS [--bwrap PATH] -- CMD ARG... | --self-test [--bwrap PATH] | "
+	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
+
+/* What sc-init said on its report pipe. */
+struct init_report {
+	int ready;
+	int exec_errno; /* 0 unless the command could not be started */
+	int has_status, exit_code, signal;
+	int self_test_ok;
+	char failure[256]; /* init-failed / self-test-failed text */
+};
+
+static void parse_report(const struct strbuf *sb, struct init_report *ir)
+{
+	memset(ir, 0, sizeof *ir);
+	const char *p = sb->buf ? sb->buf : "";
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char line[300];
+		snprintf(line, sizeof line, "%.*s", (int)(n < 299 ? n : 299), p);
+		int v;
+		if (strcmp(line, "ready -") == 0)
+			ir->ready = 1;
+		else if (strcmp(line, "self-test-ok -") == 0)
+			ir->self_test_ok = 1;
+		else if (sscanf(line, "exec-failed %d", &v) == 1)
+			ir->exec_errno = v > 0 ? v : EINVAL;
+		else if (sscanf(line, "exit %d", &v) == 1)
+			ir->has_status = 1, ir->exit_code = v;
+		else if (sscanf(line, "signal %d", &v) == 1)
+			ir->has_status = 1, ir->exit_code = -1, ir->signal = v;
+		else if (strncmp(line, "init-failed ", 12) == 0 || strncmp(line, "self-test-failed ", 17) == 0)
+			snprintf(ir->failure, sizeof ir->failure, "%s", strchr(line, ' ') + 1);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+/* First line of the wrapper's own messages (GNU time, bwrap), for errors. */
+static const char *first_line(const struct strbuf *sb)
+{
+	static char line[512];
+	const char *s = sb->buf ? sb->buf : "";
+	size_t n = strcspn(s, "\n");
+	snprintf(line, sizeof line, "%.*s", (int)(n < 511 ? n : 511), s);
+	return line[0] ? line : NULL;
+}
+
+static char *resolve_bwrap(const char *path)
+{
+	char *real = realpath(path, NULL);
+	struct stat st;
+	if (!real || stat(real, &st) < 0 || !S_ISREG(st.st_mode) || access(real, X_OK) < 0)
+		sc_die_errno("bubblewrap is not an executable file (%s)", path);
+	return real;
+}
+
+static void check_gnu_time(void)
+{
+	static const char *const argv[] = {SC_GNU_TIME, "--version", NULL};
+	static const char *const env[] = {NULL};
+	struct strbuf out = STRBUF_INIT;
+	int st = sc_run_capture(argv, env, NULL, SC_ERR_TO_OUT, &out);
+	if (st < 0)
+		sc_die_errno("cannot run GNU time (%s)", SC_GNU_TIME);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !strstr(out.buf ? out.buf : "", "GNU Time"))
+		sc_die("%s is not GNU time (its --version does not say \"GNU Time\") (%s)", SC_GNU_TIME,
+		       SC_GNU_TIME);
+	sb_release(&out);
+}
+
+/* sc-init beside us (build tree) or in ../libexec/sphereceti (installed). */
+static char *find_init(void)
+{
+	char *self = realpath("/proc/self/exe", NULL);
+	if (!self)
+		sc_die_errno("cannot find our own executable (/proc/self/exe)");
+	char *slash = strrchr(self, '/');
+	*slash = '\0';
+	const char *cands[] = {"%s/sc-init", "%s/../libexec/sphereceti/sc-init"};
+	for (size_t i = 0; i < 2; i++) {
+		char *c = xasprintf(cands[i], self);
+		char *real = realpath(c, NULL);
+		struct stat st;
+		free(c);
+		if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode) && access(real, X_OK) == 0) {
+			free(self);
+			return real;
+		}
+		free(real);
+	}
+	sc_die("the sandbox init sc-init is missing (%s/sc-init or %s/../libexec/sphereceti/sc-init)", self,
+	       self);
+}
+
+static char *dir_arg(const char *path, const char *flag)
+{
+	if (!path)
+		sc_die("%s is required (%s)", flag, usage_line);
+	char *real = sc_canonical_dir(path);
+	if (!real)
+		sc_die_errno("%s is not a directory (%s)", flag, path);
+	return real;
+}
+
+static double timeout_arg(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = s ? strtod(s, &end) : NAN;
+	if (!s || errno || end == s || *end || !isfinite(v) || v <= 0 || v > MAX_TIMEOUT_S)
+		sc_die("--timeout must be a number of seconds in (0, %.0f] (%s)", MAX_TIMEOUT_S,
+		       s ? s : "missing");
+	return v;
+}
+
+/* bwrap mounts the dependencies at TREE/.lake/packages: sandboxed code of
+ * an earlier run could have made either a symlink. */
+static void check_mountpoint(const char *tree)
+{
+	const char *rel[] = {".lake", ".lake/packages"};
+	for (int i = 0; i < 2; i++) {
+		char *p = xasprintf("%s/%s", tree, rel[i]);
+		struct stat st;
+		if (lstat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+			sc_die("the tree's %s is not a plain directory (%s)", rel[i], p);
+		free(p);
+	}
+}
+
+static void print_status(const struct sc_status *st)
+{
+	struct strbuf out = STRBUF_INIT;
+	sc_status_to_json(st, &out);
+	if (sc_write_all(1, out.buf, out.len) < 0)
+		sc_die_errno("cannot write the status line (stdout)");
+	sb_release(&out);
+}
+
+/* Make sure 0, 1, 2 are open, so no pipe of ours lands there. */
+static void sane_stdio(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
+			sc_die_errno("cannot open /dev/null (fd %d)", fd);
+}
+
+static _Noreturn void reraise(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static int run_command(const char *bwrap, char **argv, const char *tree_in, const char *tc_in,
+                       const char *deps_in, const char *time_in, const char *timeout_in)
+{
+	double timeout = timeout_arg(timeout_in);
+	if (!time_in)
+		sc_die("--time-file is required (%s)", usage_line);
+	char *tree = dir_arg(tree_in, "--tree");
+	char *tc = dir_arg(tc_in, "--toolchain");
+	char *deps = dir_arg(deps_in, "--dependencies");
+	if (!argv[0])
+		sc_die("no command given after -- (%s)", usage_line);
+	const char *names[] = {"--tree", "--toolchain", "--dependencies"};
+	const char *dirs[] = {tree, tc, deps};
+	for (int i = 0; i < 3; i++)
+		for (int j = i + 1; j < 3; j++)
+			if (sc_paths_overlap(dirs[i], dirs[j]))
+				sc_die("%s and %s overlap (%s, %s)", names[i], names[j], dirs[i], dirs[j]);
+	char *time_file = sc_canonical_new_file(time_in);
+	if (!time_file) {
+		if (errno == EEXIST)
+			sc_die("the time file already exists (%s)", time_in);
+		sc_die_errno("the time file's folder is not usable (%s)", time_in);
+	}
+	for (int i = 0; i < 3; i++)
+		if (sc_path_within(time_file, dirs[i]))
+			sc_die("the time file lies inside %s: the sandbox could write it (%s)", names[i],
+			       time_file);
+	char *init = find_init();
+	if (sc_path_within(init, tree) || sc_path_within(init, deps))
+		sc_die("sc-init lies inside a sandbox mount (%s)", init);
+	check_mountpoint(tree);
+	check_gnu_time();
+
+	/* GNU time writes a temporary beside the final name; only a complete
+	 * run renames it into place. */
+	char *tmp = xasprintf("%s.tmp-XXXXXX", time_file);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		sc_die_errno("cannot create the time file (%s)", tmp);
+	if (fchmod(fd, 0644) < 0)
+		sc_die_errno("cannot create the time file (%s)", tmp);
+	close(fd);
+
+	struct sc_sandbox sb = {.bwrap = bwrap, .init = init, .tree = tree, .toolchain = tc, .deps = deps};
+	struct sc_argv init_args = {0};
+	sc_argv_push(&init_args, "--");
+	for (char **a = argv; *a; a++)
+		sc_argv_push(&init_args, *a);
+	struct sc_sandbox_result r;
+	if (sc_sandbox_run(&sb, tmp, init_args.v, timeout, &r) < 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		sc_die_errno("cannot start the sandbox (%s)", bwrap);
+	}
+	sc_argv_free(&init_args);
+	struct init_report ir;
+	parse_report(&r.report, &ir);
+	int keep = 0, rc = SC_EXIT_FAIL;
+	struct sc_status st = {.wall_s = r.wall_s};
+
+	if (r.interrupted) {
+		unlink(tmp);
+		reraise(r.interrupted);
+	}
+	if (r.timed_out) {
+		st.timed_out = 1;
+		st.exit_code = -1;
+		st.signal = WIFSIGNALED(r.wrapper_status) ? WTERMSIG(r.wrapper_status) : SIGKILL;
+	} else if (!ir.ready) {
+		unlink(tmp);
+		const char *why = first_line(&r.output);
+		sc_die("the sandbox did not start: %s (%s)",
+		       why ? why : sc_describe_status(r.wrapper_status), bwrap);
+	} else if (ir.exec_errno) {
+		unlink(tmp);
+		sc_die("cannot run the command in the sandbox: %s (%s)", strerror(ir.exec_errno), argv[0]);
+	} else if (!ir.has_status) {
+		unlink(tmp);
+		sc_die("the sandbox ended without the command's status: %s (%s)",
+		       ir.failure[0] ? ir.failure : sc_describe_status(r.wrapper_status), bwrap);
+	} else {
+		/* bwrap and GNU time pass sc-init's status on unchanged. */
+		int expect = ir.signal ? 128 + ir.signal : ir.exit_code;
+		if (!WIFEXITED(r.wrapper_status) || WEXITSTATUS(r.wrapper_status) != expect) {
+			unlink(tmp);
+			sc_die("the wrapper's status (%s) disagrees with the command's (%d) (%s)",
+			       sc_describe_status(r.wrapper_status), expect, SC_GNU_TIME);
+		}
+		st.exit_code = ir.exit_code;
+		st.signal = ir.signal;
+		keep = 1;
+		rc = ir.exit_code == 0 && !ir.signal ? SC_EXIT_OK : SC_EXIT_FAIL;
+	}
+	if (keep) {
+		int tfd = open(tmp, O_RDONLY | O_CLOEXEC);
+		if (tfd < 0 || fsync(tfd) < 0 || renameat2(AT_FDCWD, tmp, AT_FDCWD, time_file, RENAME_NOREPLACE) < 0) {
+			int e = errno;
+			unlink(tmp);
+			errno = e;
+			sc_die_errno("cannot put the time file in place (%s)", time_file);
+		}
+		close(tfd);
+	} else {
+		unlink(tmp);
+	}
+	print_status(&st);
+	sc_sandbox_result_release(&r);
+	free(tmp);
+	free(time_file);
+	free(init);
+	free(tree);
+	free(tc);
+	free(deps);
+	return rc;
+}
+
+/* ---- --self-test ---- */
+
+static char *mkdir_in(const char *base, const char *name)
+{
+	char *p = xasprintf("%s/%s", base, name);
+	if (mkdir(p, 0700) < 0)
+		sc_die_errno("cannot create a self-test folder (%s)", p);
+	return p;
+}
+
+static void remove_quietly(const char *base, const char *const *rel)
+{
+	for (const char *const *p = rel; *p; p++) {
+		char *path = xasprintf("%s/%s", base, *p);
+		if (unlink(path) < 0)
+			rmdir(path);
+		free(path);
+	}
+	rmdir(base);
+}
+
+static int self_test(const char *bwrap)
+{
+	check_gnu_time();
+	char *init = find_init();
+	const char *tmpdir = getenv("TMPDIR");
+	char *base = xasprintf("%s/sc-self-test-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
+	if (!mkdtemp(base))
+		sc_die_errno("cannot create a self-test folder (%s)", base);
+	char *tree = mkdir_in(base, "tree"), *tc = mkdir_in(base, "toolchain"), *deps = mkdir_in(base, "deps");
+	char *time_file = xasprintf("%s/time", base);
+
+	/* Our own namespaces: the sandbox must have different ones. */
+	static const char *const ns[] = {"pid", "net", "mnt", "ipc", "uts", NULL};
+	struct sc_argv args = {0};
+	sc_argv_push(&args, "--self-test");
+	for (const char *const *n = ns; *n; n++) {
+		char *path = xasprintf("/proc/self/ns/%s", *n);
+		struct stat st;
+		if (stat(path, &st) < 0)
+			sc_die_errno("cannot inspect our namespaces (%s)", path);
+		free(path);
+		sc_argv_pushf(&args, "%s=%llu", *n, (unsigned long long)st.st_ino);
+	}
+	struct sc_sandbox sb = {.bwrap = bwrap, .init = init, .tree = tree, .toolchain = tc, .deps = deps};
+	struct sc_sandbox_result r;
+	int ran = sc_sandbox_run(&sb, time_file, args.v, 60, &r);
+	int e = errno;
+	struct strbuf tf_buf = STRBUF_INIT, err = STRBUF_INIT;
+	struct sc_timefile tf;
+	int tf_ok = ran == 0 && sc_read_file(time_file, &tf_buf, 65536) == 0 &&
+	            sc_timefile_parse(tf_buf.buf, tf_buf.len, &tf, &err) == 0;
+	static const char *const made[] = {"time", "tree/.lake/packages", "tree/.lake", "tree", "toolchain", "deps", NULL};
+	remove_quietly(base, made);
+	if (ran < 0) {
+		errno = e;
+		sc_die_errno("self-test: cannot start the sandbox (%s)", bwrap);
+	}
+	if (r.interrupted)
+		reraise(r.interrupted);
+	struct init_report ir;
+	parse_report(&r.report, &ir);
+	if (r.timed_out)
+		sc_die("self-test: the sandbox did not finish within 60 s (%s)", bwrap);
+	if (!ir.ready && !ir.self_test_ok && !ir.failure[0]) {
+		const char *why = first_line(&r.output);
+		sc_die("self-test: the sandbox did not start: %s (%s)",
+		       why ? why : sc_describe_status(r.wrapper_status), bwrap);
+	}
+	if (!ir.self_test_ok)
+		sc_die("self-test: %s (%s)", ir.failure[0] ? ir.failure : "the sandbox check did not finish", bwrap);
+	if (!tf_ok)
+		sc_die("self-test: GNU time wrote no valid counters: %s (%s)", err.buf ? err.buf : "unreadable",
+		       time_file);
+	/* The sandbox burned 0.2 s in an orphaned grandchild. */
+	if (tf.user_s + tf.sys_s < 0.1)
+		sc_die("self-test: GNU time counted %.2f s of the 0.2 s an orphan burned: CPU is being lost "
+		       "(%s)", tf.user_s + tf.sys_s, bwrap);
+	printf("self-test ok: own PID, network, mount, IPC and UTS namespaces; only lo; "
+	       "read-only mounts refuse writes; orphan CPU counted (%.2f s of 0.20 s)\n",
+	       tf.user_s + tf.sys_s);
+	sb_release(&tf_buf);
+	sb_release(&err);
+	sc_argv_free(&args);
+	sc_sandbox_result_release(&r);
+	free(tree), free(tc), free(deps), free(time_file), free(base), free(init);
+	return fflush(stdout) == 0 ? SC_EXIT_OK : SC_EXIT_USAGE;
+}
+
+/* ---- --check-bwrap ---- */
+
+static int check_bwrap(const char *bwrap, const char *want_sha, const char *want_version)
+{
+	if (!want_sha || !*want_sha || !want_version || !*want_version)
+		sc_die("no bubblewrap pin: sandbox.bwrapSha256 and sandbox.bwrapVersion are required (%s)", bwrap);
+	char lower[65];
+	if (strlen(want_sha) != 64)
+		sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", want_sha);
+	for (int i = 0; i < 64; i++) {
+		char c = want_sha[i];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+			sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", want_sha);
+		lower[i] = (char)(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
+	}
+	lower[64] = '\0';
+	char have[65];
+	if (sc_sha256_file_hex(bwrap, have) < 0)
+		sc_die_errno("cannot hash bubblewrap (%s)", bwrap);
+	if (strcmp(have, lower) != 0)
+		sc_die("bubblewrap's SHA-256 is %s, the pin says %s (%s)", have, lower, bwrap);
+	const char *argv[] = {bwrap, "--version", NULL};
+	static const char *const env[] = {NULL};
+	struct strbuf out = STRBUF_INIT;
+	int st = sc_run_capture(argv, env, NULL, 0, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		sc_die("bubblewrap --version failed: %s (%s)", sc_describe_status(st), bwrap);
+	size_t n = strcspn(out.buf ? out.buf : "", "\n");
+	if (out.buf)
+		out.buf[n] = '\0';
+	const char *line = out.buf ? out.buf : "";
+	const char *ver = strncmp(line, "bubblewrap ", 11) == 0 ? line + 11 : line;
+	if (strcmp(want_version, line) != 0 && strcmp(want_version, ver) != 0)
+		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\" (%s)", ver, want_version, bwrap);
+	printf("bubblewrap %s matches the pin (sha256 %s, %s)\n", ver, have, bwrap);
+	sb_release(&out);
+	return fflush(stdout) == 0 ? SC_EXIT_OK : SC_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	sc_set_progname(argv[0]);
+	sane_stdio();
+	enum { O_TREE = 256, O_TC, O_DEPS, O_TIME, O_TIMEOUT, O_BWRAP, O_SELF, O_CHECK };
+	static const struct option opts[] = {
+		{"tree", required_argument, NULL, O_TREE},
+		{"toolchain", required_argument, NULL, O_TC},
+		{"dependencies", required_argument, NULL, O_DEPS},
+		{"time-file", required_argument, NULL, O_TIME},
+		{"timeout", required_argument, NULL, O_TIMEOUT},
+		{"bwrap", required_argument, NULL, O_BWRAP},
+		{"self-test", no_argument, NULL, O_SELF},
+		{"check-bwrap", no_argument, NULL, O_CHECK},
+		{NULL, 0, NULL, 0},
+	};
+	const char *tree = NULL, *tc = NULL, *deps = NULL, *time_file = NULL, *timeout = NULL;
+	const char *bwrap_in = DEFAULT_BWRAP;
+	int self = 0, check = 0, c;
+	const char *pin[2] = {NULL, NULL};
+	int npin = 0;
+	opterr = 0;
+	/* "+": stop at the first non-option, so CMD's own flags stay CMD's;
+	 * --check-bwrap's two values are taken wherever they stand. */
+	for (;;) {
+		c = getopt_long(argc, argv, "+", opts, NULL);
+		if (c == -1) {
+			if (check && optind < argc && strcmp(argv[optind - 1], "--") != 0) {
+				if (npin == 2)
+					sc_die("--check-bwrap takes two values, SHA256 and VERSION (%s)", argv[optind]);
+				pin[npin++] = argv[optind++];
+				continue;
+			}
+			break;
+		}
+		const char **slot = NULL;
+		switch (c) {
+		case O_TREE: slot = &tree; break;
+		case O_TC: slot = &tc; break;
+		case O_DEPS: slot = &deps; break;
+		case O_TIME: slot = &time_file; break;
+		case O_TIMEOUT: slot = &timeout; break;
+		case O_BWRAP: bwrap_in = optarg; break;
+		case O_SELF: self = 1; break;
+		case O_CHECK: check = 1; break;
+		default:
+			sc_die("unknown or incomplete option \"%s\" (%s)", argv[optind - 1], usage_line);
+		}
+		if (slot) {
+			if (*slot)
+				sc_die("an option is given twice (%s)", usage_line);
+			*slot = optarg;
+		}
+	}
+	char *bwrap = resolve_bwrap(bwrap_in);
+	int rc;
+	if (self + check > 1 || ((self || check) && (tree || tc || deps || time_file || timeout)))
+		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
+	if (check) {
+		if (npin != 2 || optind != argc)
+			sc_die("--check-bwrap needs SHA256 and VERSION (%s)", usage_line);
+		rc = check_bwrap(bwrap, pin[0], pin[1]);
+	} else if (self) {
+		if (optind != argc)
+			sc_die("--self-test takes no arguments (%s)", argv[optind]);
+		rc = self_test(bwrap);
+	} else {
+		if (optind >= argc || strcmp(argv[optind - 1], "--") != 0)
+			sc_die("the command must follow -- (%s)", usage_line);
+		rc = run_command(bwrap, argv + optind, tree, tc, deps, time_file, timeout);
+	}
+	free(bwrap);
+	return rc;
+}

@@ -1,0 +1,21 @@
+#ifndef SC_PATHCHECK_H
+#define SC_PATHCHECK_H
+/* Canonical paths and containment, for keeping sandbox mounts and host
+ * outputs apart.  Compare only canonical (realpath) strings. */
+
+/* realpath of an existing directory (malloc'd); NULL with errno
+ * (ENOTDIR when it is not a directory). */
+char *sc_canonical_dir(const char *path);
+
+/* For a file that must not exist yet: canonical parent + "/" + basename
+ * (malloc'd).  NULL with errno: parent missing, basename empty, "." or
+ * "..", or EEXIST when the file (or a dangling symlink) already exists. */
+char *sc_canonical_new_file(const char *path);
+
+/* 1 when canonical path inner is outer or lies below it. */
+int sc_path_within(const char *inner, const char *outer);
+
+/* 1 when either canonical path lies within the other. */
+int sc_paths_overlap(const char *a, const char *b);
+
+#endif

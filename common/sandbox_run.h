@@ -1,0 +1,31 @@
+#ifndef SC_SANDBOX_RUN_H
+#define SC_SANDBOX_RUN_H
+/* One timed sandbox run on the host: GNU time around bwrap around sc-init,
+ * an empty environment, a new process group, a deadline.  On the deadline
+ * (or when we are asked to stop) the group gets SIGTERM, a short grace,
+ * then SIGKILL; bwrap's --die-with-parent and the PID namespace take the
+ * rest down, and as a child subreaper we reap whatever reaches us, so no
+ * process of the run outlives this call. */
+#include "sandbox_args.h"
+#include "strbuf.h"
+
+#define SC_SANDBOX_GRACE_S 2.0
+
+struct sc_sandbox_result {
+	int wrapper_status; /* wait status of GNU time */
+	int timed_out;
+	int interrupted;    /* the signal that made us stop early, or 0 */
+	double wall_s;      /* host CLOCK_MONOTONIC, spawn to reap */
+	struct strbuf report; /* lines sc-init wrote to its report pipe */
+	struct strbuf output; /* GNU time's and bwrap's own messages (bounded) */
+};
+
+/* Runs init_args (appended after "/sc-init FD") in the sandbox sb, counters
+ * to time_file.  sb->report_fd is set here.  Returns 0 when the wrapper ran
+ * (r filled; release with sc_sandbox_result_release), -1 with errno when it
+ * could not be started. */
+int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
+                   double timeout_s, struct sc_sandbox_result *r);
+void sc_sandbox_result_release(struct sc_sandbox_result *r);
+
+#endif
