@@ -56,6 +56,20 @@ $(BUILD)/sc-init: cmd/sc-init.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -o $@ $<
 
+# The profiler's own source tree ID, embedded in sc-plan (profile.tooling).
+# Recomputed on every make; the header is replaced only when the ID changes,
+# so unchanged sources rebuild nothing.
+$(BUILD)/gen/srctree-id: common/gen/srctree-id.c $(COMMON_LIB) $(wildcard common/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
+
+$(BUILD)/srctree-id.h: $(BUILD)/gen/srctree-id FORCE
+	@$(BUILD)/gen/srctree-id > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/sc-plan: $(BUILD)/srctree-id.h
+FORCE:
+
 $(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(wildcard common/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(CHECK_LIBS) $(ALL_LDFLAGS)

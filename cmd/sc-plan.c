@@ -1,0 +1,321 @@
+/* sc-plan: decide, from Git objects only, which Lean files a profile run
+ * measures.  Reads T (tooling), B (base tip) and H (head) of --repo with
+ * plumbing, never the working tree or index, never writes the repository,
+ * and prints the plan JSON (plan.h, sc-plan(1)) on stdout.
+ *
+ * Independent git commands run side by side (merge base, configuration
+ * blob, the object reader); only the tree diff has to wait for the merge
+ * base.  That keeps the whole run close to the cost of the bare plumbing. */
+#include "changes.h"
+#include "die.h"
+#include "git.h"
+#include "gitjob.h"
+#include "oid.h"
+#include "plan.h"
+#include "repoconfig.h"
+#include "run.h"
+#include "srctree-id.h"
+#include "strbuf.h"
+#include "treelookup.h"
+#include "version.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CONFIG_FILE ".sphereceti"
+#define MAX_TOOLCHAIN_BYTES 256
+
+static const char usage[] =
+	"usage: sc-plan --repo DIR --tooling T --base B --head H\n"
+	"       sc-plan --version\n"
+	"Print the profiling plan (JSON) for head H against the merge base of B and H,\n"
+	"configured by .sphereceti of commit T.  T, B, H: full commit object IDs.\n";
+
+struct opts {
+	const char *repo, *tooling, *base, *head;
+};
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{"repo", required_argument, NULL, 'r'}, {"tooling", required_argument, NULL, 't'},
+		{"base", required_argument, NULL, 'b'}, {"head", required_argument, NULL, 'H'},
+		{"version", no_argument, NULL, 'V'},    {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	memset(o, 0, sizeof *o);
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		const char **slot = NULL, *name = NULL;
+		switch (c) {
+		case 'r': slot = &o->repo, name = "--repo"; break;
+		case 't': slot = &o->tooling, name = "--tooling"; break;
+		case 'b': slot = &o->base, name = "--base"; break;
+		case 'H': slot = &o->head, name = "--head"; break;
+		case 'V':
+			printf("sc-plan %s\nsource-tree sha1 %s\nsource-tree sha256 %s\n", SC_VERSION,
+			       SC_SRCTREE_SHA1, SC_SRCTREE_SHA256);
+			exit(0);
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			sc_die("unknown option or missing value; see sc-plan --help (%s)",
+			       argv[optind - 1]);
+		}
+		if (*slot)
+			sc_die("option given twice (%s)", name);
+		*slot = optarg;
+	}
+	if (optind < argc)
+		sc_die("unexpected argument (%s)", argv[optind]);
+	if (!o->repo || !o->tooling || !o->base || !o->head)
+		sc_die("--repo, --tooling, --base and --head are all required (arguments)");
+}
+
+/* An ID already known to be full-length must name a commit. */
+static void check_commit(struct sc_catfile *c, const struct sc_git *g, const char *hex,
+                         const char *flag, char tree[SC_MAX_HEXSZ + 1])
+{
+	char type[16];
+	struct strbuf sb = STRBUF_INIT;
+	if (sc_catfile_read(c, hex, type, &sb) < 0)
+		sc_die("no such object %s (%s)", hex, flag);
+	if (strcmp(type, "commit") != 0)
+		sc_die("object %s is a %s, not a commit (%s)", hex, type, flag);
+	if (sc_commit_parse_tree(sb.buf, sb.len, g->hexsz, tree) < 0)
+		sc_die_code(SC_EXIT_FAIL, "cannot parse commit %s (%s)", hex, flag);
+	sb_release(&sb);
+}
+
+static int is_regular(unsigned mode) { return (mode & 0170000u) == 0100000u; }
+
+/* T's Lake configuration entries: blob IDs, NULL when absent. */
+static void lake_blobs(struct sc_catfile *c, const struct sc_git *g, const char *tree,
+                       const char *side, char *blobs[SC_LAKE_NFILES])
+{
+	for (int i = 0; i < SC_LAKE_NFILES; i++) {
+		struct sc_tree_entry e;
+		int r = sc_tree_find(c, g, tree, sc_lake_files[i], &e);
+		if (r < 0)
+			sc_die_code(SC_EXIT_FAIL, "cannot read tree %s (%s)", tree, side);
+		if (r == 0) {
+			blobs[i] = NULL;
+			continue;
+		}
+		if (!is_regular(e.mode))
+			sc_die("Lake configuration %s is not a regular file (%s)", sc_lake_files[i], side);
+		blobs[i] = xstrdup(e.hex);
+	}
+}
+
+static void same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree,
+                      const char *side, char *const want[SC_LAKE_NFILES])
+{
+	char *got[SC_LAKE_NFILES];
+	lake_blobs(c, g, tree, side, got);
+	for (int i = 0; i < SC_LAKE_NFILES; i++) {
+		int same = (!got[i] && !want[i]) || (got[i] && want[i] && strcmp(got[i], want[i]) == 0);
+		if (!same)
+			sc_die("Lake configuration differs from the tooling commit: %s %s (%s); "
+			       "toolchain and dependency bumps are not measured",
+			       sc_lake_files[i], !got[i] ? "is absent" : !want[i] ? "is added" : "changed",
+			       side);
+		free(got[i]);
+	}
+}
+
+/* The trimmed content of T's lean-toolchain: one printable token. */
+static char *read_toolchain(struct sc_catfile *c, const char *blob)
+{
+	char type[16];
+	size_t size;
+	struct strbuf sb = STRBUF_INIT;
+	if (sc_catfile_header(c, blob, type, &size) < 0)
+		sc_die_code(SC_EXIT_FAIL, "cannot read lean-toolchain blob %s (tooling commit)", blob);
+	sc_catfile_content(c, &sb);
+	size_t a = 0, b = sb.len;
+	while (a < b && (sb.buf[a] == ' ' || (sb.buf[a] >= '\t' && sb.buf[a] <= '\r')))
+		a++;
+	while (b > a && (sb.buf[b - 1] == ' ' || (sb.buf[b - 1] >= '\t' && sb.buf[b - 1] <= '\r')))
+		b--;
+	int ok = b > a && b - a <= MAX_TOOLCHAIN_BYTES;
+	for (size_t i = a; ok && i < b; i++)
+		ok = sb.buf[i] > 0x20 && sb.buf[i] < 0x7f;
+	if (!ok)
+		sc_die("lean-toolchain is not a single toolchain name (tooling commit)");
+	char *s = xstrndup(sb.buf + a, b - a);
+	sb_release(&sb);
+	return s;
+}
+
+static void check_tooling(struct sc_catfile *c, const struct sc_git *g, const char *ttree,
+                          const char *path)
+{
+	char tree[SC_MAX_HEXSZ + 1];
+	if (strcmp(path, ".") == 0) {
+		snprintf(tree, sizeof tree, "%s", ttree);
+	} else {
+		struct sc_tree_entry e;
+		int r = sc_tree_find(c, g, ttree, path, &e);
+		if (r < 0)
+			sc_die_code(SC_EXIT_FAIL, "cannot read the tooling tree (profile.tooling %s)", path);
+		if (r == 0 || e.mode != SC_MODE_TREE)
+			sc_die("the tooling commit has no directory %s (profile.tooling)", path);
+		memcpy(tree, e.hex, sizeof tree);
+	}
+	const char *mine = g->hexsz == 40 ? SC_SRCTREE_SHA1 : SC_SRCTREE_SHA256;
+	if (strcmp(mine, tree) != 0)
+		sc_die("installed profiler sources (tree %s) differ from the tooling commit's "
+		       "%s (tree %s) (profile.tooling)",
+		       mine, path, tree);
+}
+
+static char *merge_base(struct sc_gitjob *job, const struct sc_git *g)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = sc_gitjob_finish(job, &out);
+	if (rc == 1 && out.len == 0)
+		sc_die("no merge base: --base and --head have unrelated histories (git merge-base)");
+	if (rc != 0)
+		sc_die_code(SC_EXIT_FAIL, "git merge-base failed (git merge-base --all)");
+	size_t lines = 0;
+	for (size_t i = 0; i < out.len; i++)
+		lines += out.buf[i] == '\n';
+	if (lines != 1)
+		sc_die("ambiguous merge base: --base and --head have %zu merge bases (git merge-base --all)",
+		       lines);
+	out.buf[--out.len] = '\0';
+	if (!sc_is_lower_hex(out.buf, (size_t)g->hexsz))
+		sc_die_code(SC_EXIT_FAIL, "unexpected git merge-base output (git merge-base --all)");
+	return sb_detach(&out, NULL);
+}
+
+static void start_diff(struct sc_gitjob *job, const struct sc_git *g, const struct sc_plan *p)
+{
+	static const char *const fixed[] = {
+		"--literal-pathspecs", "diff-tree", "-r", "--no-renames", "-z", "--raw",
+		"--no-abbrev", "--ignore-submodules=none", "--no-relative", "--no-ext-diff",
+	};
+	size_t nfixed = sizeof fixed / sizeof *fixed;
+	size_t nroots = p->n_library + p->n_roadmap;
+	const char **args = xcalloc(nfixed + 3 + 2 * nroots + 1, sizeof *args);
+	char **specs = xcalloc(nroots, sizeof *specs);
+	size_t k = 0;
+	for (size_t i = 0; i < nfixed; i++)
+		args[k++] = fixed[i];
+	args[k++] = p->merge_base;
+	args[k++] = p->head;
+	args[k++] = "--";
+	for (size_t i = 0; i < nroots; i++) {
+		const char *root = i < p->n_library ? p->library[i] : p->roadmap[i - p->n_library];
+		specs[i] = xasprintf("%s.lean", root);
+		args[k++] = root;
+		args[k++] = specs[i];
+	}
+	args[k] = NULL;
+	sc_gitjob_start(job, g, args);
+	for (size_t i = 0; i < nroots; i++)
+		free(specs[i]);
+	free(specs);
+	free(args);
+}
+
+static void write_stdout(const struct strbuf *sb)
+{
+	if (sc_write_all(STDOUT_FILENO, sb->buf, sb->len) < 0)
+		sc_die_errno("cannot write the plan (stdout)");
+}
+
+int main(int argc, char **argv)
+{
+	sc_set_progname("sc-plan");
+	struct opts o;
+	parse_args(argc, argv, &o);
+
+	struct sc_git g;
+	sc_git_open(&g, o.repo);
+	struct sc_plan p;
+	memset(&p, 0, sizeof p);
+	p.tooling = xcalloc(1, SC_MAX_HEXSZ + 1);
+	p.base_tip = xcalloc(1, SC_MAX_HEXSZ + 1);
+	p.head = xcalloc(1, SC_MAX_HEXSZ + 1);
+	const char *flags[3] = {"--tooling", "--base", "--head"};
+	const char *ins[3] = {o.tooling, o.base, o.head};
+	char *hexes[3] = {p.tooling, p.base_tip, p.head};
+	for (int i = 0; i < 3; i++)
+		if (sc_oid_normalize(ins[i], g.hexsz, hexes[i]) < 0)
+			sc_die("not a full %d-digit %s object ID: '%s' (%s)", g.hexsz, g.object_format,
+			       ins[i], flags[i]);
+
+	/* Both only read objects named by full IDs, so they may start before
+	 * the IDs are known to be commits; their answers are used only after. */
+	struct sc_gitjob mb_job, cfg_job;
+	const char *mb_args[] = {"merge-base", "--all", p.base_tip, p.head, NULL};
+	sc_gitjob_start(&mb_job, &g, mb_args);
+	char *cfg_spec = xasprintf("%s:%s", p.tooling, CONFIG_FILE);
+	const char *cfg_args[] = {"config", "--no-includes", "--blob", cfg_spec, "--list", "-z", NULL};
+	sc_gitjob_start(&cfg_job, &g, cfg_args);
+
+	struct sc_catfile *c = sc_catfile_open(&g);
+	char ttree[SC_MAX_HEXSZ + 1], btree[SC_MAX_HEXSZ + 1], htree[SC_MAX_HEXSZ + 1];
+	char *trees[3] = {ttree, btree, htree};
+	for (int i = 0; i < 3; i++)
+		check_commit(c, &g, hexes[i], flags[i], trees[i]);
+
+	struct sc_tree_entry cfg_entry;
+	int r = sc_tree_find(c, &g, ttree, CONFIG_FILE, &cfg_entry);
+	if (r < 0)
+		sc_die_code(SC_EXIT_FAIL, "cannot read tree %s (--tooling)", ttree);
+	if (r == 0)
+		sc_die("missing configuration: the tooling commit has no %s (--tooling %s)",
+		       CONFIG_FILE, p.tooling);
+	if (!is_regular(cfg_entry.mode))
+		sc_die("missing configuration: %s is not a regular file (--tooling %s)", CONFIG_FILE,
+		       p.tooling);
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	if (sc_gitjob_finish(&cfg_job, &out) != 0)
+		sc_die("invalid configuration: git config cannot parse it (%s)", cfg_spec);
+	if (sc_repoconfig_parse(out.buf ? out.buf : "", out.len, &p, &err) < 0)
+		sc_die("invalid configuration: %s (%s)", err.buf, cfg_spec);
+	if (!p.n_library)
+		sc_die("missing configuration: no profile.library root (%s)", cfg_spec);
+	if (p.tooling_path)
+		check_tooling(c, &g, ttree, p.tooling_path);
+
+	lake_blobs(c, &g, ttree, "tooling commit", p.lake_blobs);
+	if (p.lake_blobs[SC_LAKE_TOOLCHAIN])
+		p.lean_toolchain = read_toolchain(c, p.lake_blobs[SC_LAKE_TOOLCHAIN]);
+
+	p.merge_base = merge_base(&mb_job, &g);
+	struct sc_gitjob diff_job;
+	start_diff(&diff_job, &g, &p);
+	char mtree[SC_MAX_HEXSZ + 1];
+	if (sc_commit_tree(c, &g, p.merge_base, mtree) < 0)
+		sc_die_code(SC_EXIT_FAIL, "cannot read the merge base %s (git merge-base)", p.merge_base);
+	same_lake(c, &g, mtree, "merge base", p.lake_blobs);
+	same_lake(c, &g, htree, "head", p.lake_blobs);
+
+	if (sc_gitjob_finish(&diff_job, &out) != 0)
+		sc_die_code(SC_EXIT_FAIL, "git diff-tree failed (merge base..head)");
+	if (sc_changes_select(&p, out.buf ? out.buf : "", out.len, g.hexsz, &err) < 0)
+		sc_die("%s (merge base..head)", err.buf);
+
+	p.profiler_version = xstrdup(SC_VERSION);
+	p.object_format = xstrdup(g.object_format);
+	sb_reset(&out);
+	sc_plan_to_json(&p, &out);
+	write_stdout(&out);
+
+	sc_catfile_close(c);
+	sb_release(&out);
+	sb_release(&err);
+	free(cfg_spec);
+	sc_plan_free(&p);
+	sc_git_close(&g);
+	return 0;
+}
