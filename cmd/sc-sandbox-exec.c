@@ -1,8 +1,10 @@
 /* sc-sandbox-exec: run one command sealed in bubblewrap, timed from the
  * host by GNU time.  See man/sc-sandbox-exec.1 for the contract. */
 #include "die.h"
+#include "execdir.h"
 #include "json.h"
 #include "pathcheck.h"
+#include "precond.h"
 #include "run.h"
 #include "safefile.h"
 #include "sample.h"
@@ -106,25 +108,21 @@ static void check_gnu_time(void)
 /* sc-init beside us (build tree) or in ../libexec/sphereceti (installed). */
 static char *find_init(void)
 {
-	char *self = realpath("/proc/self/exe", NULL);
-	if (!self)
-		sc_die_errno("cannot find our own executable (/proc/self/exe)");
-	char *slash = strrchr(self, '/');
-	*slash = '\0';
+	char *dir = sc_exec_dir();
 	const char *cands[] = {"%s/sc-init", "%s/../libexec/sphereceti/sc-init"};
 	for (size_t i = 0; i < 2; i++) {
-		char *c = xasprintf(cands[i], self);
+		char *c = xasprintf(cands[i], dir);
 		char *real = realpath(c, NULL);
 		struct stat st;
 		free(c);
 		if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode) && access(real, X_OK) == 0) {
-			free(self);
+			free(dir);
 			return real;
 		}
 		free(real);
 	}
-	sc_die("the sandbox init sc-init is missing (%s/sc-init or %s/../libexec/sphereceti/sc-init)", self,
-	       self);
+	sc_die("the sandbox init sc-init is missing (%s/sc-init or %s/../libexec/sphereceti/sc-init)", dir,
+	       dir);
 }
 
 static char *dir_arg(const char *path, const char *flag)
@@ -230,7 +228,7 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 	close(fd);
 
 	struct sc_sandbox sb = {.bwrap = bwrap, .init = init, .tree = tree, .toolchain = tc, .deps = deps};
-	struct sc_argv init_args = {0};
+	struct sc_argv init_args = SC_ARGV_INIT;
 	sc_argv_push(&init_args, "--");
 	for (char **a = argv; *a; a++)
 		sc_argv_push(&init_args, *a);
@@ -241,7 +239,7 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 		errno = e;
 		sc_die_errno("cannot start the sandbox (%s)", bwrap);
 	}
-	sc_argv_free(&init_args);
+	sc_argv_release(&init_args);
 	struct init_report ir;
 	parse_report(&r.report, &ir);
 	int keep = 0, rc = SC_EXIT_FAIL;
@@ -337,7 +335,7 @@ static int self_test(const char *bwrap)
 
 	/* Our own namespaces: the sandbox must have different ones. */
 	static const char *const ns[] = {"pid", "net", "mnt", "ipc", "uts", NULL};
-	struct sc_argv args = {0};
+	struct sc_argv args = SC_ARGV_INIT;
 	sc_argv_push(&args, "--self-test");
 	for (const char *const *n = ns; *n; n++) {
 		char *path = xasprintf("/proc/self/ns/%s", *n);
@@ -345,7 +343,7 @@ static int self_test(const char *bwrap)
 		if (stat(path, &st) < 0)
 			sc_die_errno("cannot inspect our namespaces (%s)", path);
 		free(path);
-		sc_argv_pushf(&args, "%s=%llu", *n, (unsigned long long)st.st_ino);
+		sc_argv_push_owned(&args, xasprintf("%s=%llu", *n, (unsigned long long)st.st_ino));
 	}
 	struct sc_sandbox sb = {.bwrap = bwrap, .init = init, .tree = tree, .toolchain = tc, .deps = deps};
 	struct sc_sandbox_result r;
@@ -386,7 +384,7 @@ static int self_test(const char *bwrap)
 	       tf.user_s + tf.sys_s);
 	sb_release(&tf_buf);
 	sb_release(&err);
-	sc_argv_free(&args);
+	sc_argv_release(&args);
 	sc_sandbox_result_release(&r);
 	free(tree), free(tc), free(deps), free(time_file), free(base), free(init);
 	return fflush(stdout) == 0 ? SC_EXIT_OK : SC_EXIT_USAGE;

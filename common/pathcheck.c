@@ -52,8 +52,3 @@ int sc_path_within(const char *inner, const char *outer)
 		return inner[0] == '/';
 	return strncmp(inner, outer, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
 }
-
-int sc_paths_overlap(const char *a, const char *b)
-{
-	return sc_path_within(a, b) || sc_path_within(b, a);
-}

@@ -14,8 +14,6 @@ char *sc_canonical_new_file(const char *path);
 
 /* 1 when canonical path inner is outer or lies below it. */
 int sc_path_within(const char *inner, const char *outer);
-
-/* 1 when either canonical path lies within the other. */
-int sc_paths_overlap(const char *a, const char *b);
+/* (Overlap of two existing paths: sc_paths_overlap in precond.h.) */
 
 #endif

@@ -2,49 +2,11 @@
 #include "strbuf.h"
 #include "timefile.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-void sc_argv_push(struct sc_argv *a, const char *s)
-{
-	if (a->n + 2 > a->alloc) {
-		a->alloc = a->alloc ? 2 * a->alloc : 64;
-		a->v = xrealloc(a->v, a->alloc * sizeof *a->v);
-	}
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-void sc_argv_pushf(struct sc_argv *a, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s)
-		s = xstrdup(""); /* xstrdup dies on allocation failure */
-	if (a->n_owned == a->alloc_owned) {
-		a->alloc_owned = a->alloc_owned ? 2 * a->alloc_owned : 8;
-		a->owned = xrealloc(a->owned, a->alloc_owned * sizeof *a->owned);
-	}
-	a->owned[a->n_owned++] = s;
-	sc_argv_push(a, s);
-}
-
-void sc_argv_free(struct sc_argv *a)
-{
-	for (size_t i = 0; i < a->n_owned; i++)
-		free(a->owned[i]);
-	free(a->owned);
-	free(a->v);
-	memset(a, 0, sizeof *a);
-}
 
 /* The root-level entries of /usr-based systems: on a merged-/usr host
  * they are symlinks and stay symlinks; otherwise the directory itself is
@@ -64,7 +26,7 @@ static void root_dirs(struct sc_argv *a)
 				continue;
 			target[n] = '\0';
 			sc_argv_push(a, "--symlink");
-			sc_argv_pushf(a, "%s", target);
+			sc_argv_push_owned(a, xstrdup(target));
 			sc_argv_push(a, *p);
 		} else if (S_ISDIR(st.st_mode)) {
 			sc_argv_push(a, "--ro-bind");
@@ -109,7 +71,7 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push(a, SC_SANDBOX_PROJECT);
 	sc_argv_push(a, "--");
 	sc_argv_push(a, SC_SANDBOX_INIT);
-	sc_argv_pushf(a, "%d", sb->report_fd);
+	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
 }
 
 void sc_sandbox_time_argv(const char *time_file, struct sc_argv *a)

@@ -3,19 +3,7 @@
 /* The command line of one sandboxed run: GNU time around bwrap around
  * sc-init.  Kept in one place so that the run, the self-test and the man
  * page describe the same sandbox. */
-#include <stddef.h>
-
-/* A growing NULL-terminated argv; strings are borrowed unless added with
- * sc_argv_pushf (then owned). */
-struct sc_argv {
-	const char **v;
-	size_t n, alloc;
-	char **owned;
-	size_t n_owned, alloc_owned;
-};
-void sc_argv_push(struct sc_argv *a, const char *s);
-void sc_argv_pushf(struct sc_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sc_argv_free(struct sc_argv *a);
+#include "stage.h" /* struct sc_argv */
 
 /* Fixed places inside the sandbox. */
 #define SC_SANDBOX_PROJECT "/project"

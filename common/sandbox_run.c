@@ -55,7 +55,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	}
 	sb->report_fd = wr;
 
-	struct sc_argv argv = {0};
+	struct sc_argv argv = SC_ARGV_INIT;
 	sc_sandbox_time_argv(time_file, &argv);
 	sc_sandbox_bwrap_argv(sb, &argv);
 	for (const char *const *p = init_args; *p; p++)
@@ -81,7 +81,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	                            SC_NULL_IN | SC_PIPE_OUT | SC_ERR_TO_OUT | SC_NEW_PGRP);
 	int saved = errno;
 	close(wr);
-	sc_argv_free(&argv);
+	sc_argv_release(&argv);
 	if (rc < 0) {
 		if (sfd >= 0)
 			close(sfd);
