@@ -1,0 +1,74 @@
+#include "mdescape.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Decode one UTF-8 sequence; returns its length, or 0 when invalid
+ * (overlong, surrogate, beyond U+10FFFF or truncated). */
+static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
+{
+	size_t n;
+	uint32_t c = s[0], min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if ((c & 0xe0) == 0xc0) {
+		n = 2, c &= 0x1f, min = 0x80;
+	} else if ((c & 0xf0) == 0xe0) {
+		n = 3, c &= 0x0f, min = 0x800;
+	} else if ((c & 0xf8) == 0xf0) {
+		n = 4, c &= 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0; /* also stops at the NUL terminator */
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+void sc_md_escape(const char *s, struct strbuf *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		uint32_t cp;
+		size_t n = utf8_decode(p, &cp);
+		if (!n) {
+			cp = 0xfffd;
+			n = 1;
+		}
+		p += n;
+		if ((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') ||
+		    (cp && strchr(" /-,;=+()'\"?", (int)cp)))
+			sb_addc(out, (char)cp);
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+			sb_adds(out, "&#xFFFD;");
+		else
+			sb_addf(out, "&#%u;", (unsigned)cp);
+	}
+}
+
+void sc_md_code(const char *s, struct strbuf *out)
+{
+	sb_adds(out, "<code>");
+	sc_md_escape(s, out);
+	sb_adds(out, "</code>");
+}
+
+int sc_is_printable_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		uint32_t cp;
+		size_t n = utf8_decode(p, &cp);
+		if (!n || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
