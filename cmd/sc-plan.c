@@ -175,27 +175,35 @@ static void check_tooling(struct sc_catfile *c, const struct sc_git *g, const ch
 		       mine, path, tree);
 }
 
-static char *merge_base(struct sc_gitjob *job, const struct sc_git *g)
+/* The unique merge base from "git merge-base --all" (exit code, output). */
+static char *merge_base(int rc, struct strbuf *out, const struct sc_git *g)
 {
-	struct strbuf out = STRBUF_INIT;
-	int rc = sc_gitjob_finish(job, &out);
-	if (rc == 1 && out.len == 0)
+	if (rc == 1 && out->len == 0)
 		sc_die("no merge base: --base and --head have unrelated histories (git merge-base)");
 	if (rc != 0)
 		sc_die_code(SC_EXIT_FAIL, "git merge-base failed (git merge-base --all)");
 	size_t lines = 0;
-	for (size_t i = 0; i < out.len; i++)
-		lines += out.buf[i] == '\n';
+	for (size_t i = 0; i < out->len; i++)
+		lines += out->buf[i] == '\n';
 	if (lines != 1)
 		sc_die("ambiguous merge base: --base and --head have %zu merge bases (git merge-base --all)",
 		       lines);
-	out.buf[--out.len] = '\0';
-	if (!sc_is_lower_hex(out.buf, (size_t)g->hexsz))
+	out->buf[--out->len] = '\0';
+	if (!sc_is_lower_hex(out->buf, (size_t)g->hexsz))
 		sc_die_code(SC_EXIT_FAIL, "unexpected git merge-base output (git merge-base --all)");
-	return sb_detach(&out, NULL);
+	return sb_detach(out, NULL);
 }
 
-static void start_diff(struct sc_gitjob *job, const struct sc_git *g, const struct sc_plan *p)
+/* Could this be a full object ID of either hash?  Only such arguments may
+ * reach git before the repository's hash is known. */
+static int looks_like_oid(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	return s[n] == '\0' && (n == 40 || n == 64);
+}
+
+static void start_diff(struct sc_gitjob *job, const struct sc_git *g, const struct sc_plan *p,
+                       const char *mbase)
 {
 	static const char *const fixed[] = {
 		"--literal-pathspecs", "diff-tree", "-r", "--no-renames", "-z", "--raw",
@@ -208,7 +216,7 @@ static void start_diff(struct sc_gitjob *job, const struct sc_git *g, const stru
 	size_t k = 0;
 	for (size_t i = 0; i < nfixed; i++)
 		args[k++] = fixed[i];
-	args[k++] = p->merge_base;
+	args[k++] = mbase;
 	args[k++] = p->head;
 	args[k++] = "--";
 	for (size_t i = 0; i < nroots; i++) {
@@ -236,32 +244,55 @@ int main(int argc, char **argv)
 	sc_set_progname("sc-plan");
 	struct opts o;
 	parse_args(argc, argv, &o);
+	const char *flags[3] = {"--tooling", "--base", "--head"};
+	const char *ins[3] = {o.tooling, o.base, o.head};
 
+	/* Everything that needs only the arguments starts at once: these git
+	 * commands read objects named by full IDs and nothing else, so their
+	 * answers can wait until the IDs are known to be commits of this
+	 * repository; every error is still reported in one fixed order. */
+	struct sc_gitjob open_job, mb_job, cfg_job, diff_job;
+	int early = looks_like_oid(o.tooling) && looks_like_oid(o.base) && looks_like_oid(o.head);
+	char *cfg_spec = xasprintf("%s:%s", o.tooling, CONFIG_FILE);
+	sc_git_open_start(&open_job, o.repo);
+	if (early) {
+		const char *mb_args[] = {"merge-base", "--all", o.base, o.head, NULL};
+		const char *cfg_args[] = {"config", "--no-includes", "--blob", cfg_spec,
+		                          "--list", "-z", NULL};
+		sc_gitjob_start_at(&mb_job, o.repo, mb_args);
+		sc_gitjob_start_at(&cfg_job, o.repo, cfg_args);
+	}
 	struct sc_git g;
-	sc_git_open(&g, o.repo);
+	sc_git_open_finish(&open_job, o.repo, &g);
+
 	struct sc_plan p;
 	memset(&p, 0, sizeof p);
 	p.tooling = xcalloc(1, SC_MAX_HEXSZ + 1);
 	p.base_tip = xcalloc(1, SC_MAX_HEXSZ + 1);
 	p.head = xcalloc(1, SC_MAX_HEXSZ + 1);
-	const char *flags[3] = {"--tooling", "--base", "--head"};
-	const char *ins[3] = {o.tooling, o.base, o.head};
 	char *hexes[3] = {p.tooling, p.base_tip, p.head};
 	for (int i = 0; i < 3; i++)
 		if (sc_oid_normalize(ins[i], g.hexsz, hexes[i]) < 0)
 			sc_die("not a full %d-digit %s object ID: '%s' (%s)", g.hexsz, g.object_format,
 			       ins[i], flags[i]);
 
-	/* Both only read objects named by full IDs, so they may start before
-	 * the IDs are known to be commits; their answers are used only after. */
-	struct sc_gitjob mb_job, cfg_job;
-	const char *mb_args[] = {"merge-base", "--all", p.base_tip, p.head, NULL};
-	sc_gitjob_start(&mb_job, &g, mb_args);
-	char *cfg_spec = xasprintf("%s:%s", p.tooling, CONFIG_FILE);
-	const char *cfg_args[] = {"config", "--no-includes", "--blob", cfg_spec, "--list", "-z", NULL};
-	sc_gitjob_start(&cfg_job, &g, cfg_args);
-
+	/* The object reader starts up while merge-base and config finish. */
 	struct sc_catfile *c = sc_catfile_open(&g);
+	struct strbuf cfg_out = STRBUF_INIT, mb_out = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf cfg_err = STRBUF_INIT, err = STRBUF_INIT;
+	int cfg_rc = sc_gitjob_finish(&cfg_job, &cfg_out);
+	int cfg_ok = cfg_rc == 0 &&
+	             sc_repoconfig_parse(cfg_out.buf ? cfg_out.buf : "", cfg_out.len, &p, &cfg_err) == 0;
+	int mb_rc = sc_gitjob_finish(&mb_job, &mb_out);
+	/* The diff needs only the merge base and the roots: start it now. */
+	int diffing = cfg_ok && p.n_library && mb_rc == 0 && mb_out.len == (size_t)g.hexsz + 1;
+	char mbase[SC_MAX_HEXSZ + 1];
+	if (diffing) {
+		memcpy(mbase, mb_out.buf, (size_t)g.hexsz);
+		mbase[g.hexsz] = '\0';
+		start_diff(&diff_job, &g, &p, mbase);
+	}
+
 	char ttree[SC_MAX_HEXSZ + 1], btree[SC_MAX_HEXSZ + 1], htree[SC_MAX_HEXSZ + 1];
 	char *trees[3] = {ttree, btree, htree};
 	for (int i = 0; i < 3; i++)
@@ -277,11 +308,10 @@ int main(int argc, char **argv)
 	if (!is_regular(cfg_entry.mode))
 		sc_die("missing configuration: %s is not a regular file (--tooling %s)", CONFIG_FILE,
 		       p.tooling);
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	if (sc_gitjob_finish(&cfg_job, &out) != 0)
+	if (cfg_rc != 0)
 		sc_die("invalid configuration: git config cannot parse it (%s)", cfg_spec);
-	if (sc_repoconfig_parse(out.buf ? out.buf : "", out.len, &p, &err) < 0)
-		sc_die("invalid configuration: %s (%s)", err.buf, cfg_spec);
+	if (!cfg_ok)
+		sc_die("invalid configuration: %s (%s)", cfg_err.buf, cfg_spec);
 	if (!p.n_library)
 		sc_die("missing configuration: no profile.library root (%s)", cfg_spec);
 	if (p.tooling_path)
@@ -291,9 +321,9 @@ int main(int argc, char **argv)
 	if (p.lake_blobs[SC_LAKE_TOOLCHAIN])
 		p.lean_toolchain = read_toolchain(c, p.lake_blobs[SC_LAKE_TOOLCHAIN]);
 
-	p.merge_base = merge_base(&mb_job, &g);
-	struct sc_gitjob diff_job;
-	start_diff(&diff_job, &g, &p);
+	p.merge_base = merge_base(mb_rc, &mb_out, &g);
+	if (!diffing)
+		sc_die_code(SC_EXIT_FAIL, "internal: diff not started (merge base..head)");
 	char mtree[SC_MAX_HEXSZ + 1];
 	if (sc_commit_tree(c, &g, p.merge_base, mtree) < 0)
 		sc_die_code(SC_EXIT_FAIL, "cannot read the merge base %s (git merge-base)", p.merge_base);
@@ -314,6 +344,8 @@ int main(int argc, char **argv)
 	sc_catfile_close(c);
 	sb_release(&out);
 	sb_release(&err);
+	sb_release(&cfg_out);
+	sb_release(&cfg_err);
 	free(cfg_spec);
 	sc_plan_free(&p);
 	sc_git_close(&g);

@@ -1,0 +1,79 @@
+#!/bin/bash
+# sc-plan against the bare plumbing it needs, on a generated repository of
+# 20,000 Lean files (40 x 25 directories) with 32 changed files on the head
+# branch and 50 commits on the base branch since the fork.  Both sides run
+# in the same process tree, interleaved, REPS times LOOPS runs each; the
+# medians are compared.  Goal: sc-plan <= 1.5x the plumbing, peak RSS
+# < 20 MiB (GNU time %M).
+set -euo pipefail
+: "${SC_BIN:?run through make bench}"
+REPS=${REPS:-7} LOOPS=${LOOPS:-10}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+repo=$work/repo
+export GIT_CONFIG_NOSYSTEM=1 HOME=$work
+
+git init -q --bare "$repo"
+# One fast-import stream: root commit with every file, 50 base commits,
+# one head commit changing 24 files, adding 4 and removing 4.
+awk -v when=1767225600 '
+function blob(path, text) { printf "M 100644 inline %s\ndata %d\n%s\n", path, length(text) + 1, text }
+function commit(ref, msg, parent) {
+	printf "commit %s\ncommitter B <b@example.invalid> %d +0000\ndata %d\n%s\n", ref, when++, length(msg), msg
+	if (parent != "") printf "from %s\n", parent
+}
+function f(d, s, i) { return sprintf("Lib/D%02d/S%02d/F%02d.lean", d, s, i) }
+BEGIN {
+	commit("refs/heads/main", "root", "")
+	printf "mark :1\n" > "/dev/null"
+	blob(".sphereceti", "[profile]\n\tlibrary = Lib\n\troadmap = Lib/D39")
+	blob("lean-toolchain", "leanprover/lean4:v4.34.0-rc1")
+	blob("lake-manifest.json", "{\"version\": 7, \"packagesDir\": \".lake/packages\", \"packages\": []}")
+	blob("lakefile.toml", "name = \"bench\"")
+	for (d = 0; d < 40; d++) for (s = 0; s < 25; s++) for (i = 0; i < 20; i++)
+		blob(f(d, s, i), sprintf("theorem t%d_%d_%d : True := trivial", d, s, i))
+	printf "\nreset refs/heads/fork\nfrom refs/heads/main\n\n"
+	for (k = 0; k < 50; k++) {
+		commit("refs/heads/main", "base " k, "")
+		blob(f(k % 40, (k * 7) % 25, 19), "-- base edit " k)
+	}
+	commit("refs/heads/fork", "head", "")
+	for (k = 0; k < 24; k++) blob(f(k, (k * 3) % 25, 3), "-- head edit " k)
+	for (k = 0; k < 4; k++) blob(sprintf("Lib/D%02d/New%d.lean", k * 9, k), "-- added " k)
+	for (k = 0; k < 4; k++) printf "D %s\n", f(30 + k, k, 7)
+}' | git -C "$repo" fast-import --quiet
+git -C "$repo" gc -q --aggressive --prune=now 2>/dev/null || git -C "$repo" gc -q
+T=$(git -C "$repo" rev-parse main) B=$T H=$(git -C "$repo" rev-parse fork)
+M=$(git -C "$repo" merge-base --all "$B" "$H")
+
+plan() { "$SC_BIN/sc-plan" --repo "$repo" --tooling "$T" --base "$B" --head "$H"; }
+plumbing() {
+	git -C "$repo" merge-base --all "$B" "$H"
+	git -C "$repo" diff-tree -r --no-renames -z "$M" "$H"
+}
+n=$(plan | grep -c '"change"')
+[ "$n" -eq 32 ] || { echo "bench: expected 32 planned files, got $n" >&2; exit 1; }
+
+# Milliseconds per run of a function, averaged over LOOPS runs.
+per_run_ms() {
+	local t0 t1
+	t0=$(date +%s%N)
+	for ((l = 0; l < LOOPS; l++)); do "$1" >/dev/null; done
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / LOOPS / 1000))
+}
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+plan_us=() base_us=()
+for ((r = 0; r < REPS; r++)); do
+	base_us+=("$(per_run_ms plumbing)")
+	plan_us+=("$(per_run_ms plan)")
+done
+pm=$(printf '%s\n' "${plan_us[@]}" | median)
+bm=$(printf '%s\n' "${base_us[@]}" | median)
+rss=$(/usr/bin/time -f %M -o "$work/rss" "$SC_BIN/sc-plan" --repo "$repo" --tooling "$T" \
+	--base "$B" --head "$H" >/dev/null && cat "$work/rss")
+awk -v p="$pm" -v b="$bm" -v rss="$rss" 'BEGIN {
+	printf "sc-plan: %.2f ms   plumbing (merge-base --all + diff-tree -r): %.2f ms   ratio %.2fx (goal <= 1.5x)\n", p / 1000, b / 1000, p / b
+	printf "sc-plan peak RSS: %.1f MiB (goal < 20 MiB)\n", rss / 1024
+}'
