@@ -32,21 +32,26 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
+static int passes_through(uint32_t cp)
+{
+	return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') ||
+	       (cp >= 0x20 && cp < 0x80 && strchr(" /-,;=+()'\"?", (int)cp));
+}
+
+static int is_control(uint32_t cp) { return cp < 0x20 || (cp >= 0x7f && cp < 0xa0); }
+
 void sc_md_escape(const char *s, struct strbuf *out)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
 		uint32_t cp;
 		size_t n = utf8_decode(p, &cp);
-		if (!n) {
-			cp = 0xfffd;
-			n = 1;
-		}
+		if (!n)
+			cp = 0, n = 1; /* invalid: replaced like a control character */
 		p += n;
-		if ((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') ||
-		    (cp && strchr(" /-,;=+()'\"?", (int)cp)))
+		if (passes_through(cp))
 			sb_addc(out, (char)cp);
-		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+		else if (is_control(cp))
 			sb_adds(out, "&#xFFFD;");
 		else
 			sb_addf(out, "&#%u;", (unsigned)cp);
@@ -66,7 +71,7 @@ int sc_is_printable_utf8(const char *s)
 	while (*p) {
 		uint32_t cp;
 		size_t n = utf8_decode(p, &cp);
-		if (!n || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+		if (!n || is_control(cp))
 			return 0;
 		p += n;
 	}

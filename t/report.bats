@@ -440,3 +440,13 @@ assert_error_report() {
 		[ "$got" = "$want" ] || { echo "row $i ($r): got $got"; return 1; }
 	done
 }
+
+@test "a plan path with markup never reaches the report: the plan is invalid input" {
+	mkplan plan.json "" "$(entry 'Lib/A|b`<x>.lean' library modified)"
+	: >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 2 ]
+	assert_error_line sc-report
+	[[ "$stderr" == "sc-report: error: invalid plan: "* ]]
+	[ -z "$(ls out)" ]
+}

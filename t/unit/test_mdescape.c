@@ -1,0 +1,133 @@
+/* common/mdescape: no string, however hostile, can break a report.md table
+ * row or inject markup.  (Plan paths are validated Lean identifiers, so the
+ * end-to-end tool never sees these; this is the defence in depth.) */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mdescape.h"
+
+static char *esc(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sc_md_escape(s, &sb);
+	return sb_detach(&sb, NULL);
+}
+
+/* Everything an escaped string may contain: printable ASCII, no markup
+ * character, '&' only opening a numeric reference.  (Plain ifs: check's
+ * assertions are too slow for the exhaustive loop below.) */
+static void assert_inert(const char *out)
+{
+	for (const char *p = out; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c >= 0x7f)
+			ck_abort_msg("non-printable byte 0x%02x in \"%s\"", c, out);
+		if (strchr("|`*_[]<>\\~$:.!@{}^", c))
+			ck_abort_msg("markup character '%c' in \"%s\"", c, out);
+		if (c == '&' && p[1] != '#')
+			ck_abort_msg("bare '&' in \"%s\"", out);
+	}
+}
+
+START_TEST(plain_paths)
+{
+	char *o = esc("Mathlib/Algebra/Group-Basic.lean");
+	ck_assert_str_eq(o, "Mathlib/Algebra/Group-Basic&#46;lean");
+	free(o);
+	o = esc("A_b");
+	ck_assert_str_eq(o, "A&#95;b");
+	free(o);
+	o = esc("f(x) = y + z, w; 'q' \"r\"?");
+	ck_assert_str_eq(o, "f(x) = y + z, w; 'q' \"r\"?");
+	free(o);
+}
+END_TEST
+
+START_TEST(markup_is_neutralized)
+{
+	const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"a|b", "a&#124;b"},
+		{"`code`", "&#96;code&#96;"},
+		{"**bold** _em_ ~~s~~", "&#42;&#42;bold&#42;&#42; &#95;em&#95; &#126;&#126;s&#126;&#126;"},
+		{"[x](javascript:1)", "&#91;x&#93;(javascript&#58;1)"},
+		{"![i](http://e/x.png)", "&#33;&#91;i&#93;(http&#58;//e/x&#46;png)"},
+		{"<script>&amp;", "&#60;script&#62;&#38;amp;"},
+		{"\\|", "&#92;&#124;"},
+		{"www.example.com", "www&#46;example&#46;com"},
+		{"$x$ :smile: @user #1", "&#36;x&#36; &#58;smile&#58; &#64;user &#35;1"},
+		{"line\nbreak\r\ttab", "line&#xFFFD;break&#xFFFD;&#xFFFD;tab"},
+		{"\x7f", "&#xFFFD;"},
+		{"caf\xc3\xa9 \xf0\x9f\x98\x80", "caf&#233; &#128512;"},
+		{"\xff", "&#xFFFD;"},
+		{"\xc0\xaf", "&#xFFFD;&#xFFFD;"},     /* overlong '/' */
+		{"\xed\xa0\x80", "&#xFFFD;&#xFFFD;&#xFFFD;"}, /* surrogate */
+		{"\xe2\x82", "&#xFFFD;&#xFFFD;"},     /* truncated */
+		{"\xc2\x85", "&#xFFFD;"},             /* C1 control (NEL) */
+		{"", ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *o = esc(cases[i].in);
+		ck_assert_str_eq(o, cases[i].out);
+		assert_inert(o);
+		free(o);
+	}
+}
+END_TEST
+
+START_TEST(every_byte_pair_is_inert)
+{
+	char in[3] = {0, 0, 0};
+	for (int a = 1; a < 256; a++)
+		for (int b = 0; b < 256; b++) {
+			in[0] = (char)a;
+			in[1] = (char)b;
+			char *o = esc(in);
+			assert_inert(o);
+			free(o);
+		}
+}
+END_TEST
+
+START_TEST(code_wrapper)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sc_md_code("a`b|c</code>", &sb);
+	ck_assert_str_eq(sb.buf, "<code>a&#96;b&#124;c&#60;/code&#62;</code>");
+	/* Exactly one opening and one closing tag survive. */
+	ck_assert_ptr_eq(strstr(sb.buf + 1, "<code>"), NULL);
+	ck_assert_ptr_eq(strstr(sb.buf, "</code>"), sb.buf + sb.len - 7);
+	sb_release(&sb);
+}
+END_TEST
+
+START_TEST(printable_utf8)
+{
+	ck_assert(sc_is_printable_utf8("Lean (version 4.34.0, x86_64, Release)"));
+	ck_assert(sc_is_printable_utf8("caf\xc3\xa9"));
+	ck_assert(sc_is_printable_utf8(""));
+	ck_assert(!sc_is_printable_utf8("a\nb"));
+	ck_assert(!sc_is_printable_utf8("\x1b[31m"));
+	ck_assert(!sc_is_printable_utf8("\xff"));
+	ck_assert(!sc_is_printable_utf8("\xc0\xaf"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("mdescape");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, plain_paths);
+	tcase_add_test(tc, markup_is_neutralized);
+	tcase_add_test(tc, every_byte_pair_is_inert);
+	tcase_add_test(tc, code_wrapper);
+	tcase_add_test(tc, printable_utf8);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
