@@ -1,0 +1,213 @@
+#!/usr/bin/env bats
+# sc-parse-time: raw counters + status line -> one bound sample.
+load helpers
+bats_require_minimum_version 1.5.0
+
+RUN=0123456789abcdef0123456789abcdef
+DIGEST=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+REV=1111111111111111111111111111111111111111
+
+setup() {
+	W="$BATS_TEST_TMPDIR"
+}
+
+# timefile USER SYS RSS EXIT ELAPSED [LEADING-LINE]
+timefile() {
+	{
+		[ -z "${6:-}" ] || echo "$6"
+		printf 'sc-time/1\nuser %s\nsys %s\nmaxrss_kib %s\nexit %s\nelapsed %s\n' "$1" "$2" "$3" "$4" "$5"
+	} > "$W/t.time"
+}
+
+# statusline EXIT SIGNAL TIMED_OUT WALL
+statusline() {
+	printf '{"schema":"sphereceti.status/1","exit_code":%s,"signal":%s,"timed_out":%s,"wall_s":%s}\n' \
+		"$1" "$2" "$3" "$4" > "$W/t.status"
+}
+
+parse() {
+	run --separate-stderr sc-parse-time --time-file "$W/t.time" --status "$W/t.status" \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:Foo.Bar "$@"
+}
+
+field() { python3 -c 'import json,sys; v=json.loads(sys.argv[1])[sys.argv[2]]; print("null" if v is None else str(v).lower() if isinstance(v,bool) else v)' "$output" "$1"; }
+
+# error_sample REASON: exit 1, one sample line, ok false, no numbers.
+error_sample() {
+	[ "$status" -eq 1 ] || { echo "status $status: $output $stderr"; return 1; }
+	[ -z "$stderr" ]
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
+	[ "$(field ok)" = false ]
+	[ "$(field error)" = "$1" ] || { echo "error $(field error), wanted $1"; return 1; }
+	for k in cpu_user_s cpu_sys_s cpu_s wall_s max_rss_kib exit_status; do
+		[ "$(field $k)" = null ] || { echo "$k is not null"; return 1; }
+	done
+	[ "$(field detail)" != null ]
+}
+
+@test "an ok sample carries the binding and the numbers; cpu_s = user + sys" {
+	timefile 12.34 0.56 204800 0 13.00
+	statusline 0 0 false 13.250
+	parse
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$(field schema)" = sphereceti.sample/1 ]
+	[ "$(field run_id)" = "$RUN" ]
+	[ "$(field plan_digest)" = "$DIGEST" ]
+	[ "$(field revision)" = "$REV" ]
+	[ "$(field sample)" = head:Foo.Bar ]
+	[ "$(field ok)" = true ]
+	[ "$(field cpu_user_s)" = 12.34 ]
+	[ "$(field cpu_sys_s)" = 0.56 ]
+	[ "$(field cpu_s)" = 12.9 ]
+	[ "$(field wall_s)" = 13.25 ]
+	[ "$(field max_rss_kib)" = 204800 ]
+	[ "$(field exit_status)" = 0 ]
+	[ "$(field error)" = null ] && [ "$(field detail)" = null ]
+}
+
+@test "the status line can come on stdin; uppercase revisions are normalized" {
+	timefile 1.00 0.00 1 0 1.00
+	statusline 0 0 false 1.5
+	run --separate-stderr sc-parse-time --time-file "$W/t.time" --status - --run-id "$RUN" \
+		--plan-digest "$DIGEST" --revision "${REV//1/A}" --sample base:A < "$W/t.status"
+	[ "$status" -eq 0 ]
+	[ "$(field revision)" = "${REV//1/a}" ]
+	[ "$(field sample)" = base:A ]
+}
+
+@test "a missing time file is missing_counters" {
+	statusline 0 0 false 1.0
+	parse
+	error_sample missing_counters
+}
+
+@test "truncated, garbled, negative, NaN, infinite and absurd counters are invalid_counters" {
+	statusline 0 0 false 1.0
+	for bad in "-1.00 0.00 1 0 1.00" "nan 0.00 1 0 1.00" "inf 0.00 1 0 1.00" "1e3 0.00 1 0 1.00" \
+		"2000000.00 0.00 1 0 1.00" "1.00 0.00 99999999999999 0 1.00" "1.00 0.00 1 0 Infinity" \
+		"1.00 x 1 0 1.00"; do
+		# shellcheck disable=SC2086
+		timefile $bad
+		parse
+		error_sample invalid_counters
+	done
+	printf 'sc-time/1\nuser 1.00\nsys 0.00\n' > "$W/t.time"
+	parse
+	error_sample invalid_counters
+	: > "$W/t.time"
+	parse
+	error_sample invalid_counters
+	printf '0.01user 0.00system 0:00.01elapsed 0%%CPU\nuser=0.01 sys=0.00\n' > "$W/t.time"
+	parse
+	error_sample invalid_counters
+}
+
+@test "a timeout is an error sample whatever the time file says" {
+	timefile 1.00 0.00 1 0 1.00
+	statusline -1 15 true 300.002
+	parse
+	error_sample timeout
+	rm "$W/t.time"
+	parse
+	error_sample timeout
+}
+
+@test "a nonzero exit or a signal is failed" {
+	timefile 1.00 0.00 1 3 1.00 'Command exited with non-zero status 3'
+	statusline 3 0 false 1.5
+	parse
+	error_sample failed
+	[[ "$(field detail)" == *"status 3"* ]]
+	timefile 1.00 0.00 1 137 1.00 'Command exited with non-zero status 137'
+	statusline -1 9 false 1.5
+	parse
+	error_sample failed
+	[[ "$(field detail)" == *"signal 9"* ]]
+}
+
+@test "status line and time file that disagree are status_mismatch" {
+	timefile 1.00 0.00 1 0 1.00
+	statusline 1 0 false 1.5
+	parse
+	error_sample status_mismatch
+	timefile 1.00 0.00 1 2 1.00 'Command exited with non-zero status 2'
+	statusline 0 0 false 1.5
+	parse
+	error_sample status_mismatch
+	timefile 1.00 0.00 1 0 1.00 'Command terminated by signal 9'
+	statusline 0 0 false 1.5
+	parse
+	error_sample status_mismatch
+	timefile 1.00 0.00 1 0 50.00
+	statusline 0 0 false 1.5
+	parse
+	error_sample status_mismatch
+	timefile 1.00 0.00 1 0 1.00
+	statusline -1 0 false 1.5
+	parse
+	error_sample status_mismatch
+}
+
+@test "an empty or invalid status line is sandbox_failed" {
+	timefile 1.00 0.00 1 0 1.00
+	: > "$W/t.status"
+	parse
+	error_sample sandbox_failed
+	echo '{"schema":"sphereceti.status/1"}' > "$W/t.status"
+	parse
+	error_sample sandbox_failed
+	printf '%s\n%s\n' '{"schema":"sphereceti.status/1","exit_code":0,"signal":0,"timed_out":false,"wall_s":1}' \
+		'{"schema":"sphereceti.status/1","exit_code":0,"signal":0,"timed_out":false,"wall_s":1}' > "$W/t.status"
+	parse
+	error_sample sandbox_failed
+}
+
+@test "--unmeasured emits an error sample for a sample that never ran" {
+	run --separate-stderr sc-parse-time --unmeasured prebuild_failed --detail 'lake build failed' \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample base:X.Y
+	error_sample prebuild_failed
+	[ "$(field detail)" = 'lake build failed' ]
+	[ "$(field sample)" = base:X.Y ]
+	run --separate-stderr sc-parse-time --unmeasured deadline_exceeded \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:X
+	error_sample deadline_exceeded
+}
+
+@test "bad flags and bindings are usage errors with one line" {
+	timefile 1.00 0.00 1 0 1.00
+	statusline 0 0 false 1.5
+	bad() {
+		run --separate-stderr sc-parse-time "$@"
+		[ "$status" -eq 2 ] && [ -z "$output" ] || { echo "status $status for $*"; return 1; }
+		assert_error_line sc-parse-time
+	}
+	ok=(--time-file "$W/t.time" --status "$W/t.status")
+	bad "${ok[@]}" --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV"
+	bad "${ok[@]}" --run-id 0123 --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	bad "${ok[@]}" --run-id "${RUN^^}" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	bad "${ok[@]}" --run-id "$RUN" --plan-digest abc --revision "$REV" --sample head:A
+	bad "${ok[@]}" --run-id "$RUN" --plan-digest "$DIGEST" --revision 1234567 --sample head:A
+	bad "${ok[@]}" --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample side:A
+	bad "${ok[@]}" --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A-B
+	bad "${ok[@]}" --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A --frob
+	bad "${ok[@]}" --run-id "$RUN" --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	bad --time-file "$W/t.time" --status "$W/none" --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	bad --time-file "$W/t.time" --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	bad --unmeasured bogus --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	bad "${ok[@]}" --unmeasured timeout --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	bad "${ok[@]}" --detail x --run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+}
+
+@test "end to end: a sandboxed run parses into an ok sample" {
+	TC="${SC_FIXTURE:?}/toolchain"
+	mkdir -p "$W/tree" "$W/deps" "$W/raw"
+	echo 'leanprover/lean4:v4.34.0-rc1' > "$W/tree/lean-toolchain"
+	echo '-- fixture: cpu=0.2' > "$W/tree/A.lean"
+	sc-sandbox-exec --tree "$W/tree" --toolchain "$TC" --dependencies "$W/deps" \
+		--time-file "$W/raw/head-A.time" --timeout 60 -- lake env lean -j1 A.lean > "$W/raw/head-A.status"
+	run --separate-stderr sc-parse-time --time-file "$W/raw/head-A.time" --status "$W/raw/head-A.status" \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	[ "$status" -eq 0 ]
+	[ "$(field ok)" = true ]
+	awk -v x="$(field cpu_s)" 'BEGIN { exit !(x >= 0.15 && x <= 2) }'
+}
