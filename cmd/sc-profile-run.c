@@ -48,7 +48,6 @@ struct run {
 	struct sc_toolchain_info tc;
 	struct strbuf samples;
 	int step, steps;
-	double phase_used;
 	int measurement_failed;
 };
 
@@ -235,6 +234,17 @@ static void read_manifest(struct run *r, struct sc_manifest *m)
 	sb_release(&err);
 }
 
+/* A sandbox-exec check; its success report is not repeated here. */
+static void sandbox_check(struct run *r, const char *const *args)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = sc_stage_run(r->dir, "sandbox-exec", args, &out);
+	stop_if_interrupted(r);
+	if (rc != 0)
+		exit(SC_EXIT_USAGE); /* sc-sandbox-exec said why */
+	sb_release(&out);
+}
+
 /* 3. Everything that must hold before candidate code runs. */
 static void check_preconditions(struct run *r)
 {
@@ -256,6 +266,13 @@ static void check_preconditions(struct run *r)
 	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
 		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
 
+	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
+		sc_die("%s", err.buf);
+	struct sc_manifest m;
+	read_manifest(r, &m);
+	if (sc_check_dependencies(r->o.deps, &m, &err) < 0)
+		sc_die("%s", err.buf);
+	sc_manifest_free(&m);
 	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
 		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
 		       "(.sphereceti at %.12s)", r->plan.tooling);
@@ -267,10 +284,7 @@ static void check_preconditions(struct run *r)
 		sc_argv_push(&a, "--bwrap");
 		sc_argv_push(&a, r->o.bwrap);
 	}
-	if (sc_stage_run(r->dir, "sandbox-exec", a.v, NULL) != 0) {
-		stop_if_interrupted(r);
-		exit(SC_EXIT_USAGE);
-	}
+	sandbox_check(r, a.v);
 	a.v[0] = "--self-test";
 	a.n = 1;
 	a.v[1] = NULL;
@@ -278,19 +292,9 @@ static void check_preconditions(struct run *r)
 		sc_argv_push(&a, "--bwrap");
 		sc_argv_push(&a, r->o.bwrap);
 	}
-	if (sc_stage_run(r->dir, "sandbox-exec", a.v, NULL) != 0) {
-		stop_if_interrupted(r);
-		exit(SC_EXIT_USAGE);
-	}
+	sandbox_check(r, a.v);
 	sc_argv_release(&a);
 
-	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
-		sc_die("%s", err.buf);
-	struct sc_manifest m;
-	read_manifest(r, &m);
-	if (sc_check_dependencies(r->o.deps, &m, &err) < 0)
-		sc_die("%s", err.buf);
-	sc_manifest_free(&m);
 	sb_release(&err);
 	stop_if_interrupted(r);
 }
@@ -474,13 +478,13 @@ static void measure(struct run *r)
 			on_side[side] += (size_t)sc_change_on_side(r->plan.files[i].change, side);
 	r->steps = (int)(on_side[0] + on_side[1]) + (on_side[0] > 0) + (on_side[1] > 0);
 
-	double phase_start = -1;
+	/* The phase budget covers timed samples only, never the prebuilds. */
+	double phase_used = 0;
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
 		if (!on_side[side])
 			continue;
 		int built = prebuild(r, side);
-		if (phase_start < 0)
-			phase_start = monotonic_now();
+		double phase_start = monotonic_now() - phase_used;
 		for (size_t i = 0; i < r->plan.n_files; i++) {
 			const struct sc_plan_file *f = &r->plan.files[i];
 			if (!sc_change_on_side(f->change, side))
@@ -494,9 +498,7 @@ static void measure(struct run *r)
 			}
 			sample_file(r, side, f, phase_start);
 		}
-		/* The phase covers timed samples only, not the next side's prebuild. */
-		r->phase_used += monotonic_now() - phase_start;
-		phase_start = monotonic_now() - r->phase_used;
+		phase_used = monotonic_now() - phase_start;
 	}
 }
 
@@ -562,7 +564,7 @@ static int report(struct run *r)
 
 int main(int argc, char **argv)
 {
-	sc_set_progname("sphereceti profile-run");
+	sc_set_progname("sc-profile-run");
 	struct run r;
 	memset(&r, 0, sizeof r);
 	parse_args(argc, argv, &r.o);
