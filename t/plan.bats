@@ -1,0 +1,431 @@
+#!/usr/bin/env bats
+# sc-plan: every rule of DESIGN.md "Inputs and rules", each with a passing
+# and a failing case, on small repositories built here with git.
+load helpers
+bats_require_minimum_version 1.5.0
+load lib/plan
+
+setup() { plan_repo; }
+
+# ---------------------------------------------------------------- plan shape
+
+@test "modified, added, removed and a rename (removal + addition), sorted, with roles and blobs" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	git -C "$R" mv Lib/Sub/B.lean Lib/Sub/C.lean
+	echo 'def n := 1' >"$R/Lib/Road/N.lean"
+	H=$(pcommit head)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(files_of)" = "modified library Lib/A.lean
+added roadmap Lib/Road/N.lean
+removed library Lib/Sub/B.lean
+added library Lib/Sub/C.lean" ]
+	[ "$(jq -r '[.files[].path] | join(" ")' <<<"$output")" = "Lib/A.lean Lib/Road/N.lean Lib/Sub/B.lean Lib/Sub/C.lean" ]
+	[ "$(jq -r '.status' <<<"$output")" = changes ]
+	[ "$(jq -r '.files[0] | "\(.id) \(.module)"' <<<"$output")" = "Lib.A Lib.A" ]
+	[ "$(jq -r '.files[0].base_blob' <<<"$output")" = "$(git -C "$R" rev-parse "$T:Lib/A.lean")" ]
+	[ "$(jq -r '.files[0].head_blob' <<<"$output")" = "$(git -C "$R" rev-parse "$H:Lib/A.lean")" ]
+	[ "$(jq -r '.files[] | select(.path == "Lib/Sub/B.lean") | "\(.change) \(.head_blob)"' <<<"$output")" = "removed null" ]
+	[ "$(jq -r '.files[] | select(.path == "Lib/Sub/C.lean") | "\(.change) \(.base_blob)"' <<<"$output")" = "added null" ]
+	[ "$(jq -r '.files[] | select(.path == "Lib/Road/N.lean") | .role' <<<"$output")" = roadmap ]
+}
+
+@test "the plan records revisions, configuration, Lake blobs and the trimmed toolchain" {
+	printf '  leanprover/lean4:v4.34.0-rc1 \n\n' >"$R/lean-toolchain"
+	printf '[sandbox]\n\tbwrapSha256 = %s\n\tbwrapVersion = 0.8.0\n' \
+		"$(printf 'A%.0s' {1..64})" >>"$R/.sphereceti"
+	T=$(pcommit tooling)
+	B=$T
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.schema, .profiler_version, .object_format' <<<"$output" | paste -sd' ')" = "sphereceti.plan/1 0.1.0 sha1" ]
+	[ "$(jq -r '.revisions | "\(.tooling) \(.base_tip) \(.merge_base) \(.head)"' <<<"$output")" = "$T $T $T $H" ]
+	[ "$(jq -c '.config' <<<"$output")" = "{\"library\":[\"Lib\"],\"roadmap\":[\"Lib/Road\"],\"github\":\"owner/name\",\"tooling_path\":null,\"bwrap_sha256\":\"$(printf 'a%.0s' {1..64})\",\"bwrap_version\":\"0.8.0\"}" ]
+	[ "$(jq -r '.lake["lean-toolchain"]' <<<"$output")" = "$(git -C "$R" rev-parse "$T:lean-toolchain")" ]
+	[ "$(jq -r '.lake["lakefile.toml"]' <<<"$output")" = "$(git -C "$R" rev-parse "$T:lakefile.toml")" ]
+	[ "$(jq -r '.lake["lakefile.lean"]' <<<"$output")" = null ]
+	[ "$(jq -r '.lean_toolchain' <<<"$output")" = "leanprover/lean4:v4.34.0-rc1" ]
+}
+
+@test "no changed Lean file under a root is the valid no_changes plan" {
+	H=$T
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.status, .files]' <<<"$output")" = '["no_changes",[]]' ]
+	echo more >>"$R/README.md"
+	echo 'def o := 1' >"$R/Other.lean"
+	echo notes >"$R/Lib/notes.md"
+	H=$(pcommit "outside roots")
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.status, .files]' <<<"$output")" = '["no_changes",[]]' ]
+}
+
+@test "a mode-only change counts as modified" {
+	chmod +x "$R/Lib/A.lean"
+	H=$(pcommit exec)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(files_of)" = "modified library Lib/A.lean" ]
+}
+
+@test "output is deterministic, byte for byte" {
+	for i in 1 2 3 4 5; do echo "def x$i := 1" >"$R/Lib/X$i.lean"; done
+	H=$(pcommit head)
+	plan
+	first=$output
+	plan
+	[ "$output" = "$first" ]
+}
+
+# ------------------------------------------------------------ object IDs
+
+@test "full commit IDs are accepted, in any letter case" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan "${T^^}" "${B^^}" "${H^^}"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .revisions.head <<<"$output")" = "$H" ]
+}
+
+@test "an abbreviated ID is rejected" {
+	H=$(pcommit head)
+	plan_fails "not a full 40-digit sha1 object ID: '${H:0:12}' (--head)" "$T" "$B" "${H:0:12}"
+}
+
+@test "ref names are rejected, even HEAD" {
+	H=$(pcommit head)
+	plan_fails "(--base)" "$T" HEAD "$H"
+	plan_fails "(--tooling)" main "$B" "$H"
+	plan_fails "(--head)" "$T" "$B" base
+}
+
+@test "a tree, a blob, a tag object and an unknown ID are rejected" {
+	H=$(pcommit head)
+	plan_fails "is a tree, not a commit (--head)" "$T" "$B" "$(git -C "$R" rev-parse "$H^{tree}")"
+	plan_fails "is a blob, not a commit (--tooling)" "$(git -C "$R" rev-parse "$T:Lib/A.lean")" "$B" "$H"
+	git -C "$R" tag -a -m annotated anno "$T"
+	plan_fails "is a tag, not a commit (--base)" "$T" "$(git -C "$R" rev-parse anno)" "$H"
+	plan_fails "no such object 0123456789012345678901234567890123456789 (--base)" \
+		"$T" 0123456789012345678901234567890123456789 "$H"
+}
+
+# ------------------------------------------------------------ merge base
+
+@test "the base side is the merge base of B and H, not B" {
+	git -C "$R" checkout -q -b main base
+	echo 'def b := 2' >"$R/Lib/Sub/B.lean"
+	B=$(pcommit "main moves on")
+	git -C "$R" checkout -q head
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.revisions | "\(.base_tip) \(.merge_base)"' <<<"$output")" = "$B $T" ]
+	[ "$(files_of)" = "modified library Lib/A.lean" ]
+}
+
+@test "a criss-cross history (two merge bases) is ambiguous" {
+	git -C "$R" checkout -q -b x base
+	echo 1 >"$R/x1"; X1=$(pcommit x1)
+	git -C "$R" checkout -q -b y base
+	echo 1 >"$R/y1"; Y1=$(pcommit y1)
+	git -C "$R" checkout -q x
+	git -C "$R" merge -q --no-edit "$Y1"
+	B=$(git -C "$R" rev-parse HEAD)
+	git -C "$R" checkout -q y
+	git -C "$R" merge -q --no-edit "$X1"
+	H=$(git -C "$R" rev-parse HEAD)
+	[ "$(git -C "$R" merge-base --all "$B" "$H" | wc -l)" -eq 2 ]
+	plan_fails "ambiguous merge base"
+}
+
+@test "unrelated histories (no merge base) fail" {
+	git -C "$R" checkout -q --orphan lone
+	echo 'def z := 1' >"$R/Lib/Z.lean"
+	H=$(pcommit lone)
+	plan_fails "no merge base"
+}
+
+# ------------------------------------------------------------ configuration
+
+@test "a tooling commit without .sphereceti is missing configuration" {
+	git -C "$R" rm -q .sphereceti
+	T=$(pcommit "no config")
+	H=$T
+	plan_fails "missing configuration: the tooling commit has no .sphereceti"
+}
+
+@test "a configuration without profile.library is missing configuration" {
+	printf '[profile]\n\troadmap = Lib/Road\n' >"$R/.sphereceti"
+	T=$(pcommit "roadmap only")
+	H=$T
+	plan_fails "missing configuration: no profile.library root"
+}
+
+@test "invalid configuration: bad root, unknown key, duplicate root, bad slug, syntax" {
+	local bad
+	for bad in '[profile]\n\tlibrary = Lib/../X\n' '[profile]\n\tlibrary = Lib\n\tlibary = Lab\n' \
+		'[profile]\n\tlibrary = Lib\n\troadmap = Lib\n' '[profile]\n\tlibrary = Lib\n\tgithub = a/b/c\n' \
+		'[profile\n\tlibrary = Lib\n' '[profile]\n\tlibrary\n' '[profile]\n\tlibrary = Lib\n\ttooling = ../x\n' \
+		'[sandbox]\n\tbwrapSha256 = abc\n[profile]\n\tlibrary = Lib\n'; do
+		printf "$bad" >"$R/.sphereceti"
+		T=$(pcommit "bad config")
+		H=$T
+		plan_fails "invalid configuration"
+	done
+}
+
+@test "configuration comes from T only: B's and H's .sphereceti are ignored" {
+	printf '[profile]\n\tlibrary = Other\n' >"$R/.sphereceti"
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit "head rewrites the config")
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -c .config.library <<<"$output")" = '["Lib"]' ]
+	[ "$(files_of)" = "modified library Lib/A.lean" ]
+}
+
+@test "working tree and index edits, even to .sphereceti, change nothing" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan
+	clean=$output
+	printf '[profile]\n\tlibrary = Nothing\n' >"$R/.sphereceti"
+	echo 'def a := 3' >"$R/Lib/A.lean"
+	echo 'def d := 1' >"$R/Lib/D.lean"
+	git -C "$R" add Lib/D.lean
+	rm "$R/lean-toolchain"
+	plan
+	[ "$status" -eq 0 ]
+	[ "$output" = "$clean" ]
+}
+
+@test ".sphereceti that is not a regular file is missing configuration" {
+	git -C "$R" rm -q .sphereceti
+	printf '[profile]\n\tlibrary = Lib\n' >"$R/real-config"
+	ln -s real-config "$R/.sphereceti"
+	T=$(pcommit "config is a link")
+	H=$T
+	plan_fails "missing configuration: .sphereceti is not a regular file"
+}
+
+# ------------------------------------------------------------ selected paths
+
+@test "a symlink under a root fails, one outside the roots does not" {
+	ln -s README.md "$R/docs-link"
+	H=$(pcommit "outside link")
+	plan
+	[ "$status" -eq 0 ]
+	ln -s A.lean "$R/Lib/Link.lean"
+	H=$(pcommit "lean link")
+	plan_fails "symlink on a selected path: Lib/Link.lean"
+	git -C "$R" rm -q Lib/Link.lean
+	ln -s ../.. "$R/Lib/Dir"
+	H=$(pcommit "directory link")
+	plan_fails "symlink on a selected path: Lib/Dir"
+}
+
+@test "a submodule under a root fails, one outside the roots does not" {
+	git -C "$R" update-index --add --cacheinfo "160000,$T,vendor/dep"
+	git -C "$R" commit -q -m "outside submodule"
+	H=$(git -C "$R" rev-parse HEAD)
+	plan
+	[ "$status" -eq 0 ]
+	git -C "$R" update-index --add --cacheinfo "160000,$T,Lib/Vendor"
+	git -C "$R" commit -q -m "submodule under the library"
+	H=$(git -C "$R" rev-parse HEAD)
+	plan_fails "submodule on a selected path: Lib/Vendor"
+}
+
+@test "a type change on a selected path fails" {
+	rm "$R/Lib/A.lean"
+	ln -s Sub/B.lean "$R/Lib/A.lean"
+	H=$(pcommit "file becomes a link")
+	plan_fails "type change on a selected path: Lib/A.lean"
+}
+
+@test "unsupported module names fail; plain identifiers pass" {
+	echo x >"$R/Lib/_Ok9.lean"
+	mkdir -p "$R/Lib/Deep_1/x"
+	echo x >"$R/Lib/Deep_1/x/Y.lean"
+	H=$(pcommit good)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.files[].module] | join(" ")' <<<"$output")" = "Lib.Deep_1.x.Y Lib._Ok9" ]
+	for bad in Lib/my-file.lean Lib/Bad.Dir/X.lean Lib/9lives.lean 'Lib/Ünï.lean' 'Lib/sp ace.lean'; do
+		git -C "$R" checkout -q -f head
+		mkdir -p "$(dirname "$R/$bad")"
+		echo x >"$R/$bad"
+		H=$(pcommit "bad name")
+		plan_fails "unsupported module name"
+		git -C "$R" reset -q --hard HEAD~1
+	done
+}
+
+@test "32 changed files pass, 33 fail" {
+	for i in $(seq 31); do echo "def f := $i" >"$R/Lib/F$i.lean"; done
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit 32)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq '.files | length' <<<"$output")" -eq 32 ]
+	echo 'def f := 32' >"$R/Lib/Road/F32.lean"
+	H=$(pcommit 33)
+	plan_fails "33 changed Lean files, more than 32"
+}
+
+# ------------------------------------------------------------ Lake configuration
+
+@test "a Lake configuration bump on the head fails" {
+	printf 'leanprover/lean4:v4.35.0\n' >"$R/lean-toolchain"
+	H=$(pcommit bump)
+	plan_fails "Lake configuration differs from the tooling commit: lean-toolchain changed (head)"
+	git -C "$R" reset -q --hard base
+	echo 'name = "x"' >"$R/lakefile.lean"
+	H=$(pcommit "second lakefile")
+	plan_fails "lakefile.lean is added (head)"
+	git -C "$R" reset -q --hard base
+	git -C "$R" rm -q lake-manifest.json
+	H=$(pcommit "no manifest")
+	plan_fails "lake-manifest.json is absent (head)"
+}
+
+@test "a Lake configuration that differs on the merge base fails; T = M = H passes" {
+	git -C "$R" checkout -q -b main base
+	printf '{"version": 7, "packagesDir": ".lake/packages", "packages": [{"name": "x"}]}\n' >"$R/lake-manifest.json"
+	T=$(pcommit "main bumps deps")
+	B=$T
+	git -C "$R" checkout -q head
+	git -C "$R" checkout -q "$T" -- lake-manifest.json
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit "head takes the bump")
+	plan_fails "lake-manifest.json changed (merge base)"
+	T=$(git -C "$R" rev-parse base)
+	B=$T
+	git -C "$R" checkout -q -B head2 base
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit "same lake")
+	plan
+	[ "$status" -eq 0 ]
+}
+
+# ------------------------------------------------------------ repositories
+
+@test "SHA-256 repository: 64-digit IDs work, 40-digit IDs are rejected" {
+	rm -rf "$R"
+	plan_repo --object-format=sha256
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	[ "${#H}" -eq 64 ]
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .object_format <<<"$output")" = sha256 ]
+	[ "$(jq -r '.files[0].head_blob' <<<"$output")" = "$(git -C "$R" rev-parse "$H:Lib/A.lean")" ]
+	plan_fails "not a full 64-digit sha256 object ID" "$T" "$B" "${H:0:40}"
+}
+
+@test "a bare clone gives the same plan, from any current directory" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan
+	want=$output
+	git clone -q --bare "$R" "$BATS_TEST_TMPDIR/bare.git"
+	R=$BATS_TEST_TMPDIR/bare.git
+	plan
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
+	mkdir -p "$BATS_TEST_TMPDIR/elsewhere"
+	cd "$BATS_TEST_TMPDIR/elsewhere"
+	R=../bare.git
+	plan
+	[ "$output" = "$want" ]
+	cd /
+	R=$BATS_TEST_TMPDIR/repo
+	plan
+	[ "$output" = "$want" ]
+}
+
+@test "the repository's files and refs are unchanged, on success and on failure" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	git -C "$R" gc -q
+	ln -s A.lean "$R/Lib/L.lean"
+	H2=$(pcommit link)
+	before=$(repo_state "$R")
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(repo_state "$R")" = "$before" ]
+	plan_fails "(--head)" "$T" "$B" "${H:0:7}"
+	plan_fails "symlink" "$T" "$B" "$H2"
+	[ "$(repo_state "$R")" = "$before" ]
+}
+
+@test "not a repository, or no repository at all, fails" {
+	H=$T
+	mkdir "$BATS_TEST_TMPDIR/plain"
+	R=$BATS_TEST_TMPDIR/plain
+	plan_fails "not a git repository (--repo"
+	R=$BATS_TEST_TMPDIR/missing
+	plan_fails "repository does not exist (--repo"
+}
+
+@test "usage errors: missing, repeated, unknown flags and stray arguments" {
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B"
+	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$T" --head "$T"
+	assert_error_line sc-plan
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$T" --bogus
+	assert_error_line sc-plan
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$T" extra
+	assert_error_line sc-plan
+	run sc-plan --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == usage:* ]]
+}
+
+# ------------------------------------------------------------ profile.tooling
+
+# copy_sources DIR: our tracked sources, as committed content would be.
+copy_sources() {
+	local src=$BATS_TEST_DIRNAME/.. dest=$1
+	git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1 || skip "sources are not a git checkout"
+	mkdir -p "$dest"
+	(cd "$src" && git ls-files -z | while IFS= read -r -d '' f; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		mkdir -p "$dest/$(dirname "$f")" && cp -P -p "$f" "$dest/$f"
+	done)
+}
+
+@test "profile.tooling: our own sources at that path pass, in SHA-1 and SHA-256 repositories" {
+	for fmt in sha1 sha256; do
+		rm -rf "$R"
+		plan_repo --object-format=$fmt
+		copy_sources "$R/tools/sc"
+		printf '\ttooling = tools/sc\n' >>"$R/.sphereceti"
+		T=$(pcommit "vendor the profiler")
+		B=$T H=$T
+		plan
+		[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+		[ "$(jq -r .config.tooling_path <<<"$output")" = tools/sc ]
+		run sc-plan --version
+		[[ "$output" == *"source-tree $fmt $(git -C "$R" rev-parse "$T:tools/sc")"* ]]
+	done
+}
+
+@test "profile.tooling: different sources, or no such directory, fail" {
+	copy_sources "$R/tools/sc"
+	echo '/* local patch */' >>"$R/tools/sc/cmd/sc-plan.c"
+	printf '\ttooling = tools/sc\n' >>"$R/.sphereceti"
+	T=$(pcommit "patched profiler")
+	B=$T H=$T
+	plan_fails "installed profiler sources (tree"
+	[[ "$stderr" == *"differ from the tooling commit's tools/sc (tree $(git -C "$R" rev-parse "$T:tools/sc"))"* ]]
+	sed -i 's|tooling = tools/sc|tooling = tools/none|' "$R/.sphereceti"
+	T=$(pcommit "wrong path")
+	B=$T H=$T
+	plan_fails "the tooling commit has no directory tools/none (profile.tooling)"
+}

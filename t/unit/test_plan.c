@@ -1,0 +1,352 @@
+/* Unit tests for sc-plan's helpers: module names, root classification,
+ * .sphereceti parsing, diff-tree record parsing and selection, Git object
+ * hashing for the embedded source tree ID. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "changes.h"
+#include "gittree.h"
+#include "leanpath.h"
+#include "plan.h"
+#include "repoconfig.h"
+#include "sha1.h"
+#include "sha256.h"
+#include "treelookup.h"
+
+static const char *module_of(const char *path)
+{
+	static char buf[256];
+	struct strbuf sb = STRBUF_INIT;
+	int rc = sc_lean_module_of(path, &sb);
+	snprintf(buf, sizeof buf, "%s", rc == 0 ? sb.buf : "<unsupported>");
+	sb_release(&sb);
+	return buf;
+}
+
+START_TEST(module_names)
+{
+	ck_assert_str_eq(module_of("Lib/A.lean"), "Lib.A");
+	ck_assert_str_eq(module_of("_x/Y9_/z.lean"), "_x.Y9_.z");
+	ck_assert_str_eq(module_of("A.lean"), "A");
+	const char *bad[] = {"Lib/my-file.lean", "Lib/9a.lean", "Lib/A.b.lean", "Lib//A.lean",
+	                     "/Lib/A.lean", "Lib/A.lean.txt", ".lean", "Lib/.lean", "Lib/\xc3\x9c.lean",
+	                     "Lib/sp ace.lean", "Lib/A.Lean", NULL};
+	for (const char **b = bad; *b; b++)
+		ck_assert_msg(strcmp(module_of(*b), "<unsupported>") == 0, "accepted %s", *b);
+}
+END_TEST
+
+static char *lib[] = {(char *)"Lib", (char *)"Lib/Road/Deep"};
+static char *road[] = {(char *)"Lib/Road", (char *)"Plans"};
+
+static struct sc_plan roots_plan(void)
+{
+	struct sc_plan p;
+	memset(&p, 0, sizeof p);
+	p.library = lib;
+	p.n_library = 2;
+	p.roadmap = road;
+	p.n_roadmap = 2;
+	return p;
+}
+
+static int role_of(const struct sc_plan *p, const char *path)
+{
+	enum sc_role r;
+	return sc_plan_classify(p, path, &r) ? (int)r : -1;
+}
+
+START_TEST(classification_most_specific_root_wins)
+{
+	struct sc_plan p = roots_plan();
+	ck_assert_int_eq(role_of(&p, "Lib/A.lean"), SC_ROLE_LIBRARY);
+	ck_assert_int_eq(role_of(&p, "Lib.lean"), SC_ROLE_LIBRARY);
+	ck_assert_int_eq(role_of(&p, "Lib/Road.lean"), SC_ROLE_ROADMAP); /* R.lean is R's */
+	ck_assert_int_eq(role_of(&p, "Lib/Road/X.lean"), SC_ROLE_ROADMAP);
+	ck_assert_int_eq(role_of(&p, "Lib/Road/Deep/X.lean"), SC_ROLE_LIBRARY);
+	ck_assert_int_eq(role_of(&p, "Lib/Road/Deep.lean"), SC_ROLE_LIBRARY);
+	ck_assert_int_eq(role_of(&p, "Plans/P.lean"), SC_ROLE_ROADMAP);
+	ck_assert_int_eq(role_of(&p, "Library/A.lean"), -1);
+	ck_assert_int_eq(role_of(&p, "Other/Lib/A.lean"), -1);
+	ck_assert_int_eq(role_of(&p, "Lib/README.md"), -1);
+	ck_assert(sc_plan_in_root_area(&p, "Lib/README.md"));
+	ck_assert(sc_plan_in_root_area(&p, "Lib/Vendor"));
+	ck_assert(!sc_plan_in_root_area(&p, "Lib"));
+	ck_assert(!sc_plan_in_root_area(&p, "Libx/A.lean"));
+	ck_assert(!sc_plan_in_root_area(&p, "README.md"));
+}
+END_TEST
+
+static int parse_cfg(const char *list, size_t len, struct sc_plan *p, struct strbuf *err)
+{
+	memset(p, 0, sizeof *p);
+	sb_reset(err);
+	return sc_repoconfig_parse(list, len, p, err);
+}
+
+#define CFG(s) s, sizeof(s) - 1
+
+START_TEST(config_parsing)
+{
+	struct sc_plan p;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(parse_cfg(CFG("profile.library\nLib\0profile.library\nMore/Lib\0"
+	                               "profile.roadmap\nRoad\0profile.github\nme/my.repo\0"
+	                               "profile.tooling\ntools/sc\0sandbox.bwrapsha256\n"
+	                               "ABCDEFabcdef0123456789012345678901234567890123456789012345678901\0"
+	                               "sandbox.bwrapversion\n0.8.0\0other.key\nignored\0"),
+	                           &p, &err),
+	                 0);
+	ck_assert_uint_eq(p.n_library, 2);
+	ck_assert_str_eq(p.library[1], "More/Lib");
+	ck_assert_uint_eq(p.n_roadmap, 1);
+	ck_assert_str_eq(p.github, "me/my.repo");
+	ck_assert_str_eq(p.tooling_path, "tools/sc");
+	ck_assert_str_eq(p.bwrap_sha256,
+	                 "abcdefabcdef0123456789012345678901234567890123456789012345678901");
+	ck_assert_str_eq(p.bwrap_version, "0.8.0");
+	sc_plan_free(&p);
+
+	ck_assert_int_eq(parse_cfg("", 0, &p, &err), 0);
+	ck_assert_uint_eq(p.n_library, 0);
+	sc_plan_free(&p);
+
+	static const struct { const char *s; size_t n; } bad[] = {
+		{CFG("profile.library\nLib/../X\0")}, {CFG("profile.library\nA-B\0")},
+		{CFG("profile.library\0")}, {CFG("profile.libary\nLib\0")},
+		{CFG("profile.library\nLib\0profile.roadmap\nLib\0")},
+		{CFG("profile.library\nLib\0profile.library\nLib\0")},
+		{CFG("profile.github\na/b/c\0")}, {CFG("profile.github\n/b\0")},
+		{CFG("profile.github\na\0")}, {CFG("profile.github\na/b\0profile.github\na/c\0")},
+		{CFG("profile.tooling\n../x\0")}, {CFG("profile.tooling\n/abs\0")},
+		{CFG("profile.tooling\na//b\0")}, {CFG("sandbox.bwrapsha256\nabc\0")},
+		{CFG("sandbox.bwrapversion\n0.8 beta\0")}, {CFG("sandbox.other\nx\0")},
+		{CFG("profile.sub.library\nLib\0")}, {NULL, 0}};
+	for (int i = 0; bad[i].s; i++) {
+		ck_assert_msg(parse_cfg(bad[i].s, bad[i].n, &p, &err) < 0, "accepted %s", bad[i].s);
+		ck_assert_uint_gt(err.len, 0);
+		sc_plan_free(&p);
+	}
+	/* Output cut short (no final NUL) is refused, not misread. */
+	ck_assert_int_lt(parse_cfg(CFG("profile.library\nLib"), &p, &err), 0);
+	sc_plan_free(&p);
+	sb_release(&err);
+	ck_assert(sc_is_tree_path("."));
+	ck_assert(sc_is_tree_path("a/b c/d"));
+	ck_assert(!sc_is_tree_path("a/./b"));
+	ck_assert(!sc_is_tree_path("a/"));
+	ck_assert(!sc_is_tree_path(""));
+	ck_assert(!sc_is_tree_path("a\nb"));
+}
+END_TEST
+
+#define Z40 "0000000000000000000000000000000000000000"
+#define A40 "1111111111111111111111111111111111111111"
+#define B40 "2222222222222222222222222222222222222222"
+
+START_TEST(rawdiff_records)
+{
+	static const char raw[] = ":100644 100644 " A40 " " B40 " M\0Lib/A.lean\0"
+	                          ":000000 100755 " Z40 " " B40 " A\0Lib/B.lean\0";
+	size_t pos = 0;
+	struct sc_rawdiff d;
+	ck_assert_int_eq(sc_rawdiff_next(raw, sizeof raw - 1, &pos, 40, &d), 1);
+	ck_assert_int_eq(d.status, 'M');
+	ck_assert_uint_eq(d.old_mode, 0100644);
+	ck_assert_str_eq(d.old_hex, A40);
+	ck_assert_str_eq(d.path, "Lib/A.lean");
+	ck_assert_int_eq(sc_rawdiff_next(raw, sizeof raw - 1, &pos, 40, &d), 1);
+	ck_assert_uint_eq(d.new_mode, 0100755);
+	ck_assert_int_eq(sc_rawdiff_next(raw, sizeof raw - 1, &pos, 40, &d), 0);
+
+	const char *bad[] = {"100644 100644 " A40 " " B40 " M", ":100644 100644 " A40 " " B40 " R100",
+	                     ":100644 100644 " A40 " " B40, ":100648 100644 " A40 " " B40 " M",
+	                     ":100644 100644 " A40 "1 " B40 " M", NULL};
+	for (const char **b = bad; *b; b++) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_adds(&sb, *b);
+		sb_add(&sb, "\0Lib/A.lean\0", 12);
+		pos = 0;
+		ck_assert_msg(sc_rawdiff_next(sb.buf, sb.len, &pos, 40, &d) < 0, "accepted %s", *b);
+		sb_release(&sb);
+	}
+	/* A record without its path. */
+	static const char cut[] = ":100644 100644 " A40 " " B40 " M\0";
+	pos = 0;
+	ck_assert_int_lt(sc_rawdiff_next(cut, sizeof cut - 1, &pos, 40, &d), 0);
+}
+END_TEST
+
+static int select_raw(const char *raw, size_t len, struct sc_plan *p, struct strbuf *err)
+{
+	*p = roots_plan();
+	sb_reset(err);
+	return sc_changes_select(p, raw, len, 40, err);
+}
+
+static void free_files(struct sc_plan *p)
+{
+	for (size_t i = 0; i < p->n_files; i++) {
+		free(p->files[i].id);
+		free(p->files[i].path);
+		free(p->files[i].module);
+		free(p->files[i].base_blob);
+		free(p->files[i].head_blob);
+	}
+	free(p->files);
+}
+
+START_TEST(selection_rules)
+{
+	struct sc_plan p;
+	struct strbuf err = STRBUF_INIT;
+	static const char ok[] = ":100644 000000 " A40 " " Z40 " D\0Lib/Z.lean\0"
+	                         ":100644 100644 " A40 " " B40 " M\0Lib/Road/A.lean\0"
+	                         ":000000 100644 " Z40 " " B40 " A\0Lib/B.lean\0"
+	                         ":000000 100644 " Z40 " " B40 " A\0Lib/notes.md\0"
+	                         ":000000 120000 " Z40 " " B40 " A\0docs/link.lean\0"
+	                         ":000000 100644 " Z40 " " B40 " A\0Other/X.lean\0";
+	ck_assert_int_eq(select_raw(ok, sizeof ok - 1, &p, &err), 0);
+	ck_assert_uint_eq(p.n_files, 3);
+	ck_assert(!p.no_changes);
+	ck_assert_str_eq(p.files[0].path, "Lib/B.lean");
+	ck_assert_int_eq(p.files[0].change, SC_CHANGE_ADDED);
+	ck_assert_ptr_null(p.files[0].base_blob);
+	ck_assert_str_eq(p.files[0].head_blob, B40);
+	ck_assert_str_eq(p.files[1].id, "Lib.Road.A");
+	ck_assert_int_eq(p.files[1].role, SC_ROLE_ROADMAP);
+	ck_assert_int_eq(p.files[2].change, SC_CHANGE_REMOVED);
+	ck_assert_ptr_null(p.files[2].head_blob);
+	free_files(&p);
+
+	ck_assert_int_eq(select_raw("", 0, &p, &err), 0);
+	ck_assert(p.no_changes);
+	free_files(&p);
+
+	struct { const char *rec; const char *msg; } bad[] = {
+		{":100644 120000 " A40 " " B40 " T\0Lib/A.lean", "type change"},
+		{":000000 120000 " Z40 " " B40 " A\0Lib/L.lean", "symlink"},
+		{":000000 120000 " Z40 " " B40 " A\0Lib/Dir", "symlink"},
+		{":160000 000000 " A40 " " Z40 " D\0Lib/Vendor", "submodule"},
+		{":000000 100644 " Z40 " " B40 " A\0Lib/my-file.lean", "unsupported module name"},
+		{":000000 100644 " Z40 " " B40 " U\0Lib/U.lean", "unexpected diff status"},
+		{NULL, NULL}};
+	for (int i = 0; bad[i].rec; i++) {
+		size_t n = strlen(bad[i].rec);
+		n += strlen(bad[i].rec + n + 1) + 2;
+		ck_assert_int_lt(select_raw(bad[i].rec, n, &p, &err), 0);
+		ck_assert_msg(strstr(err.buf, bad[i].msg), "%s: %s", bad[i].msg, err.buf);
+		free_files(&p);
+	}
+
+	struct strbuf many = STRBUF_INIT;
+	for (int i = 0; i < 33; i++) {
+		sb_addf(&many, ":000000 100644 " Z40 " " B40 " A");
+		sb_addc(&many, '\0');
+		sb_addf(&many, "Lib/F%02d.lean", i);
+		sb_addc(&many, '\0');
+	}
+	ck_assert_int_lt(select_raw(many.buf, many.len, &p, &err), 0);
+	ck_assert_str_eq(err.buf, "33 changed Lean files, more than 32");
+	free_files(&p);
+	ck_assert_int_eq(select_raw(many.buf, many.len - strlen("Lib/F32.lean") - 2 -
+	                                          strlen(":000000 100644 " Z40 " " B40 " A"),
+	                            &p, &err),
+	                 0);
+	ck_assert_uint_eq(p.n_files, 32);
+	free_files(&p);
+	sb_release(&many);
+	sb_release(&err);
+}
+END_TEST
+
+static void hex_of(const unsigned char *raw, size_t n, char *out) { sc_hex(raw, n, out); }
+
+START_TEST(git_object_ids)
+{
+	unsigned char raw[32];
+	char hex[65];
+	/* The empty blob, as git hash-object prints it. */
+	hex_of(raw, sc_gitobj_id(SC_HASH_SHA1, "blob", "", 0, raw), hex);
+	ck_assert_str_eq(hex, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+	hex_of(raw, sc_gitobj_id(SC_HASH_SHA256, "blob", "", 0, raw), hex);
+	ck_assert_str_eq(hex, "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813");
+	/* The empty tree. */
+	hex_of(raw, sc_gitobj_id(SC_HASH_SHA1, "tree", "", 0, raw), hex);
+	ck_assert_str_eq(hex, "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+	/* SHA-1 test vectors (FIPS 180). */
+	struct sc_sha1 c;
+	sc_sha1_init(&c);
+	sc_sha1_update(&c, "abc", 3);
+	sc_sha1_final(&c, raw);
+	hex_of(raw, 20, hex);
+	ck_assert_str_eq(hex, "a9993e364706816aba3e25717850c26c9cd0d89d");
+	const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	sc_sha1_init(&c);
+	for (const char *p = m; *p; p++)
+		sc_sha1_update(&c, p, 1);
+	sc_sha1_final(&c, raw);
+	hex_of(raw, 20, hex);
+	ck_assert_str_eq(hex, "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+}
+END_TEST
+
+START_TEST(git_tree_ids)
+{
+	/* printf 'x\n' > a; mkdir d; printf 'y\n' > d/b; chmod +x d/b;
+	 * ln -s a l; also "a-b" and "a.c", which sort around the directory
+	 * "a" would: git add -A && git write-tree. */
+	struct sc_srcfile f[] = {
+		{"d/b", 0100755, "y\n", 2}, {"a", 0100644, "x\n", 2}, {"l", 0120000, "a", 1},
+		{"e/f/g", 0100644, "", 0},  {"e-f", 0100644, "", 0},  {"e.f", 0100644, "", 0},
+	};
+	char hex[65];
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(sc_gittree_hex(f, 6, SC_HASH_SHA1, hex, &err), 0);
+	ck_assert_str_eq(hex, "f0ad0df72ccd2877b0fcff018706d5b149d6334c");
+	ck_assert_int_eq(sc_gittree_hex(f, 6, SC_HASH_SHA256, hex, &err), 0);
+	ck_assert_str_eq(hex, "14514471e4668e62d7626c26e6bdbeb6d4dff451674efeee465b401171688b59");
+
+	struct sc_srcfile dup[] = {{"a", 0100644, "", 0}, {"a", 0100644, "", 0}};
+	ck_assert_int_lt(sc_gittree_hex(dup, 2, SC_HASH_SHA1, hex, &err), 0);
+	struct sc_srcfile clash[] = {{"a", 0100644, "", 0}, {"a/b", 0100644, "", 0}};
+	ck_assert_int_lt(sc_gittree_hex(clash, 2, SC_HASH_SHA1, hex, &err), 0);
+	struct sc_srcfile dots[] = {{"a/../b", 0100644, "", 0}};
+	ck_assert_int_lt(sc_gittree_hex(dots, 1, SC_HASH_SHA1, hex, &err), 0);
+	struct sc_srcfile mode[] = {{"a", 0160000, "", 0}};
+	ck_assert_int_lt(sc_gittree_hex(mode, 1, SC_HASH_SHA1, hex, &err), 0);
+	sb_release(&err);
+}
+END_TEST
+
+START_TEST(commit_tree_line)
+{
+	char tree[65];
+	static const char commit[] = "tree " A40 "\nparent " B40 "\n";
+	ck_assert_int_eq(sc_commit_parse_tree(commit, sizeof commit - 1, 40, tree), 0);
+	ck_assert_str_eq(tree, A40);
+	ck_assert_int_lt(sc_commit_parse_tree(commit, sizeof commit - 1, 64, tree), 0);
+	ck_assert_int_lt(sc_commit_parse_tree("parent x\n", 9, 40, tree), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("plan");
+	tcase_add_test(tc, module_names);
+	tcase_add_test(tc, classification_most_specific_root_wins);
+	tcase_add_test(tc, config_parsing);
+	tcase_add_test(tc, rawdiff_records);
+	tcase_add_test(tc, selection_rules);
+	tcase_add_test(tc, git_object_ids);
+	tcase_add_test(tc, git_tree_ids);
+	tcase_add_test(tc, commit_tree_line);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
