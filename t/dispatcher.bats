@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# sphereceti: the porcelain runs the stages found next to it.
+load helpers
+bats_require_minimum_version 1.5.0
+load lib/plan
+
+@test "sphereceti profile-plan prints exactly what sc-plan prints" {
+	plan_repo
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan
+	[ "$status" -eq 0 ]
+	want=$output
+	run --separate-stderr sphereceti profile-plan --repo "$R" --tooling "$T" --base "$B" --head "$H"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
+	run --separate-stderr sphereceti plan --repo "$R" --tooling "$T" --base "$B" --head "$H"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
+}
+
+@test "sphereceti profile-plan passes sc-plan's errors and exit code through" {
+	plan_repo
+	run --separate-stderr sphereceti profile-plan --repo "$R" --tooling "$T" --base "$B" --head HEAD
+	[ "$status" -eq 2 ]
+	assert_error_line sc-plan
+}
+
+@test "the dispatcher finds its stages from any current directory, through a symlink too" {
+	plan_repo
+	H=$T
+	ln -s "$SC_BIN/sphereceti" "$BATS_TEST_TMPDIR/sc-link"
+	cd /
+	run --separate-stderr env PATH=/usr/bin:/bin "$BATS_TEST_TMPDIR/sc-link" profile-plan \
+		--repo "$R" --tooling "$T" --base "$B" --head "$H"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .status <<<"$output")" = no_changes ]
+}
+
+@test "sphereceti --version and help" {
+	run sphereceti --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^sphereceti\ [0-9]+\.[0-9]+\.[0-9]+ ]]
+	run sphereceti help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *profile-plan* ]]
+	[[ "$output" == *profile-run* ]]
+}
+
+@test "an unknown command, or none, is a usage error" {
+	run --separate-stderr sphereceti frobnicate
+	[ "$status" -eq 2 ]
+	assert_error_line sphereceti
+	[[ "$stderr" == *"unknown command 'frobnicate'"* ]]
+	run --separate-stderr sphereceti
+	[ "$status" -eq 2 ]
+}
