@@ -268,8 +268,13 @@ int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct str
 		goto out;
 	p->bwrap_version = dup_or_null(s);
 
+	/* sc_lake_files has no NULL terminator; sc_json_only_keys needs one. */
+	static const char *const lake_keys[] = {"lakefile.toml", "lakefile.lean",
+	                                        "lake-manifest.json", "lean-toolchain", NULL};
+	_Static_assert(sizeof lake_keys / sizeof *lake_keys == SC_LAKE_NFILES + 1,
+	               "lake_keys lists every sc_lake_files entry");
 	yajl_val lake = sc_json_member(root, "lake");
-	if (sc_json_only_keys(lake, sc_lake_files, "\"lake\"", err) < 0)
+	if (sc_json_only_keys(lake, lake_keys, "\"lake\"", err) < 0)
 		goto out;
 	for (int i = 0; i < SC_LAKE_NFILES; i++)
 		if (get_oid(lake, sc_lake_files[i], hexsz, 1, &p->lake_blobs[i], err) < 0)

@@ -207,14 +207,3 @@ void sc_report_free(struct sc_report *r)
 	free(r->run_id);
 	memset(r, 0, sizeof *r);
 }
-
-int sc_is_github_slug(const char *s)
-{
-	size_t owner = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-");
-	if (owner == 0 || owner > 39 || s[owner] != '/')
-		return 0;
-	const char *name = s + owner + 1;
-	size_t n = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.");
-	return n > 0 && n <= 100 && name[n] == '\0' && strcmp(name, ".") != 0 &&
-	       strcmp(name, "..") != 0;
-}

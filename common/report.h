@@ -91,7 +91,5 @@ void sc_report_free(struct sc_report *r);
 
 void sc_report_to_json(const struct sc_report *r, struct strbuf *out);
 void sc_report_to_md(const struct sc_report *r, struct strbuf *out);
-/* "owner/name" safe to put in a URL; otherwise revisions are not linked. */
-int sc_is_github_slug(const char *s);
 
 #endif

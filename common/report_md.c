@@ -3,6 +3,7 @@
  * the Lean version) goes through mdescape; object IDs and digests are
  * validated hex and go into code spans as they are. */
 #include "mdescape.h"
+#include "repoconfig.h"
 #include "report.h"
 
 #include <string.h>
@@ -13,6 +14,8 @@ static void add_ms(struct strbuf *md, long long ms)
 	        (ms < 0 ? -ms : ms) % 1000);
 }
 
+/* The plan reader does not check the slug (sc-plan does); a hand-made plan
+ * with anything else gets plain labels rather than a crafted URL. */
 static void rev_label(struct strbuf *md, const struct sc_plan *p, const char *sha)
 {
 	if (p->github && sc_is_github_slug(p->github))

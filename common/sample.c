@@ -156,6 +156,12 @@ int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct
 			sb_adds(err, "an ok sample has a negative counter or a nonzero exit status");
 			goto out;
 		}
+		/* A billion seconds is decades: anything above is garbage, and
+		 * sc_sample_to_json could not print it back. */
+		if (s->cpu_user_s > 1e9 || s->cpu_sys_s > 1e9 || s->cpu_s > 1e9 || s->wall_s > 1e9) {
+			sb_adds(err, "an ok sample has a counter above 1e9 seconds");
+			goto out;
+		}
 		if (fabs(s->cpu_user_s + s->cpu_sys_s - s->cpu_s) > 0.0015) {
 			sb_adds(err, "cpu_s is not cpu_user_s + cpu_sys_s");
 			goto out;

@@ -14,7 +14,7 @@ $(BUILD)/fuzz/%: t/fuzz/%.c $(COMMON_SRC) $(wildcard common/*.h) $(BUILD)/versio
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMMON_SRC) $(YAJL_LIBS)
 
 check-fuzz: $(FUZZ_BIN)
-	@set -e; for f in $(FUZZ_BIN); do \
+	@set -e; for f in $(abspath $(FUZZ_BIN)); do \
 	    name=$$(basename $$f); name=$${name#fuzz_}; \
 	    work=$$(mktemp -d); mkdir -p $$work/corpus; \
 	    if [ -d t/fuzz/corpus/$$name ]; then cp -r t/fuzz/corpus/$$name/. $$work/corpus/; fi; \
