@@ -155,7 +155,8 @@ int sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
 		sb_addf(err, "%zu changed Lean files, more than %d", count, SC_MAX_CHANGED_FILES);
 		return -1;
 	}
-	qsort(p->files, p->n_files, sizeof *p->files, by_path);
+	if (p->n_files > 1)
+		qsort(p->files, p->n_files, sizeof *p->files, by_path);
 	p->no_changes = p->n_files == 0;
 	return 0;
 }
