@@ -71,9 +71,17 @@ for ((r = 0; r < REPS; r++)); do
 done
 pm=$(printf '%s\n' "${plan_us[@]}" | median)
 bm=$(printf '%s\n' "${base_us[@]}" | median)
+# CPU (user + system, children included) per run: on a loaded host the wall
+# ratio tends towards this one, since overlapping start-ups no longer helps.
+cpu_ms() {
+	/usr/bin/time -f '%U %S' -o "$work/cpu" bash -c "$(declare -f "$1"); $(declare -p repo T B H M SC_BIN); for ((l = 0; l < $LOOPS; l++)); do $1 >/dev/null; done"
+	awk -v n="$LOOPS" '{printf "%.2f", ($1 + $2) * 1000 / n}' "$work/cpu"
+}
+pc=$(cpu_ms plan) bc=$(cpu_ms plumbing)
 rss=$(/usr/bin/time -f %M -o "$work/rss" "$SC_BIN/sc-plan" --repo "$repo" --tooling "$T" \
 	--base "$B" --head "$H" >/dev/null && cat "$work/rss")
-awk -v p="$pm" -v b="$bm" -v rss="$rss" 'BEGIN {
+awk -v p="$pm" -v b="$bm" -v rss="$rss" -v pc="$pc" -v bc="$bc" 'BEGIN {
 	printf "sc-plan: %.2f ms   plumbing (merge-base --all + diff-tree -r): %.2f ms   ratio %.2fx (goal <= 1.5x)\n", p / 1000, b / 1000, p / b
+	printf "CPU per run: sc-plan %s ms, plumbing %s ms, ratio %.2fx\n", pc, bc, pc / bc
 	printf "sc-plan peak RSS: %.1f MiB (goal < 20 MiB)\n", rss / 1024
 }'
