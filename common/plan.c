@@ -42,17 +42,8 @@ static void gen_roots(yajl_gen g, const char *key, char **roots, size_t n)
 	sc_json_array_close(g);
 }
 
-void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
+void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p)
 {
-	yajl_gen g = sc_json_gen_new(1);
-	sc_json_map_open(g);
-	sc_json_str(g, "schema");
-	sc_json_str(g, SC_PLAN_SCHEMA);
-	sc_json_str(g, "profiler_version");
-	sc_json_str(g, p->profiler_version);
-	sc_json_str(g, "object_format");
-	sc_json_str(g, p->object_format);
-
 	sc_json_str(g, "revisions");
 	sc_json_map_open(g);
 	sc_json_str(g, "tooling");
@@ -64,6 +55,34 @@ void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
 	sc_json_str(g, "head");
 	sc_json_str(g, p->head);
 	sc_json_map_close(g);
+}
+
+void sc_plan_file_ident_to_json(yajl_gen g, const struct sc_plan_file *f)
+{
+	sc_json_str(g, "id");
+	sc_json_str(g, f->id);
+	sc_json_str(g, "path");
+	sc_json_str(g, f->path);
+	sc_json_str(g, "module");
+	sc_json_str(g, f->module);
+	sc_json_str(g, "role");
+	sc_json_str(g, sc_role_name(f->role));
+	sc_json_str(g, "change");
+	sc_json_str(g, sc_change_name(f->change));
+}
+
+void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
+{
+	yajl_gen g = sc_json_gen_new(1);
+	sc_json_map_open(g);
+	sc_json_str(g, "schema");
+	sc_json_str(g, SC_PLAN_SCHEMA);
+	sc_json_str(g, "profiler_version");
+	sc_json_str(g, p->profiler_version);
+	sc_json_str(g, "object_format");
+	sc_json_str(g, p->object_format);
+
+	sc_plan_revisions_to_json(g, p);
 
 	sc_json_str(g, "config");
 	sc_json_map_open(g);
@@ -96,16 +115,7 @@ void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
 	for (size_t i = 0; i < p->n_files; i++) {
 		const struct sc_plan_file *f = &p->files[i];
 		sc_json_map_open(g);
-		sc_json_str(g, "id");
-		sc_json_str(g, f->id);
-		sc_json_str(g, "path");
-		sc_json_str(g, f->path);
-		sc_json_str(g, "module");
-		sc_json_str(g, f->module);
-		sc_json_str(g, "role");
-		sc_json_str(g, sc_role_name(f->role));
-		sc_json_str(g, "change");
-		sc_json_str(g, sc_change_name(f->change));
+		sc_plan_file_ident_to_json(g, f);
 		sc_json_str(g, "base_blob");
 		sc_json_str_or_null(g, f->base_blob);
 		sc_json_str(g, "head_blob");

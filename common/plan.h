@@ -22,6 +22,7 @@
  * A file's id is its module name: unique, stable, and safe in file names.
  * The base side is measured at merge_base, the head side at head. */
 #include <stddef.h>
+#include <yajl/yajl_gen.h>
 #include "strbuf.h"
 
 #define SC_PLAN_SCHEMA "sphereceti.plan/1"
@@ -71,6 +72,10 @@ int sc_change_on_side(enum sc_change c, enum sc_side s);
 /* The exact commit measured for a side. */
 const char *sc_plan_side_rev(const struct sc_plan *p, enum sc_side s);
 
+/* Members report.json shares with the plan, written into an open map: the
+ * "revisions" member, and a file's id, path, module, role and change. */
+void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p);
+void sc_plan_file_ident_to_json(yajl_gen g, const struct sc_plan_file *f);
 /* Serialize (pretty, trailing newline). */
 void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out);
 /* Parse and validate every field; returns 0, or -1 with err set. */

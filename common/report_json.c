@@ -46,16 +46,7 @@ static void gen_file(yajl_gen g, const struct sc_report *r, const struct sc_repo
 {
 	const struct sc_plan_file *f = rf->f;
 	sc_json_map_open(g);
-	sc_json_str(g, "id");
-	sc_json_str(g, f->id);
-	sc_json_str(g, "path");
-	sc_json_str(g, f->path);
-	sc_json_str(g, "module");
-	sc_json_str(g, f->module);
-	sc_json_str(g, "role");
-	sc_json_str(g, sc_role_name(f->role));
-	sc_json_str(g, "change");
-	sc_json_str(g, sc_change_name(f->change));
+	sc_plan_file_ident_to_json(g, f);
 	sc_json_str(g, "base");
 	gen_side(g, &rf->side[SC_SIDE_BASE]);
 	sc_json_str(g, "head");
@@ -86,19 +77,6 @@ static void gen_file(yajl_gen g, const struct sc_report *r, const struct sc_repo
 	sc_json_str(g, "reason");
 	sc_json_str(g, reason.buf);
 	sb_release(&reason);
-	sc_json_map_close(g);
-}
-
-static void gen_revisions(yajl_gen g, const struct sc_plan *p)
-{
-	sc_json_str(g, "revisions");
-	sc_json_map_open(g);
-	const char *keys[] = {"tooling", "base_tip", "merge_base", "head"};
-	const char *vals[] = {p->tooling, p->base_tip, p->merge_base, p->head};
-	for (int i = 0; i < 4; i++) {
-		sc_json_str(g, keys[i]);
-		sc_json_str(g, vals[i]);
-	}
 	sc_json_map_close(g);
 }
 
@@ -150,7 +128,7 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 	sc_json_str(g, SC_VERSION);
 	sc_json_str(g, "status");
 	sc_json_str(g, sc_report_status(r));
-	gen_revisions(g, r->plan);
+	sc_plan_revisions_to_json(g, r->plan);
 	sc_json_str(g, "github");
 	sc_json_str_or_null(g, r->plan->github);
 	sc_json_str(g, "run_id");
