@@ -1,5 +1,6 @@
 #include "precond.h"
 #include "git.h"
+#include "pathcheck.h"
 #include "run.h"
 #include "sha256.h"
 
@@ -141,18 +142,10 @@ int sc_check_dependencies(const char *deps, const struct sc_manifest *m, struct 
 	return 0;
 }
 
-static int inside(const char *inner, const char *outer)
-{
-	size_t n = strlen(outer);
-	if (strcmp(outer, "/") == 0)
-		return 1;
-	return strncmp(inner, outer, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
-}
-
 int sc_paths_overlap(const char *a, const char *b)
 {
 	char ra[PATH_MAX], rb[PATH_MAX];
 	if (!realpath(a, ra) || !realpath(b, rb))
 		return 0;
-	return inside(ra, rb) || inside(rb, ra);
+	return sc_path_within(ra, rb) || sc_path_within(rb, ra);
 }
