@@ -3,6 +3,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -136,7 +137,12 @@ struct sc_catfile {
 	FILE *out;  /* headers and contents from git */
 	size_t pending; /* content bytes (plus the trailing LF) not yet consumed */
 	int has_pending;
+	size_t queued;  /* names sent whose header has not been read yet */
+	size_t window;  /* bytes of names that may wait in the pipe to git */
 };
+
+/* Every queued name is counted at its maximum length. */
+#define QUEUED_NAME_BYTES (SC_MAX_HEXSZ + 1)
 
 struct sc_catfile *sc_catfile_open(const struct sc_git *g)
 {
@@ -150,6 +156,14 @@ struct sc_catfile *sc_catfile_open(const struct sc_git *g)
 	c->out = fdopen(c->proc.out_fd, "r");
 	if (!c->in || !c->out)
 		sc_die_errno("cannot set up git cat-file pipes");
+	/* Large reads, and room for git to run ahead of a slow consumer (fewer
+	 * wake-ups on both sides); a pipe that cannot grow is fine too. */
+	setvbuf(c->out, NULL, _IOFBF, 1 << 16);
+	(void)fcntl(c->proc.out_fd, F_SETPIPE_SZ, 1 << 20);
+	/* Half the pipe: git's own read buffering never matters then. A pipe is
+	 * at least one page even when the system is short of pipe memory. */
+	int cap = fcntl(c->proc.in_fd, F_GETPIPE_SZ);
+	c->window = (cap > 0 ? (size_t)cap : 4096) / 2;
 	return c;
 }
 
@@ -158,16 +172,50 @@ static _Noreturn void batch_broken(void)
 	sc_die_code(SC_EXIT_FAIL, "git cat-file --batch stopped unexpectedly (object reader)");
 }
 
-int sc_catfile_header(struct sc_catfile *c, const char *hex, char type[16], size_t *size)
+size_t sc_catfile_queue_room(const struct sc_catfile *c)
 {
-	if (c->has_pending)
-		sc_die_code(SC_EXIT_FAIL, "internal: cat-file content not consumed");
+	size_t used = c->queued * QUEUED_NAME_BYTES;
+	return used >= c->window ? 0 : (c->window - used) / QUEUED_NAME_BYTES;
+}
+
+static void send_name(struct sc_catfile *c, const char *hex)
+{
 	/* A name with whitespace would be split by git; callers pass plain hex. */
 	for (const char *p = hex; *p; p++)
 		if (*p == '\n' || *p == ' ' || *p == '\t')
 			sc_die("object name contains whitespace (%s)", hex);
-	if (fprintf(c->in, "%s\n", hex) < 0 || fflush(c->in) != 0)
+	if (fputs(hex, c->in) == EOF || putc('\n', c->in) == EOF)
 		batch_broken();
+	c->queued++;
+}
+
+void sc_catfile_queue(struct sc_catfile *c, const char *hex)
+{
+	if (!sc_catfile_queue_room(c))
+		sc_die_code(SC_EXIT_FAIL, "internal: cat-file queue full");
+	if (strlen(hex) + 1 > QUEUED_NAME_BYTES)
+		sc_die("object name too long (%s)", hex);
+	send_name(c, hex);
+}
+
+int sc_catfile_header(struct sc_catfile *c, const char *hex, char type[16], size_t *size)
+{
+	if (c->queued)
+		sc_die_code(SC_EXIT_FAIL, "internal: cat-file lookup while names are queued");
+	/* Alone in the pipe, a name of any length (e.g. "rev:path") is safe. */
+	send_name(c, hex);
+	return sc_catfile_next(c, type, size);
+}
+
+int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size)
+{
+	if (c->has_pending)
+		sc_die_code(SC_EXIT_FAIL, "internal: cat-file content not consumed");
+	if (!c->queued)
+		sc_die_code(SC_EXIT_FAIL, "internal: cat-file answer read with nothing queued");
+	if (fflush(c->in) != 0)
+		batch_broken();
+	c->queued--;
 	char line[256];
 	if (!fgets(line, sizeof line, c->out))
 		batch_broken();

@@ -51,6 +51,17 @@ int sc_catfile_stream(struct sc_catfile *c, int fd);
 int sc_catfile_read(struct sc_catfile *c, const char *hex, char type[16], struct strbuf *sb);
 void sc_catfile_close(struct sc_catfile *c);
 
+/* Pipelined lookups, for reading many objects without a round trip each:
+ * sc_catfile_queue sends a name without waiting, sc_catfile_next reads the
+ * header of the oldest unanswered name (same results as sc_catfile_header;
+ * consume the content the same way).  Git stops reading names while we are
+ * not reading its answers, so names beyond what the pipe to git can hold
+ * would block us forever: never queue when sc_catfile_queue_room is 0.
+ * sc_catfile_header must not be used while names are queued. */
+size_t sc_catfile_queue_room(const struct sc_catfile *c);
+void sc_catfile_queue(struct sc_catfile *c, const char *hex);
+int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size);
+
 /* Raw tree object walking. */
 struct sc_tree_entry {
 	unsigned mode;          /* 040000, 0100644, 0100755, 0120000, 0160000 */
