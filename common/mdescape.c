@@ -32,29 +32,47 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
-static int passes_through(uint32_t cp)
+static int is_alnum(uint32_t c)
 {
-	return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') ||
-	       (cp >= 0x20 && cp < 0x80 && strchr(" /-,;=+()'\"?", (int)cp));
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
 static int is_control(uint32_t cp) { return cp < 0x20 || (cp >= 0x7f && cp < 0xa0); }
 
+/* prev: the last three source characters, lowered, newest in the low byte;
+ * next: the following byte. */
+static int passes_through(uint32_t cp, uint32_t prev, unsigned char next)
+{
+	if (is_alnum(cp) || (cp >= 0x20 && cp < 0x80 && strchr(" /-,;=+()'\"?", (int)cp)))
+		return 1;
+	/* '_' between two alphanumerics can neither open nor close emphasis
+	 * (CommonMark flanking rules): Lean names stay readable. */
+	if (cp == '_')
+		return is_alnum(prev & 0xff) && is_alnum(next);
+	/* '.' is inert except where it completes "www.", an autolink. */
+	if (cp == '.')
+		return (prev & 0xffffff) != (('w' << 16) | ('w' << 8) | 'w');
+	return 0;
+}
+
 void sc_md_escape(const char *s, struct strbuf *out)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	uint32_t prev = 0;
 	while (*p) {
 		uint32_t cp;
 		size_t n = utf8_decode(p, &cp);
 		if (!n)
 			cp = 0, n = 1; /* invalid: replaced like a control character */
 		p += n;
-		if (passes_through(cp))
+		if (passes_through(cp, prev, *p))
 			sb_addc(out, (char)cp);
 		else if (is_control(cp))
 			sb_adds(out, "&#xFFFD;");
 		else
 			sb_addf(out, "&#%u;", (unsigned)cp);
+		uint32_t low = cp < 0x80 && cp >= 'A' && cp <= 'Z' ? cp + 32 : cp < 0x80 ? cp : 0;
+		prev = (prev << 8) | low;
 	}
 }
 

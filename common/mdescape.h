@@ -2,14 +2,17 @@
 #define SC_MDESCAPE_H
 /* Untrusted text into GitHub-flavoured markdown, in the middle of a line
  * (a table cell, after a list marker): never at the start of a line.  The
- * output is pure ASCII: letters, digits, space and  / - , ; = + ( ) ' " ?
- * pass through (inert mid-line); every other character becomes a numeric
- * character reference ("&#124;" for '|').  So nothing can end a table cell,
- * open a code span, emphasis, strikethrough, math, link, image, HTML tag or
- * entity, an emoji ":name:", or an autolink ("www." and "http:" need a
- * literal '.' / ':').  Control characters and invalid UTF-8 become U+FFFD,
- * so a line break cannot survive.  GitHub's mention and issue links ("@x",
- * "#1") are applied after rendering; only sc_md_code() keeps them off. */
+ * output is pure ASCII.  Letters, digits, space and  / - , ; = + ( ) ' " ?
+ * pass through (inert mid-line), so do '.' (except right after "www", where
+ * it would make an autolink) and '_' between two letters or digits (which
+ * cannot delimit emphasis): "Lib/Foo_bar.lean" stays as it is.  Every other
+ * character becomes a numeric character reference ("&#124;" for '|').  So
+ * nothing can end a table cell, open a code span, emphasis, strikethrough,
+ * math, link, image, HTML tag or entity, an emoji ":name:", or an autolink
+ * ("www." and "http:" / "mailto:" and "a@b" need a literal '.', ':', '@').
+ * Control characters and invalid UTF-8 become U+FFFD, so a line break
+ * cannot survive.  GitHub's mention and issue links ("@x", "#1") are
+ * applied after rendering; only sc_md_code() keeps them off. */
 #include "strbuf.h"
 
 void sc_md_escape(const char *s, struct strbuf *out);

@@ -1,7 +1,8 @@
 /* report.md: GitHub-flavoured markdown for people.  Every string that did
  * not come from this program (paths, sample details, file names, uname,
  * the Lean version) goes through mdescape; object IDs and digests are
- * validated hex and go into code spans as they are. */
+ * validated hex and sample ids validated module names: they go into code
+ * spans as they are. */
 #include "mdescape.h"
 #include "repoconfig.h"
 #include "report.h"
@@ -184,8 +185,8 @@ static void problems(struct strbuf *md, const struct sc_report *r)
 	sb_adds(md, "## Problems\n\n");
 	for (size_t i = 0; i < r->n_problems; i++) {
 		const struct sc_problem *p = &r->problems[i];
-		sb_adds(md, "- ");
-		sc_md_code(p->sample, md);
+		/* Sample ids passed sc_sample_id_split: "base|head:" + a module name. */
+		sb_addf(md, "- `%s`", p->sample);
 		if (p->source) {
 			sb_adds(md, " (");
 			sc_md_escape(p->source, md);

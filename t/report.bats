@@ -184,7 +184,7 @@ assert_error_report() {
 		| .verdict == "not_compared" and .flagged == null and .ratio == null
 		  and .delta_s == null and .base.status == "error" and .base.error == "timeout"' \
 		out/report.json
-	grep -q '| <code>Lib/A&#46;lean</code> | modified | error: timeout | 90.000 s | — | — |' out/report.md
+	grep -q '| <code>Lib/A.lean</code> | modified | error: timeout | 90.000 s | — | — |' out/report.md
 	# Other complete files still get their verdicts.
 	[ "$(jq -r '.files[] | select(.id == "Roadmap.B") | .verdict' out/report.json)" = flagged ]
 	[ "$(jq -c .summary out/report.json)" = '{"files":4,"compared":3,"flagged":1,"errors":1}' ]
@@ -287,7 +287,7 @@ assert_error_report() {
 	problem head:Lib.A missing
 	problem base:Roadmap.Old missing
 	[ "$(jq '.errors | length' out/report.json)" -eq 2 ]
-	grep -q "^- <code>head&#58;Lib&#46;A</code> — missing: no sample for Lib/A&#46;lean at 4444" out/report.md
+	grep -q '^- `head:Lib.A` — missing: no sample for Lib/A.lean at 4444' out/report.md
 	jq -e '.files[] | select(.id == "Roadmap.Old") | .verdict == "not_compared" and .base.status == "missing"' out/report.json
 }
 
@@ -372,8 +372,8 @@ assert_error_report() {
 	[ "$status" -eq 0 ]
 	jq -e '.files[0] | .ratio == null and .flagged == true and .delta_s == 30' out/report.json
 	jq -e '.files[1] | .ratio == null and .flagged == false' out/report.json
-	grep -q '<code>Lib/Z&#46;lean</code> | modified | 0.000 s | 30.000 s | ∞ | +30.000 s |' out/report.md
-	grep -q '<code>Lib/Y&#46;lean</code> | modified | 0.000 s | 0.000 s | — | +0.000 s |' out/report.md
+	grep -q '<code>Lib/Z.lean</code> | modified | 0.000 s | 30.000 s | ∞ | +30.000 s |' out/report.md
+	grep -q '<code>Lib/Y.lean</code> | modified | 0.000 s | 0.000 s | — | +0.000 s |' out/report.md
 }
 
 @test "an existing report is replaced whole; no temporary files remain" {

@@ -2,8 +2,10 @@
  * row or inject markup.  (Plan paths are validated Lean identifiers, so the
  * end-to-end tool never sees these; this is the defence in depth.) */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mdescape.h"
 
@@ -15,32 +17,52 @@ static char *esc(const char *s)
 }
 
 /* Everything an escaped string may contain: printable ASCII, no markup
- * character, '&' only opening a numeric reference.  (Plain ifs: check's
- * assertions are too slow for the exhaustive loop below.) */
+ * character, '&' only opening a numeric reference, '_' only between two
+ * alphanumerics, '.' never after "www".  (Plain ifs: check's assertions
+ * are too slow for the exhaustive loop below.) */
+static int alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 static void assert_inert(const char *out)
 {
 	for (const char *p = out; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 		if (c < 0x20 || c >= 0x7f)
 			ck_abort_msg("non-printable byte 0x%02x in \"%s\"", c, out);
-		if (strchr("|`*_[]<>\\~$:.!@{}^", c))
+		if (strchr("|`*[]<>\\~$:!@{}^", c))
 			ck_abort_msg("markup character '%c' in \"%s\"", c, out);
 		if (c == '&' && p[1] != '#')
 			ck_abort_msg("bare '&' in \"%s\"", out);
+		if (c == '_' && (p == out || !alnum(p[-1]) || !alnum(p[1])))
+			ck_abort_msg("'_' not inside a word in \"%s\"", out);
+		if (c == '.' && p - out >= 3 && strncasecmp(p - 3, "www", 3) == 0)
+			ck_abort_msg("autolink \"www.\" in \"%s\"", out);
 	}
 }
 
 START_TEST(plain_paths)
 {
-	char *o = esc("Mathlib/Algebra/Group-Basic.lean");
-	ck_assert_str_eq(o, "Mathlib/Algebra/Group-Basic&#46;lean");
-	free(o);
-	o = esc("A_b");
-	ck_assert_str_eq(o, "A&#95;b");
-	free(o);
-	o = esc("f(x) = y + z, w; 'q' \"r\"?");
-	ck_assert_str_eq(o, "f(x) = y + z, w; 'q' \"r\"?");
-	free(o);
+	const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"Mathlib/Algebra/Group-Basic.lean", "Mathlib/Algebra/Group-Basic.lean"},
+		{"Lib/Foo_bar.lean", "Lib/Foo_bar.lean"},
+		{"f(x) = y + z, w; 'q' \"r\"?", "f(x) = y + z, w; 'q' \"r\"?"},
+		/* '_' at a word's edge could delimit emphasis. */
+		{"_a", "&#95;a"},
+		{"a_", "a&#95;"},
+		{"a__b", "a&#95;&#95;b"},
+		{"a_.b", "a&#95;.b"},
+		{"a_\xc3\xa9", "a&#95;&#233;"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *o = esc(cases[i].in);
+		ck_assert_str_eq(o, cases[i].out);
+		assert_inert(o);
+		free(o);
+	}
 }
 END_TEST
 
@@ -52,11 +74,14 @@ START_TEST(markup_is_neutralized)
 		{"a|b", "a&#124;b"},
 		{"`code`", "&#96;code&#96;"},
 		{"**bold** _em_ ~~s~~", "&#42;&#42;bold&#42;&#42; &#95;em&#95; &#126;&#126;s&#126;&#126;"},
+		{"x_a_ *b*", "x_a&#95; &#42;b&#42;"},
 		{"[x](javascript:1)", "&#91;x&#93;(javascript&#58;1)"},
-		{"![i](http://e/x.png)", "&#33;&#91;i&#93;(http&#58;//e/x&#46;png)"},
+		{"![i](http://e/x.png)", "&#33;&#91;i&#93;(http&#58;//e/x.png)"},
 		{"<script>&amp;", "&#60;script&#62;&#38;amp;"},
 		{"\\|", "&#92;&#124;"},
-		{"www.example.com", "www&#46;example&#46;com"},
+		{"www.example.com", "www&#46;example.com"},
+		{"x/WwW.lean", "x/WwW&#46;lean"},
+		{"a@b.org mailto:a", "a&#64;b.org mailto&#58;a"},
 		{"$x$ :smile: @user #1", "&#36;x&#36; &#58;smile&#58; &#64;user &#35;1"},
 		{"line\nbreak\r\ttab", "line&#xFFFD;break&#xFFFD;&#xFFFD;tab"},
 		{"\x7f", "&#xFFFD;"},
@@ -77,17 +102,20 @@ START_TEST(markup_is_neutralized)
 }
 END_TEST
 
+/* Every pair of bytes, alone, after "ww" (so "www." is reachable) and
+ * between two letters (so '_' has word neighbours). */
 START_TEST(every_byte_pair_is_inert)
 {
-	char in[3] = {0, 0, 0};
-	for (int a = 1; a < 256; a++)
-		for (int b = 0; b < 256; b++) {
-			in[0] = (char)a;
-			in[1] = (char)b;
-			char *o = esc(in);
-			assert_inert(o);
-			free(o);
-		}
+	static const char *const frames[][2] = {{"", ""}, {"ww", ""}, {"x", "y"}};
+	char in[8];
+	for (size_t f = 0; f < 3; f++)
+		for (int a = 1; a < 256; a++)
+			for (int b = 1; b < 256; b++) {
+				snprintf(in, sizeof in, "%s%c%c%s", frames[f][0], a, b, frames[f][1]);
+				char *o = esc(in);
+				assert_inert(o);
+				free(o);
+			}
 }
 END_TEST
 
@@ -96,6 +124,11 @@ START_TEST(code_wrapper)
 	struct strbuf sb = STRBUF_INIT;
 	sc_md_code("a`b|c</code>", &sb);
 	ck_assert_str_eq(sb.buf, "<code>a&#96;b&#124;c&#60;/code&#62;</code>");
+	sb_reset(&sb);
+	sc_md_code("Lib/A.lean", &sb);
+	ck_assert_str_eq(sb.buf, "<code>Lib/A.lean</code>");
+	sb_reset(&sb);
+	sc_md_code("a`b|c</code>", &sb);
 	/* Exactly one opening and one closing tag survive. */
 	ck_assert_ptr_eq(strstr(sb.buf + 1, "<code>"), NULL);
 	ck_assert_ptr_eq(strstr(sb.buf, "</code>"), sb.buf + sb.len - 7);
