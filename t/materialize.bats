@@ -1,0 +1,403 @@
+#!/usr/bin/env bats
+# sc-materialize: a commit's tree written from raw blobs, compared with what
+# `git archive | tar -x` produces, and refused or confined for hostile trees.
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	umask 022
+	T=$BATS_TEST_TMPDIR
+	R=$T/repo
+	git init -q "$R"
+}
+
+commit_all() { # REPO MSG -> prints the new commit ID
+	git -C "$1" add -A
+	git -C "$1" commit -q -m "$2"
+	git -C "$1" rev-parse HEAD
+}
+
+# What git would give for C: archive entries carry the umask we run with.
+archive_tree() { # REPO COMMIT DIR
+	mkdir "$3"
+	git -C "$1" -c tar.umask=user archive "$2" | tar -x --no-same-owner --no-same-permissions -C "$3"
+}
+
+# Type, mode and size of everything below DIR, one line each.
+listing() { (cd "$1" && find . -printf '%y %m %s %p\n' | LC_ALL=C sort -k4); }
+
+# A plan (common/plan.h schema) naming M as merge base and H as head.
+make_plan() { # OUT M H FORMAT LIBRARY-JSON ROADMAP-JSON
+	jq -n --arg m "$2" --arg h "$3" --arg f "$4" --argjson lib "$5" --argjson road "$6" '{
+		schema: "sphereceti.plan/1", profiler_version: "0.1.0", object_format: $f,
+		revisions: {tooling: $h, base_tip: $m, merge_base: $m, head: $h},
+		config: {library: $lib, roadmap: $road, github: null, tooling_path: null,
+		         bwrap_sha256: null, bwrap_version: null},
+		lake: {"lakefile.toml": null, "lakefile.lean": null,
+		       "lake-manifest.json": null, "lean-toolchain": null},
+		lean_toolchain: null, status: "no_changes", files: []}' >"$1"
+}
+
+# Raw tree object from "MODE NAME OID" lines (NAME may hold any byte but
+# NUL and newline; use mk_entry for those), bypassing git's own checks.
+mk_entry() { # MODE NAME OID -> binary entry on stdout
+	printf '%s %s\0' "$1" "$2"
+	printf '%s' "$3" | xxd -r -p
+}
+hash_tree() { # FILE-WITH-ENTRIES -> tree ID
+	git -C "$R" hash-object --literally -t tree -w "$1"
+}
+commit_tree() { git -C "$R" commit-tree -m crafted "$1"; }
+
+blob() { printf '%s' "$1" | git -C "$R" hash-object -w --stdin; }
+
+@test "tree equals git archive | tar -x, byte for byte and mode for mode" {
+	mkdir -p "$R/Lib/Deep/Er" "$R/docs" "$R/empty-dir-holder"
+	printf 'def x := 1\n' >"$R/Lib/A.lean"
+	printf 'crlf\r\nline\r\n' >"$R/Lib/Deep/Er/B.lean"
+	printf '#!/bin/sh\necho hi\n' >"$R/run.sh"
+	chmod 755 "$R/run.sh"
+	: >"$R/docs/empty"
+	: >"$R/empty-dir-holder/.keep"
+	printf '$Format:%%H$\n' >"$R/docs/subst.txt"
+	head -c 300000 /dev/urandom >"$R/docs/random.bin"
+	printf 'x' >"$R/-leading-dash"
+	c=$(commit_all "$R" one)
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/mat"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	archive_tree "$R" "$c" "$T/arc"
+	diff -r "$T/mat" "$T/arc"
+	[ "$(listing "$T/mat")" = "$(listing "$T/arc")" ]
+	# The listing really sees modes: the script is executable, the rest not.
+	listing "$T/mat" | grep -qx 'f 755 [0-9]* ./run.sh'
+	listing "$T/mat" | grep -qx 'f 644 0 ./docs/empty'
+	# Summary: schema, commit, tree, counts.
+	tree=$(git -C "$R" rev-parse "$c^{tree}")
+	jq -e --arg c "$c" --arg t "$tree" '.schema == "sphereceti.materialize/1" and
+		.commit == $c and .tree == $t and .object_format == "sha1" and
+		.files == 8 and .directories == 5 and .skipped == []' <<<"$output"
+	bytes=$(find "$T/mat" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+	jq -e --argjson b "$bytes" '.bytes == $b' <<<"$output"
+}
+
+@test "attributes have no effect: files keep the raw blob bytes" {
+	printf '*.txt export-subst\n*.crlf eol=crlf\n*.t text\nsecret.txt export-ignore\n' >"$R/.gitattributes"
+	printf 'hash $Format:%%H$\n' >"$R/subst.txt"
+	printf 'one\ntwo\n' >"$R/lines.crlf"
+	printf 'a\nb\n' >"$R/plain.t"
+	printf 'kept\n' >"$R/secret.txt"
+	c=$(commit_all "$R" attrs)
+	run sc-materialize --repo "$R" --commit "$c" --dest "$T/mat"
+	[ "$status" -eq 0 ]
+	for f in subst.txt lines.crlf plain.t secret.txt .gitattributes; do
+		git -C "$R" cat-file blob "$c:$f" | cmp - "$T/mat/$f"
+	done
+	# The archive does apply them, so this comparison can fail.
+	archive_tree "$R" "$c" "$T/arc"
+	! diff -r "$T/mat" "$T/arc" >/dev/null
+	! cmp -s "$T/mat/subst.txt" "$T/arc/subst.txt"
+	! cmp -s "$T/mat/lines.crlf" "$T/arc/lines.crlf"
+	[ ! -e "$T/arc/secret.txt" ]
+}
+
+@test "existing destination, missing parent, dest in the git dir are refused" {
+	printf 'x\n' >"$R/f"
+	c=$(commit_all "$R" one)
+	mkdir "$T/exists"
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/exists"
+	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"already exists"* ]]
+	[ -z "$(ls -A "$T/exists")" ]
+	ln -s "$T/nowhere" "$T/dangling"
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/dangling"
+	assert_error_line sc-materialize
+	[ ! -e "$T/nowhere" ]
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/no/such/out"
+	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"parent directory does not exist"* ]]
+	[ ! -e "$T/no" ]
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$R/.git/out"
+	assert_error_line sc-materialize
+	[ ! -e "$R/.git/out" ]
+}
+
+@test "bad flags and bad commit IDs are refused with one error line" {
+	printf 'x\n' >"$R/f"
+	c=$(commit_all "$R" one)
+	tree=$(git -C "$R" rev-parse "$c^{tree}")
+	blob=$(git -C "$R" rev-parse "$c:f")
+	for bad in "${c:0:12}" HEAD main "$tree" "$blob" "${c}0" "zz${c:2}" "" \
+	           "$(printf '%040d' 1)"; do
+		run --separate-stderr sc-materialize --repo "$R" --commit "$bad" --dest "$T/out"
+		assert_error_line sc-materialize
+		[ "$status" -eq 2 ]
+		[ ! -e "$T/out" ]
+	done
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c"
+	assert_error_line sc-materialize
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/o" --bogus
+	assert_error_line sc-materialize
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --commit "$c" --dest "$T/o"
+	assert_error_line sc-materialize
+	run --separate-stderr sc-materialize --repo "$T/not-a-repo" --commit "$c" --dest "$T/o"
+	assert_error_line sc-materialize
+	# Upper-case hex is the same full ID.
+	run sc-materialize --repo "$R" --commit "${c^^}" --dest "$T/upper"
+	[ "$status" -eq 0 ]
+	[ -f "$T/upper/f" ]
+}
+
+@test "repository refs, index and objects are unchanged afterwards" {
+	printf '*.txt export-subst\n' >"$R/.gitattributes"
+	printf '$Format:%%H$\n' >"$R/a.txt"
+	c=$(commit_all "$R" one)
+	before=$(repo_state "$R")
+	sc-materialize --repo "$R" --commit "$c" --dest "$T/mat" >/dev/null
+	[ "$(repo_state "$R")" = "$before" ]
+	[ -z "$(git -C "$R" status --porcelain)" ]
+}
+
+@test "symlinks and submodules are skipped and listed, without a plan anywhere" {
+	mkdir -p "$R/Lib" "$R/docs"
+	printf 'x\n' >"$R/Lib/A.lean"
+	ln -s ../Lib/A.lean "$R/docs/link"
+	ln -s /etc/passwd "$R/Lib/Evil.lean"
+	git -C "$R" add -A
+	git -C "$R" update-index --add --cacheinfo "160000,$(printf '%040d' 7),vendor/sub"
+	git -C "$R" commit -q -m links
+	c=$(git -C "$R" rev-parse HEAD)
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/mat"
+	[ "$status" -eq 0 ]
+	jq -e '.skipped == [
+		{path: "Lib/Evil.lean", mode: "120000", reason: "symlink"},
+		{path: "docs/link", mode: "120000", reason: "symlink"},
+		{path: "vendor/sub", mode: "160000", reason: "submodule"}]' <<<"$output"
+	[ ! -e "$T/mat/Lib/Evil.lean" ] && [ ! -L "$T/mat/Lib/Evil.lean" ]
+	[ ! -L "$T/mat/docs/link" ]
+	[ -d "$T/mat/vendor" ] && [ -z "$(ls -A "$T/mat/vendor")" ]
+	[ -z "$(find "$T/mat" -type l)" ]
+}
+
+@test "with a plan: links outside the roots are skipped, inside or on the way they fail" {
+	mkdir -p "$R/Lib" "$R/Road/Map" "$R/docs"
+	printf 'x\n' >"$R/Lib/A.lean"
+	printf 'y\n' >"$R/Road/Map/B.lean"
+	ln -s ../Lib/A.lean "$R/docs/link"
+	c=$(commit_all "$R" ok)
+	plan=$T/plan.json
+	make_plan "$plan" "$c" "$c" sha1 '["Lib"]' '["Road/Map"]'
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/ok" --plan "$plan"
+	[ "$status" -eq 0 ]
+	jq -e '.skipped == [{path: "docs/link", mode: "120000", reason: "symlink"}]' <<<"$output"
+
+	n=0
+	for bad in Lib/Evil.lean Lib/deeper/notes.txt Lib.lean Road/Map/X.lean Road \
+	           lakefile.lean lean-toolchain lake-manifest.json lakefile.toml; do
+		n=$((n + 1))
+		git -C "$R" checkout -q "$c"
+		mkdir -p "$R/$(dirname "$bad")"
+		ln -s /etc/passwd "$R/$bad.tmp"
+		rm -rf "${R:?}/$bad"
+		mv "$R/$bad.tmp" "$R/$bad"
+		cb=$(commit_all "$R" "bad $bad")
+		make_plan "$plan" "$c" "$cb" sha1 '["Lib"]' '["Road/Map"]'
+		run --separate-stderr sc-materialize --repo "$R" --commit "$cb" --dest "$T/bad$n" --plan "$plan"
+		assert_error_line sc-materialize
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"symbolic link"*"($bad)" ]]
+		[ ! -e "$T/bad$n" ]
+	done
+
+	# A submodule that is the library root itself.
+	git -C "$R" checkout -q "$c"
+	git -C "$R" rm -rq Lib
+	git -C "$R" update-index --add --cacheinfo "160000,$(printf '%040d' 7),Lib"
+	git -C "$R" commit -q -m sub
+	cs=$(git -C "$R" rev-parse HEAD)
+	make_plan "$plan" "$c" "$cs" sha1 '["Lib"]' '[]'
+	run --separate-stderr sc-materialize --repo "$R" --commit "$cs" --dest "$T/sub" --plan "$plan"
+	assert_error_line sc-materialize
+	[[ "$stderr" == *"submodule"*"(Lib)" ]]
+}
+
+@test "with a plan: commit must be the plan's merge base or head, same object format" {
+	printf 'x\n' >"$R/f"
+	c1=$(commit_all "$R" one)
+	printf 'y\n' >"$R/f"
+	c2=$(commit_all "$R" two)
+	printf 'z\n' >"$R/f"
+	c3=$(commit_all "$R" three)
+	make_plan "$T/plan.json" "$c1" "$c2" sha1 '["Lib"]' '[]'
+	run sc-materialize --repo "$R" --commit "$c1" --dest "$T/base" --plan "$T/plan.json"
+	[ "$status" -eq 0 ]
+	run sc-materialize --repo "$R" --commit "$c2" --dest "$T/head" --plan "$T/plan.json"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/head/f")" = y ]
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c3" --dest "$T/other" --plan "$T/plan.json"
+	assert_error_line sc-materialize
+	[[ "$stderr" == *"neither the plan's merge_base nor its head"* ]]
+	[ ! -e "$T/other" ]
+	pad=$(printf '%064d' 0)
+	make_plan "$T/p256.json" "$pad" "$pad" sha256 '["Lib"]' '[]'
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c1" --dest "$T/fmt" --plan "$T/p256.json"
+	assert_error_line sc-materialize
+	[[ "$stderr" == *"sha256"* ]]
+	printf '{"schema": "nope"}' >"$T/bad.json"
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c1" --dest "$T/badplan" --plan "$T/bad.json"
+	assert_error_line sc-materialize
+	[ ! -e "$T/badplan" ]
+}
+
+@test "bare and SHA-256 repositories" {
+	printf 'x\n' >"$R/f"
+	printf '#!/bin/sh\n' >"$R/x.sh"
+	chmod +x "$R/x.sh"
+	c=$(commit_all "$R" one)
+	git clone -q --bare "$R" "$T/bare.git"
+	run sc-materialize --repo "$T/bare.git" --commit "$c" --dest "$T/from-bare"
+	[ "$status" -eq 0 ]
+	[ -x "$T/from-bare/x.sh" ] && [ "$(cat "$T/from-bare/f")" = x ]
+
+	git init -q --object-format=sha256 "$T/r256"
+	mkdir "$T/r256/d"
+	printf 'hello\n' >"$T/r256/d/h"
+	c256=$(commit_all "$T/r256" one)
+	[ "${#c256}" -eq 64 ]
+	run --separate-stderr sc-materialize --repo "$T/r256" --commit "$c256" --dest "$T/m256"
+	[ "$status" -eq 0 ]
+	jq -e '.object_format == "sha256" and .files == 1' <<<"$output"
+	archive_tree "$T/r256" "$c256" "$T/a256"
+	diff -r "$T/m256" "$T/a256"
+	# A SHA-1-length ID in a SHA-256 repository is not a full ID.
+	run --separate-stderr sc-materialize --repo "$T/r256" --commit "${c256:0:40}" --dest "$T/short"
+	assert_error_line sc-materialize
+}
+
+# Crafted trees: each must be refused before anything is written, or written
+# strictly inside NEWDIR.  The destination lives in a box we can inspect.
+refused_tree() { # TREE-ENTRIES-FILE EXPECTED-MESSAGE-PART
+	tree=$(hash_tree "$1")
+	cc=$(commit_tree "$tree")
+	mkdir -p "$T/box"
+	run --separate-stderr sc-materialize --repo "$R" --commit "$cc" --dest "$T/box/out"
+	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"$2"* ]] || { echo "stderr: $stderr"; false; }
+	[ -z "$(ls -A "$T/box")" ]
+}
+
+@test "hostile names are refused: . .. .git (any case) / and duplicates" {
+	b=$(blob hi)
+	sub=$( (mk_entry 100644 pwned "$b") >"$T/sub.bin"; hash_tree "$T/sub.bin")
+	for name in .. . .git .GIT .Git; do
+		(mk_entry 100644 ok "$b"; mk_entry 40000 "$name" "$sub") >"$T/t.bin"
+		refused_tree "$T/t.bin" "unsafe name"
+	done
+	(mk_entry 100644 ".git" "$b") >"$T/t.bin"
+	refused_tree "$T/t.bin" "unsafe name"
+	(mk_entry 100644 "a/../../escape" "$b") >"$T/t.bin"
+	refused_tree "$T/t.bin" "unsafe name"
+	(mk_entry 100644 same "$b"; mk_entry 40000 same "$sub") >"$T/t.bin"
+	refused_tree "$T/t.bin" "duplicate name"
+	(mk_entry 100644 zz "$b"; mk_entry 100644 aa "$b"; mk_entry 100644 zz "$b") >"$T/t.bin"
+	refused_tree "$T/t.bin" "duplicate name"
+	# Nested: the bad entry is deep, still nothing is written.
+	(mk_entry 40000 "..X" "$sub"; mk_entry 40000 ".." "$sub") >"$T/inner.bin"
+	inner=$(hash_tree "$T/inner.bin")
+	(mk_entry 40000 d "$inner") >"$T/t.bin"
+	refused_tree "$T/t.bin" "unsafe name in tree (d/..)"
+	# Bad modes and objects of the wrong type.
+	(mk_entry 100600 f "$b") >"$T/t.bin"
+	refused_tree "$T/t.bin" "unsupported mode"
+	(mk_entry 100644 f "$sub") >"$T/t.bin"
+	tree=$(hash_tree "$T/t.bin")
+	cc=$(commit_tree "$tree")
+	run --separate-stderr sc-materialize --repo "$R" --commit "$cc" --dest "$T/box/wrongtype"
+	assert_error_line sc-materialize
+	[[ "$stderr" == *"object is a tree"*"(f)" ]]
+	[ ! -e "$T/pwned" ] && [ ! -e "$T/box/pwned" ]
+}
+
+@test "odd but safe names (newline, leading dash, spaces, ..X) stay inside NEWDIR" {
+	b=$(blob data)
+	(mk_entry 100644 $'new\nline' "$b"; mk_entry 100644 -rf "$b"; mk_entry 100644 '..X' "$b"
+	 mk_entry 100644 'sp ace' "$b"; mk_entry 100644 $'tab\there' "$b"; mk_entry 100644 '.gitx' "$b") >"$T/t.bin"
+	tree=$(hash_tree "$T/t.bin")
+	cc=$(commit_tree "$tree")
+	mkdir "$T/box"
+	run sc-materialize --repo "$R" --commit "$cc" --dest "$T/box/out"
+	[ "$status" -eq 0 ]
+	[ "$(ls -A "$T/box")" = out ]
+	[ "$(find "$T/box/out" -type f -printf x | wc -c)" -eq 6 ]
+	[ "$(cat "$T/box/out/new"$'\n'"line")" = data ]
+	[ "$(cat -- "$T/box/out/-rf")" = data ]
+}
+
+@test "a symlink with a newline in its name is listed exactly in the JSON" {
+	b=$(blob target)
+	(mk_entry 120000 $'li\nnk' "$b") >"$T/t.bin"
+	cc=$(commit_tree "$(hash_tree "$T/t.bin")")
+	run --separate-stderr sc-materialize --repo "$R" --commit "$cc" --dest "$T/out"
+	[ "$status" -eq 0 ]
+	jq -e '.skipped[0].path == "li\nnk"' <<<"$output"
+}
+
+@test "a tree deeper than 256 levels is refused with a clear error" {
+	b=$(blob leaf)
+	(mk_entry 100644 leaf "$b") >"$T/t.bin"
+	tree=$(hash_tree "$T/t.bin")
+	for _ in $(seq 256); do
+		(mk_entry 40000 d "$tree") >"$T/t.bin"
+		tree=$(hash_tree "$T/t.bin")
+	done
+	# 256 directory levels are fine.
+	run sc-materialize --repo "$R" --commit "$(commit_tree "$tree")" --dest "$T/ok"
+	[ "$status" -eq 0 ]
+	jq -e '.directories == 256 and .files == 1' <<<"$output"
+	(mk_entry 40000 d "$tree") >"$T/t.bin"
+	tree=$(hash_tree "$T/t.bin")
+	run --separate-stderr sc-materialize --repo "$R" --commit "$(commit_tree "$tree")" --dest "$T/deep"
+	assert_error_line sc-materialize
+	[[ "$stderr" == *"deeper than 256 levels"* ]]
+	[ ! -e "$T/deep" ]
+}
+
+@test "a failure while writing leaves the partial tree and names where it stopped" {
+	b=$(blob early)
+	missing=$(printf '%040d' 5)
+	(mk_entry 100644 a-first "$b"; mk_entry 100644 b-missing "$missing"; mk_entry 100644 c-late "$b") >"$T/t.bin"
+	cc=$(commit_tree "$(hash_tree "$T/t.bin")")
+	run --separate-stderr sc-materialize --repo "$R" --commit "$cc" --dest "$T/out"
+	assert_error_line sc-materialize
+	[[ "$stderr" == *"missing blob object (b-missing)"* ]]
+	[ "$(cat "$T/out/a-first")" = early ]
+	[ ! -e "$T/out/c-late" ]
+	[ -z "$output" ]
+}
+
+@test "a 50 MiB blob is streamed in bounded memory" {
+	head -c $((50 << 20)) /dev/urandom >"$R/big.bin"
+	c=$(commit_all "$R" big)
+	# GNU time's %M would also count git cat-file, which maps the whole
+	# object itself; our own peak is VmHWM of our process.  It only grows,
+	# so a whole-blob buffer would show in every sample taken after it.
+	sc-materialize --repo "$R" --commit "$c" --dest "$T/out" >"$T/summary" &
+	pid=$!
+	peak=0 samples=0
+	while kill -0 "$pid" 2>/dev/null; do
+		v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+		if [ -n "$v" ]; then
+			samples=$((samples + 1))
+			[ "$v" -le "$peak" ] || peak=$v
+		fi
+		sleep 0.002
+	done
+	wait "$pid"
+	cmp "$R/big.bin" "$T/out/big.bin"
+	jq -e '.bytes == 52428800' "$T/summary"
+	echo "peak ${peak} KiB over $samples samples"
+	[ "$samples" -gt 0 ]
+	[ "$peak" -lt $((16 << 10)) ]
+}
