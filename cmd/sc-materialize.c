@@ -1,10 +1,13 @@
 /* sc-materialize: write one commit's tree into a new directory from raw
  * blobs, as the measured source tree of one side.  See sc-materialize(1). */
+#include "closeout.h"
 #include "die.h"
 #include "git.h"
 #include "json.h"
 #include "oid.h"
+#include "pathcheck.h"
 #include "plan.h"
+#include "run.h"
 #include "safepath.h"
 #include "strbuf.h"
 #include "treewalk.h"
@@ -13,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,37 +66,28 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		       !o->repo ? "--repo" : !o->commit ? "--commit" : "--dest");
 }
 
-/* NEWDIR must not exist and its parent must be a directory; returns the
- * parent's canonical path. */
+/* NEWDIR must not exist and its parent must be a directory; returns its
+ * canonical path. */
 static char *check_dest(const char *dest)
 {
-	struct stat st;
-	if (lstat(dest, &st) == 0)
+	char *canon = sc_canonical_new_file(dest);
+	if (canon)
+		return canon;
+	if (errno == EEXIST)
 		sc_die("destination already exists (--dest %s)", dest);
-	if (errno != ENOENT)
-		sc_die_errno("cannot check destination (--dest %s)", dest);
-	char *copy = xstrdup(dest);
-	size_t n = strlen(copy);
-	while (n > 1 && copy[n - 1] == '/')
-		copy[--n] = '\0';
-	char *slash = strrchr(copy, '/');
-	const char *parent = !slash ? "." : slash == copy ? "/" : (*slash = '\0', copy);
-	char *real = realpath(parent, NULL);
-	if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("parent directory does not exist (--dest %s)", dest);
-	free(copy);
-	return real;
+	if (errno == EINVAL)
+		sc_die("destination must end in a new directory name (--dest %s)", dest);
+	sc_die("parent directory does not exist (--dest %s)", dest);
 }
 
 /* Writing into the git directory would be writing the repository. */
-static void refuse_dest_in_git_dir(const char *parent_real, const struct sc_git *g,
+static void refuse_dest_in_git_dir(const char *canon_dest, const struct sc_git *g,
                                    const char *dest)
 {
-	char *gd = realpath(g->git_dir, NULL);
+	char *gd = sc_canonical_dir(g->git_dir);
 	if (!gd)
 		sc_die_errno("cannot resolve git directory (%s)", g->git_dir);
-	size_t n = strlen(gd);
-	if (strncmp(parent_real, gd, n) == 0 && (parent_real[n] == '\0' || parent_real[n] == '/'))
+	if (sc_path_within(canon_dest, gd))
 		sc_die("destination is inside the repository's git directory (--dest %s)", dest);
 	free(gd);
 }
@@ -229,22 +222,24 @@ static void print_summary(const char *commit, const char *tree, const char *form
 	sc_json_map_close(g);
 	struct strbuf out = STRBUF_INIT;
 	sc_json_finish(g, &out);
-	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0)
-		sc_die_code(SC_EXIT_FAIL, "cannot write summary (stdout)");
+	if (sc_write_all(STDOUT_FILENO, out.buf, out.len) < 0)
+		sc_die_code(SC_EXIT_FAIL, "cannot write summary: %s (stdout)",
+		            errno == ENOSPC ? "no space left on device" : strerror(errno));
 	sb_release(&out);
 }
 
 int main(int argc, char **argv)
 {
 	sc_set_progname("sc-materialize");
+	sc_check_stdout_at_exit();
 	struct opts o;
 	parse_args(argc, argv, &o);
-	char *parent = check_dest(o.dest);
+	char *canon_dest = check_dest(o.dest);
 
 	struct sc_git g;
 	sc_git_open(&g, o.repo);
-	refuse_dest_in_git_dir(parent, &g, o.dest);
-	free(parent);
+	refuse_dest_in_git_dir(canon_dest, &g, o.dest);
+	free(canon_dest);
 	char commit[SC_MAX_HEXSZ + 1];
 	if (sc_oid_normalize(o.commit, g.hexsz, commit) < 0)
 		sc_die("not a full %s object ID (--commit %s)", g.object_format, o.commit);

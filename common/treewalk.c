@@ -2,6 +2,7 @@
 #include "die.h"
 #include "oid.h"
 #include "safepath.h"
+#include "sha256.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -235,11 +236,5 @@ void sc_tree_path(const struct sc_tree *t, size_t idx, struct strbuf *sb)
 
 void sc_tree_hex(const struct sc_tree *t, size_t idx, char hex[SC_MAX_HEXSZ + 1])
 {
-	static const char hexdig[] = "0123456789abcdef";
-	const unsigned char *o = t->nodes[idx].oid;
-	for (int i = 0; i < t->rawsz; i++) {
-		hex[2 * i] = hexdig[o[i] >> 4];
-		hex[2 * i + 1] = hexdig[o[i] & 15];
-	}
-	hex[2 * t->rawsz] = '\0';
+	sc_hex(t->nodes[idx].oid, (size_t)t->rawsz, hex);
 }
