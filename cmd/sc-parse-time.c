@@ -1,6 +1,7 @@
 /* sc-parse-time: turn one raw GNU time file and its sandbox status line into
  * one sample bound to its run, plan, revision and file.  Anything doubtful
  * becomes an error sample, never a number.  See man/sc-parse-time.1. */
+#include "closeout.h"
 #include "die.h"
 #include "oid.h"
 #include "run.h"
@@ -126,6 +127,7 @@ static void measured(const char *time_path, const char *status_path)
 int main(int argc, char **argv)
 {
 	sc_set_progname(argv[0]);
+	sc_check_stdout_at_exit();
 	enum { O_TIME = 256, O_STATUS, O_RUN, O_DIGEST, O_REV, O_SAMPLE, O_UNMEASURED, O_DETAIL };
 	static const struct option opts[] = {
 		{"time-file", required_argument, NULL, O_TIME},

@@ -7,6 +7,7 @@
  * blob, the object reader); only the tree diff has to wait for the merge
  * base.  That keeps the whole run close to the cost of the bare plumbing. */
 #include "changes.h"
+#include "closeout.h"
 #include "die.h"
 #include "git.h"
 #include "gitjob.h"
@@ -242,6 +243,7 @@ static void write_stdout(const struct strbuf *sb)
 int main(int argc, char **argv)
 {
 	sc_set_progname("sc-plan");
+	sc_check_stdout_at_exit();
 	struct opts o;
 	parse_args(argc, argv, &o);
 	const char *flags[3] = {"--tooling", "--base", "--head"};

@@ -2,6 +2,7 @@
  * Bad flags or unreadable/unparseable input exit 2 before anything is
  * written; a complete report exits 0 whatever it flags; a report with any
  * missing, rejected or error sample is still written, then exits 1. */
+#include "closeout.h"
 #include "die.h"
 #include "mdescape.h"
 #include "oid.h"
@@ -205,6 +206,7 @@ static char *out_path(const char *dir, const char *name)
 int main(int argc, char **argv)
 {
 	sc_set_progname("sc-report");
+	sc_check_stdout_at_exit();
 	struct opts o;
 	parse_args(argc, argv, &o);
 

@@ -1,6 +1,7 @@
 /* sphereceti: the porcelain.  "sphereceti <stage> ARGS" execs sc-<stage>
  * from the directory this program lives in (like git's exec path);
  * profile-plan is sc-plan; profile-run (sc-profile-run) chains the stages. */
+#include "closeout.h"
 #include "die.h"
 #include "execdir.h"
 #include "strbuf.h"
@@ -36,6 +37,7 @@ static int is_stage(const char *name)
 int main(int argc, char **argv)
 {
 	sc_set_progname("sphereceti");
+	sc_check_stdout_at_exit();
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return SC_EXIT_USAGE;
