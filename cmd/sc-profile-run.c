@@ -3,6 +3,7 @@
  * per side: sandboxed prebuild, then one timed sample per selected file ->
  * parse each raw time file -> report.  Every step is a sibling stage run
  * with an argv; this file only sequences them and keeps the workspace. */
+#include "closeout.h"
 #include "die.h"
 #include "execdir.h"
 #include "git.h"
@@ -437,7 +438,9 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 	char *time_file, *status_file;
 	int rc = sandboxed(r, side, f->id, timeout, cmd, &time_file, &status_file);
 	stop_if_interrupted(r);
-	if (rc == 2) {
+	/* 2: it did not run; 128+N: sc-sandbox-exec itself was killed (its
+	 * sandbox ends with it) and left no status line. */
+	if (rc != 0 && rc != 1) {
 		unmeasured(r, side, f, "sandbox_failed", "sc-sandbox-exec could not run the sample");
 		progress(r, "%s %s: sandbox did not run", sc_side_name(side), f->path);
 		free(time_file);
@@ -540,6 +543,14 @@ static int report(struct run *r)
 	if (rc != 0 && rc != 1)
 		sc_die_code(SC_EXIT_FAIL, "sc-report failed (exit %d); no report was written (%s)", rc,
 		            r->ws);
+	/* Exit 1 is also how sc-report says it could not write (a full disk):
+	 * report.json, written last, is what makes the report whole. */
+	char *json = xasprintf("%s/report.json", r->ws);
+	struct stat st;
+	if (stat(json, &st) < 0)
+		sc_die_code(SC_EXIT_FAIL, "sc-report wrote no report.json; the workspace is incomplete (%s)",
+		            r->ws);
+	free(json);
 
 	char *marker = xasprintf("%s/" INCOMPLETE_MARKER, r->ws);
 	unlink(marker);
@@ -565,6 +576,7 @@ static int report(struct run *r)
 int main(int argc, char **argv)
 {
 	sc_set_progname("sc-profile-run");
+	sc_check_stdout_at_exit();
 	struct run r;
 	memset(&r, 0, sizeof r);
 	parse_args(argc, argv, &r.o);

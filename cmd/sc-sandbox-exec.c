@@ -1,5 +1,6 @@
 /* sc-sandbox-exec: run one command sealed in bubblewrap, timed from the
  * host by GNU time.  See man/sc-sandbox-exec.1 for the contract. */
+#include "closeout.h"
 #include "die.h"
 #include "execdir.h"
 #include "json.h"
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -432,7 +434,11 @@ static int check_bwrap(const char *bwrap, const char *want_sha, const char *want
 int main(int argc, char **argv)
 {
 	sc_set_progname(argv[0]);
+	sc_check_stdout_at_exit();
 	sane_stdio();
+	/* Nobody is left to read the status line when whoever started us dies:
+	 * SIGTERM then takes the sandbox down like an interrupt. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	enum { O_TREE = 256, O_TC, O_DEPS, O_TIME, O_TIMEOUT, O_BWRAP, O_SELF, O_CHECK };
 	static const struct option opts[] = {
 		{"tree", required_argument, NULL, O_TREE},

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,11 +40,19 @@ int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp
 	if (pipe2(report, O_CLOEXEC) < 0)
 		goto fail;
 
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0)
 		goto fail;
 	if (pid == 0) {
 		int err;
+		int death = (flags & SC_PARENT_DEATH_KILL) ? SIGKILL
+		            : (flags & SC_PARENT_DEATH_TERM) ? SIGTERM : 0;
+		if (death && prctl(PR_SET_PDEATHSIG, death) < 0)
+			goto child_fail;
+		/* The parent may have died before the request took effect. */
+		if (death && getppid() != parent)
+			_exit(127);
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);

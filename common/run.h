@@ -11,7 +11,12 @@ enum {
 	SC_NULL_OUT = 1 << 3,  /* stdout to /dev/null */
 	SC_NULL_ERR = 1 << 4,  /* stderr to /dev/null */
 	SC_NEW_PGRP = 1 << 5,  /* child leads a new process group */
-	SC_ERR_TO_OUT = 1 << 6 /* stderr joins stdout (after SC_PIPE_OUT) */
+	SC_ERR_TO_OUT = 1 << 6, /* stderr joins stdout (after SC_PIPE_OUT) */
+	/* The child is sent SIGTERM (or SIGKILL) when the process that spawned
+	 * it dies, even by SIGKILL: nothing we start outlives us unnoticed.
+	 * Kept across exec (Linux PR_SET_PDEATHSIG). */
+	SC_PARENT_DEATH_TERM = 1 << 7,
+	SC_PARENT_DEATH_KILL = 1 << 8
 };
 
 struct sc_proc {

@@ -78,7 +78,8 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	double start = now();
 	int rc = sfd < 0 ? -1
 	                 : sc_spawn(&p, argv.v, empty_env, NULL,
-	                            SC_NULL_IN | SC_PIPE_OUT | SC_ERR_TO_OUT | SC_NEW_PGRP);
+	                            SC_NULL_IN | SC_PIPE_OUT | SC_ERR_TO_OUT | SC_NEW_PGRP |
+		                                SC_PARENT_DEATH_KILL);
 	int saved = errno;
 	close(wr);
 	sc_argv_release(&argv);

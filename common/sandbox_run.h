@@ -5,7 +5,9 @@
  * (or when we are asked to stop) the group gets SIGTERM, a short grace,
  * then SIGKILL; bwrap's --die-with-parent and the PID namespace take the
  * rest down, and as a child subreaper we reap whatever reaches us, so no
- * process of the run outlives this call. */
+ * process of the run outlives this call.  If we die without cleaning up
+ * (SIGKILL), GNU time is sent SIGKILL by the kernel and the same chain
+ * (die-with-parent, then the PID namespace) ends the rest. */
 #include "sandbox_args.h"
 #include "strbuf.h"
 

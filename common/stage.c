@@ -51,7 +51,10 @@ int sc_stage_run(const char *dir, const char *stage, const char *const *args,
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	struct sc_proc p;
-	int rc = sc_spawn(&p, argv.v, NULL, NULL, SC_NULL_IN | (out ? SC_PIPE_OUT : 0));
+	/* A stage gets SIGTERM when we die, even by SIGKILL: sc-sandbox-exec
+	 * then takes its sandbox down, the others just stop. */
+	int rc = sc_spawn(&p, argv.v, NULL, NULL,
+	                  SC_NULL_IN | SC_PARENT_DEATH_TERM | (out ? SC_PIPE_OUT : 0));
 	int err = errno;
 	if (rc == 0) {
 		running_child = p.pid;

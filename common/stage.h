@@ -3,7 +3,9 @@
 /* Running sibling stages (sc-<name> in the exec dir) from a porcelain, with
  * interrupts forwarded: SIGINT/SIGTERM/SIGHUP received by the porcelain are
  * passed on as SIGTERM to the stage running at that moment, so the stage can
- * take its sandbox down, and are remembered for the porcelain to stop. */
+ * take its sandbox down, and are remembered for the porcelain to stop.
+ * A stage is also sent SIGTERM when the porcelain dies without a chance to
+ * forward anything (SIGKILL, a crash). */
 #include "strbuf.h"
 
 /* Install the forwarding handlers (once, before the first stage). */

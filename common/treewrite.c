@@ -59,10 +59,18 @@ static void write_blob(struct sc_catfile *c, const struct sc_tree *t, size_t k, 
 	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
 		stopped_at("create file", t, k, dest);
-	if (sc_catfile_stream(c, fd) < 0)
+	int failed = sc_catfile_stream(c, fd) < 0;
+	int err = errno;
+	if (close(fd) < 0 && !failed) {
+		failed = 1;
+		err = errno;
+	}
+	if (failed) {
+		/* A truncated file must not stand under its final name. */
+		unlinkat(dirfd, name, 0);
+		errno = err;
 		stopped_at("write file", t, k, dest);
-	if (close(fd) < 0)
-		stopped_at("write file", t, k, dest);
+	}
 	st->files++;
 	st->bytes += size;
 }

@@ -1,0 +1,389 @@
+#!/usr/bin/env bats
+# Faults: interrupts, SIGKILL, a full disk, two runs racing for one
+# workspace.  Real bwrap, real GNU time, the fixture toolchain.  "The run's
+# processes" are found by ancestry, session and PID namespace
+# (t/lib/runprocs.py), not by name, so other suites running on the same
+# host at the same time neither hide a leak nor fake one.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load lib/project
+
+RUNPROCS="$BATS_TEST_DIRNAME/lib/runprocs.py"
+
+setup() {
+	project_base
+	RUN_PID=
+	MNT=
+}
+
+teardown() {
+	if [ -n "$RUN_PID" ]; then
+		kill -KILL "$RUN_PID" 2>/dev/null || true
+		[ -f "$BATS_TEST_TMPDIR/snap" ] && end_leftovers
+	fi
+	if [ -n "$MNT" ] && mountpoint -q "$MNT"; then
+		umount "$MNT" || umount -l "$MNT"
+	fi
+}
+
+# Kill whatever of the run a failed test left behind.
+end_leftovers() {
+	local pid
+	for pid in $(python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID" | cut -d' ' -f1); do
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+}
+
+# start_run [flags...]: profile-run in the background, in a session of its
+# own (the session ID is its PID), fd 3 closed for bats.
+start_run() {
+	setsid "$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
+		--workspace "$WS" --toolchain "$TC" --dependencies "$DEPS" "$@" \
+		>"$BATS_TEST_TMPDIR/run.out" 2>"$BATS_TEST_TMPDIR/run.err" 3>&- &
+	RUN_PID=$!
+}
+
+# wait_inside NAME COMM: until the sandboxed step NAME (raw/NAME.time is
+# being written) has a process COMM (lean, lake) among the run's.
+wait_inside() {
+	local i
+	for i in $(seq 150); do
+		if compgen -G "$WS/raw/$1.time.tmp-*" >/dev/null &&
+			python3 "$RUNPROCS" snapshot "$RUN_PID" | awk -v c="$2" '$4 == c { f = 1 } END { exit !f }'; then
+			sleep 0.3 # let it settle into its work
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "never reached $1 ($2):"
+	cat "$BATS_TEST_TMPDIR/run.err"
+	return 1
+}
+
+# signal_run SIG [group]: snapshot the run's process tree, send SIG to the
+# run (or to its whole process group, as a terminal's Ctrl-C does), wait.
+signal_run() {
+	python3 "$RUNPROCS" snapshot "$RUN_PID" >"$BATS_TEST_TMPDIR/snap"
+	cat "$BATS_TEST_TMPDIR/snap"
+	grep -q ' sc-sandbox-exec$' "$BATS_TEST_TMPDIR/snap"
+	if [ "${2:-}" = group ]; then
+		kill -s "$1" -- "-$RUN_PID"
+	else
+		kill -s "$1" "$RUN_PID"
+	fi
+	RUN_STATUS=0
+	wait "$RUN_PID" || RUN_STATUS=$?
+}
+
+# Every process the run started has ended (the sandbox's grace before
+# SIGKILL is 2 s).
+run_ended() {
+	local i
+	for i in $(seq 50); do
+		python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID" >/dev/null && return 0
+		sleep 0.2
+	done
+	echo "left running:"
+	python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID"
+	return 1
+}
+
+# The workspace says it is incomplete and holds nothing that looks whole.
+assert_incomplete() {
+	[ -f "$WS/INCOMPLETE" ]
+	[ ! -e "$WS/report.json" ]
+	[ ! -e "$WS/report.md" ]
+	[ -z "$(find "$WS" -name '*.tmp*' -print)" ] || { find "$WS" -name '*.tmp*'; return 1; }
+}
+
+# A second run into the same path is refused and changes nothing there.
+assert_second_run_refused() {
+	local before
+	before=$(tree_state "$WS")
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'workspace already exists' <<<"$stderr"
+	[ "$(tree_state "$WS")" = "$before" ]
+}
+
+# interrupted SIGNUM: the checks every interrupted run must pass.
+interrupted() {
+	cat "$BATS_TEST_TMPDIR/run.err"
+	[ "$RUN_STATUS" -eq $((128 + $1)) ]
+	grep -q "interrupted by signal $1; the workspace is incomplete" "$BATS_TEST_TMPDIR/run.err"
+	run_ended
+	assert_incomplete
+	assert_second_run_refused
+}
+
+prebuild_candidate() {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: build-cpu=5 cpu=0.05'
+	head_commit
+}
+
+@test "SIGINT mid-prebuild: every process ends, exit 130, workspace incomplete; a fresh path works" {
+	prebuild_candidate
+	start_run
+	wait_inside head-prebuild lake
+	signal_run INT
+	interrupted 2
+	WS=$BATS_TEST_TMPDIR/fresh profile
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/fresh/report.json")" = ok ]
+	[ ! -e "$BATS_TEST_TMPDIR/fresh/INCOMPLETE" ]
+}
+
+@test "SIGTERM mid-prebuild: every process ends, exit 143, workspace incomplete" {
+	prebuild_candidate
+	start_run
+	wait_inside head-prebuild lake
+	signal_run TERM
+	interrupted 15
+}
+
+@test "SIGTERM mid-sample, candidate ignoring SIGTERM with an orphan: all ends, exit 143; a fresh path works" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: ignore-term orphan-hang hang'
+	head_commit
+	start_run
+	wait_inside head-Demo.Basic lean
+	signal_run TERM
+	interrupted 15
+	# The interrupted sample left no counters, not even under a temporary.
+	[ ! -e "$WS/raw/head-Demo.Basic.time" ]
+	WS=$BATS_TEST_TMPDIR/fresh profile --sample-timeout 1
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '.files[0].head.error' "$BATS_TEST_TMPDIR/fresh/report.json")" = timeout ]
+	[ ! -e "$BATS_TEST_TMPDIR/fresh/INCOMPLETE" ]
+}
+
+@test "Ctrl-C (SIGINT to the whole process group) mid-sample: all ends, exit 130" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: hang'
+	head_commit
+	start_run
+	wait_inside head-Demo.Basic lean
+	signal_run INT group
+	interrupted 2
+}
+
+@test "SIGKILL of profile-run mid-sample: sc-sandbox-exec and the candidate still end; what stays on disk" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: ignore-term orphan-hang hang'
+	head_commit
+	start_run
+	wait_inside head-Demo.Basic lean
+	signal_run KILL
+	[ "$RUN_STATUS" -eq 137 ]
+	run_ended
+	# What remains (man sphereceti, SIGNALS AND INTERRUPTED RUNS): the
+	# marker, the plan, both trees, the finished steps' raw files; no
+	# report, and no temporary of the killed sample.
+	assert_incomplete
+	[ -f "$WS/plan.json" ] && [ -d "$WS/base" ] && [ -d "$WS/head" ]
+	[ -f "$WS/raw/base-Demo.Basic.time" ] && [ -f "$WS/raw/head-prebuild.time" ]
+	[ ! -e "$WS/raw/head-Demo.Basic.time" ] && [ ! -e "$WS/raw/head-Demo.Basic.status" ]
+	assert_second_run_refused
+}
+
+@test "SIGKILL of sc-sandbox-exec mid-sample: the sandbox ends with it; the run reports sandbox_failed" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: ignore-term orphan-hang hang'
+	head_commit
+	start_run
+	wait_inside head-Demo.Basic lean
+	python3 "$RUNPROCS" snapshot "$RUN_PID" >"$BATS_TEST_TMPDIR/snap"
+	local exe
+	exe=$(awk '$4 == "sc-sandbox-exec" { print $1 }' "$BATS_TEST_TMPDIR/snap")
+	[ -n "$exe" ]
+	kill -KILL "$exe"
+	RUN_STATUS=0
+	wait "$RUN_PID" || RUN_STATUS=$?
+	cat "$BATS_TEST_TMPDIR/run.err"
+	# GNU time gets SIGKILL when its parent dies, bwrap dies with GNU time,
+	# the PID namespace takes the rest.
+	run_ended
+	[ "$RUN_STATUS" -eq 1 ]
+	[ "$(jq -r '.files[0].head.error' "$WS/report.json")" = sandbox_failed ]
+	[ ! -e "$WS/INCOMPLETE" ]
+	# GNU time's file was never renamed into place: a temporary may stay,
+	# never a final name.
+	[ ! -e "$WS/raw/head-Demo.Basic.time" ]
+}
+
+# ---- full disk ----
+
+# mount_small SIZE [OPTIONS]: a tmpfs of SIZE at $MNT.
+mount_small() {
+	MNT=$BATS_TEST_TMPDIR/mnt
+	mkdir -p "$MNT"
+	mount -t tmpfs -o "size=$1${2:+,$2}" tmpfs "$MNT"
+}
+
+# Every regular file under DIR is whole: trees equal their blobs, JSON
+# parses, the plan is sc-plan's bytes.  Nothing is left under a temporary
+# name either.
+assert_files_whole() {
+	local dir=$1 f rel side rev
+	while IFS= read -r -d '' f; do
+		rel=${f#"$dir"/}
+		case $rel in
+		base/* | head/*)
+			side=${rel%%/*}
+			[ "$side" = base ] && rev=$M || rev=$H
+			case $rel in */.lake/*) continue ;; esac
+			cmp -s "$f" <(git -C "$R" cat-file blob "$rev:${rel#*/}") ||
+				{ echo "truncated or wrong: $rel"; return 1; } ;;
+		*.json) jq -e . "$f" >/dev/null || { echo "not JSON: $rel"; return 1; } ;;
+		INCOMPLETE) grep -q 'has not finished' "$f" ;;
+		*.tmp*) echo "temporary left: $rel"; return 1 ;;
+		esac
+	done < <(find "$dir" -type f -print0)
+}
+
+# A repository whose tree (3 MiB of incompressible data) does not fit 2 MiB.
+big_tree() {
+	mkdir -p "$R/data"
+	head -c 3145728 /dev/urandom >"$R/data/blob.bin"
+	M=$(ex_commit "$R" "big data")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+}
+
+@test "disk full while materializing: profile-run says no space, nothing truncated under a final name" {
+	big_tree
+	mount_small 2m
+	WS=$MNT/ws profile
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	grep -q '^sc-materialize: error: no space left on device' <<<"$stderr"
+	grep -q 'could not materialize the base tree' <<<"$stderr"
+	[ -f "$MNT/ws/INCOMPLETE" ] && [ ! -e "$MNT/ws/report.json" ]
+	cmp "$MNT/ws/plan.json" <(sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H")
+	assert_files_whole "$MNT/ws"
+}
+
+@test "disk full: sc-materialize alone fails with one line, leaves no truncated file" {
+	big_tree
+	mount_small 2m
+	run --separate-stderr sc-materialize --repo "$R" --commit "$M" --dest "$MNT/tree"
+	[ "$status" -eq 1 ]
+	assert_error_line sc-materialize
+	grep -q 'no space left on device' <<<"$stderr"
+	mkdir -p "$MNT/check" && mv "$MNT/tree" "$MNT/check/base"
+	assert_files_whole "$MNT/check"
+}
+
+@test "disk full while reporting: sc-report fails cleanly; profile-run keeps the workspace incomplete" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	# A complete run on a roomy tmpfs tells how many inodes a run needs.
+	mount_small 64m
+	WS=$MNT/ws profile
+	[ "$status" -eq 0 ]
+	local used
+	used=$(df --output=iused "$MNT" | tail -1)
+	cp "$MNT/ws/plan.json" "$MNT/ws/samples.jsonl" "$BATS_TEST_TMPDIR/"
+	umount "$MNT"
+	# One inode fewer, then two: report.md's, then report.json's creation
+	# is the one that fails (the marker is removed only at the end).
+	local short
+	for short in 0 1; do
+		mount_small 64m "nr_inodes=$((used - short))"
+		WS=$MNT/ws profile
+		echo "$stderr"
+		[ "$status" -eq 1 ]
+		grep -q '^sc-report: error: cannot write report.*no space left on device' <<<"$stderr"
+		grep -q 'sc-report wrote no report.json; the workspace is incomplete' <<<"$stderr"
+		[ -f "$MNT/ws/INCOMPLETE" ] && [ ! -e "$MNT/ws/report.json" ]
+		! grep -q '^report:' <<<"$output"
+		assert_files_whole "$MNT/ws"
+		umount "$MNT"
+	done
+	# sc-report alone into a full disk: one error line, nothing written.
+	mount_small 1m
+	mkdir "$MNT/out"
+	dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null || true
+	run --separate-stderr sc-report --plan "$BATS_TEST_TMPDIR/plan.json" \
+		--samples "$BATS_TEST_TMPDIR/samples.jsonl" --out-dir "$MNT/out"
+	[ "$status" -eq 1 ]
+	assert_error_line sc-report
+	grep -q 'no space left on device' <<<"$stderr"
+	[ -z "$(ls -A "$MNT/out")" ]
+}
+
+@test "stdout on a full disk (/dev/full): every tool exits nonzero with one error line" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	local digest tf=$BATS_TEST_TMPDIR/t.time st=$BATS_TEST_TMPDIR/t.status
+	digest=$(printf 'x' | sha256sum | cut -d' ' -f1)
+	printf 'sc-time/1\nuser 1.00\nsys 0.10\nmaxrss_kib 2048\nexit 0\nelapsed 1.20\n' >"$tf"
+	printf '{"schema":"sphereceti.status/1","exit_code":0,"signal":0,"timed_out":false,"wall_s":1.25}\n' >"$st"
+	local -a cmds=(
+		"sc-plan --repo $R --tooling $T --base $B --head $H"
+		"sc-plan --help"
+		"sc-plan --version"
+		"sc-parse-time --time-file $tf --status $st --run-id 0123456789abcdef0123456789abcdef --plan-digest $digest --revision $H --sample head:Demo.Basic"
+		"sc-report --help"
+		"sc-report --version"
+		"sc-materialize --help"
+		"sc-materialize --repo $R --commit $H --dest $BATS_TEST_TMPDIR/tree"
+		"sc-profile-run --help"
+		"sphereceti --version"
+		"sphereceti help"
+		"sphereceti profile-plan --repo $R --tooling $T --base $B --head $H"
+		"sc-sandbox-exec --self-test"
+	)
+	local c
+	for c in "${cmds[@]}"; do
+		echo "== $c"
+		# shellcheck disable=SC2086 # word splitting wanted: no spaces inside
+		run --separate-stderr $c
+		[ "$status" -eq 0 ] # the command itself works
+		[ -n "$output" ]
+		rm -rf "$BATS_TEST_TMPDIR/tree"
+		# shellcheck disable=SC2086
+		run --separate-stderr bash -c '"$@" >/dev/full' - $c
+		echo "$stderr"
+		[ "$status" -ne 0 ]
+		local tool=${c%% *}
+		[[ "$c" != "sphereceti profile-plan"* ]] || tool=sc-plan # it execs sc-plan
+		assert_error_line "$tool"
+		rm -rf "$BATS_TEST_TMPDIR/tree"
+	done
+}
+
+@test "two profile-runs on one workspace path at once: exactly one proceeds, the other is refused" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	local i
+	for i in 1 2; do
+		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
+			--workspace "$WS" --toolchain "$TC" --dependencies "$DEPS" \
+			>"$BATS_TEST_TMPDIR/out$i" 2>"$BATS_TEST_TMPDIR/err$i" 3>&- &
+		eval "pid$i=\$!"
+	done
+	local s1=0 s2=0
+	wait "$pid1" || s1=$?
+	wait "$pid2" || s2=$?
+	cat "$BATS_TEST_TMPDIR/err1" "$BATS_TEST_TMPDIR/err2"
+	# One winner (0), one loser (2) with the refusal as its only line.
+	[ "$((s1 + s2))" -eq 2 ] && [ "$((s1 * s2))" -eq 0 ]
+	local loser=1
+	[ "$s1" -eq 0 ] && loser=2
+	stderr=$(cat "$BATS_TEST_TMPDIR/err$loser") status=2 assert_error_line sc-profile-run
+	grep -q 'workspace already exists' "$BATS_TEST_TMPDIR/err$loser"
+	[ ! -s "$BATS_TEST_TMPDIR/out$loser" ]
+	# The winner's run is whole.
+	[ "$(jq -r .status "$WS/report.json")" = ok ]
+	[ ! -e "$WS/INCOMPLETE" ]
+	[ "$(wc -l <"$WS/samples.jsonl")" -eq 2 ]
+}

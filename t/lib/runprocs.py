@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Which processes belong to one run, scoped so that other suites running on
+the same host at the same time do not count.
+
+  runprocs.py snapshot PID        PID and all its descendants, one per line:
+                                  "pid starttime pidns comm"
+  runprocs.py alive SNAPSHOT SID  live (not zombie) processes that are in the
+                                  snapshot (same pid and start time), in
+                                  session SID, or in a PID namespace the
+                                  snapshot saw other than ours; exit 1 if any
+
+Processes inside bwrap are in their own PID namespace and session but are
+visible here with host PIDs and parents, so a snapshot of the tree catches
+them, and their namespace catches what they fork later.
+"""
+import os
+import sys
+
+
+def table():
+    procs = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+            ns = os.readlink(f"/proc/{name}/ns/pid")
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        rest = stat[stat.rindex(")") + 2:].split()
+        # rest[0] is field 3 (state): ppid 4, session 6, starttime 22
+        procs[int(name)] = {
+            "state": rest[0], "ppid": int(rest[1]), "sid": int(rest[3]),
+            "start": rest[19], "ns": ns, "comm": comm,
+        }
+    return procs
+
+
+def snapshot(root):
+    procs = table()
+    children = {}
+    for pid, p in procs.items():
+        children.setdefault(p["ppid"], []).append(pid)
+    todo, seen = [root], []
+    while todo:
+        pid = todo.pop()
+        if pid in procs:
+            seen.append(pid)
+            todo.extend(children.get(pid, []))
+    for pid in seen:
+        p = procs[pid]
+        print(pid, p["start"], p["ns"], p["comm"])
+
+
+def alive(snapfile, sid):
+    known, spaces = set(), set()
+    own = os.readlink("/proc/self/ns/pid")
+    with open(snapfile) as f:
+        for line in f:
+            pid, start, ns, _ = line.rstrip("\n").split(" ", 3)
+            known.add((int(pid), start))
+            if ns != own:
+                spaces.add(ns)
+    left = []
+    for pid, p in table().items():
+        if p["state"] == "Z" or pid == os.getpid():
+            continue
+        if (pid, p["start"]) in known or p["sid"] == sid or p["ns"] in spaces:
+            left.append(f'{pid} {p["comm"]} sid={p["sid"]} {p["ns"]}')
+    print("\n".join(left))
+    return 1 if left else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "snapshot":
+        snapshot(int(sys.argv[2]))
+    elif sys.argv[1] == "alive":
+        sys.exit(alive(sys.argv[2], int(sys.argv[3])))
+    else:
+        sys.exit("usage: runprocs.py snapshot PID | alive SNAPSHOT SID")
