@@ -157,6 +157,13 @@ int sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
 	}
 	if (p->n_files > 1)
 		qsort(p->files, p->n_files, sizeof *p->files, by_path);
+	/* A crafted tree can hold one name twice; git then reports the path
+	 * twice, and two samples would claim one module. */
+	for (size_t i = 1; i < p->n_files; i++)
+		if (strcmp(p->files[i].path, p->files[i - 1].path) == 0) {
+			sb_addf(err, "a tree lists one path twice: %s", p->files[i].path);
+			return -1;
+		}
 	p->no_changes = p->n_files == 0;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "changes.h"
 #include "plan.h"
 #include "sample.h"
 #include "strbuf.h"
@@ -81,12 +82,34 @@ START_TEST(sample_huge_counter)
 }
 END_TEST
 
+/* fuzz_rawdiff: git reports a path twice when a crafted tree lists one
+ * name twice; the plan then held two files with one id. */
+START_TEST(changes_duplicate_path)
+{
+	static const char raw[] =
+		":100644 100644 7898192261aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 587be6b4c3bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb M\0"
+		"Lib/A.lean\0"
+		":000000 100644 0000000000000000000000000000000000000000 975fbec825cccccccccccccccccccccccccccccc A\0"
+		"Lib/A.lean\0";
+	struct sc_plan p;
+	memset(&p, 0, sizeof p);
+	p.library = xcalloc(1, sizeof *p.library);
+	p.library[p.n_library++] = xstrdup("Lib");
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(sc_changes_select(&p, raw, sizeof raw - 1, 40, &err), -1);
+	ck_assert_str_eq(err.buf, "a tree lists one path twice: Lib/A.lean");
+	sb_release(&err);
+	sc_plan_free(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fuzz_regressions");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, plan_unknown_lake_key);
 	tcase_add_test(tc, sample_huge_counter);
+	tcase_add_test(tc, changes_duplicate_path);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
