@@ -135,14 +135,26 @@ outside() {
 }
 
 @test "sc-materialize: newline and dash names, 255-byte names, a path of 40 KB are written exactly" {
-	local b long deep i
+	local b long deep
 	b=$(blob data)
 	long=$(printf 'n%.0s' $(seq 255))
-	# 200 levels of 200-byte directory names: ten times PATH_MAX.
-	deep=$(entry 100644 leaf "$b" | mktree_raw)
-	for i in $(seq 200); do
-		deep=$(entry 40000 "$(printf "%03d" "$i")$(printf 'd%.0s' $(seq 197))" "$deep" | mktree_raw)
-	done
+	# 200 levels of 200-byte directory names: ten times PATH_MAX.  The
+	# chain of tree IDs is computed here, then git writes all 201 trees.
+	mkdir "$W/deep"
+	deep=$(python3 -c '
+import hashlib, sys
+oid, out = bytes.fromhex(sys.argv[1]), sys.argv[2]
+entry = b"100644 leaf\0" + oid
+for i in range(201):
+    body = entry
+    oid = hashlib.sha1(b"tree %d\0" % len(body) + body).digest()
+    with open(f"{out}/{i}", "wb") as f:
+        f.write(body)
+    entry = b"40000 %03d" % (i + 1) + b"d" * 197 + b"\0" + oid
+print(oid.hex())
+' "$b" "$W/deep")
+	ls "$W"/deep/* | git -C "$R" hash-object --literally -t tree -w --stdin-paths >/dev/null
+	rm -r "$W/deep"
 	head_with "$({
 		entry 100644 $'new\nline.lean' "$b"
 		entry 100644 '-rf' "$b"
@@ -217,7 +229,7 @@ sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range
 	jq -e '.files == 10002' <<<"$output"
 	[ "$(find "$W/box/out/data" -type f | wc -l)" -eq 10000 ]
 	echo "two plans and a materialize of 10,000 entries: $((SECONDS - t0)) s"
-	[ $((SECONDS - t0)) -lt 60 ]
+	[ -n "${SC_VALGRIND:-}" ] || [ $((SECONDS - t0)) -lt 60 ]
 }
 
 @test "a 300 MiB blob: sc-plan never reads it, sc-materialize streams it (peak RSS far below its size)" {
@@ -235,6 +247,7 @@ sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range
 	[ "$(git hash-object "$W/box/out/Demo/Big.lean")" = "$big" ]
 	# %M is the peak of the tool and of git cat-file under it.
 	echo "peak RSS: sc-plan $(cat "$W/plan.rss") KiB, sc-materialize $(cat "$W/mat.rss") KiB"
-	[ "$(cat "$W/plan.rss")" -lt $((32 << 10)) ]
-	[ "$(cat "$W/mat.rss")" -lt $((32 << 10)) ]
+	[ -z "${SC_VALGRIND:-}" ] || skip "under check-valgrind the peak is valgrind's"
+	[ "$(cat "$W/plan.rss")" -lt $((64 << 10)) ]
+	[ "$(cat "$W/mat.rss")" -lt $((64 << 10)) ]
 }

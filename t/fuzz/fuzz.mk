@@ -7,11 +7,18 @@ FUZZ_SECONDS ?= 20
 FUZZ_SRC     := $(wildcard t/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:t/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Icommon -I$(BUILD) \
-                $(YAJL_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+                $(YAJL_CFLAGS) -fno-sanitize-recover=all
+FUZZ_SAN     := address,undefined
+# common/ is compiled once, instrumented for every harness.
+FUZZ_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/fuzz/%.o)
 
-$(BUILD)/fuzz/%: t/fuzz/%.c $(COMMON_SRC) $(wildcard common/*.h) $(BUILD)/version.h
+$(BUILD)/fuzz/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/version.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMMON_SRC) $(YAJL_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+
+$(BUILD)/fuzz/%: t/fuzz/%.c $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(YAJL_LIBS)
 
 check-fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(abspath $(FUZZ_BIN)); do \
