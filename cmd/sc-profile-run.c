@@ -7,6 +7,7 @@
 #include "die.h"
 #include "execdir.h"
 #include "git.h"
+#include "gnutime.h"
 #include "manifest.h"
 #include "plan.h"
 #include "precond.h"
@@ -205,13 +206,10 @@ static void make_plan(struct run *r)
 
 static void check_gnu_time(void)
 {
-	struct strbuf out = STRBUF_INIT;
-	const char *argv[] = {"/usr/bin/time", "--version", NULL};
-	const char *envp[] = {NULL};
-	int st = sc_run_capture(argv, envp, NULL, SC_ERR_TO_OUT, &out);
-	if (st < 0 || !strstr(out.buf, "GNU Time"))
-		sc_die("GNU time is required at /usr/bin/time (apt-get install time)");
-	sb_release(&out);
+	if (sc_gnu_time_check_version() < 0)
+		sc_die("GNU time is required: %s (%s; apt-get install time)",
+		       errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
+		       SC_GNU_TIME_PATH);
 }
 
 static void read_manifest(struct run *r, struct sc_manifest *m)

@@ -11,6 +11,7 @@
 #include "sample.h"
 #include "sandbox_args.h"
 #include "sandbox_run.h"
+#include "gnutime.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "timefile.h"
@@ -95,16 +96,9 @@ static char *resolve_bwrap(const char *path)
 
 static void check_gnu_time(void)
 {
-	static const char *const argv[] = {SC_GNU_TIME, "--version", NULL};
-	static const char *const env[] = {NULL};
-	struct strbuf out = STRBUF_INIT;
-	int st = sc_run_capture(argv, env, NULL, SC_ERR_TO_OUT, &out);
-	if (st < 0)
-		sc_die_errno("cannot run GNU time (%s)", SC_GNU_TIME);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !strstr(out.buf ? out.buf : "", "GNU Time"))
-		sc_die("%s is not GNU time (its --version does not say \"GNU Time\") (%s)", SC_GNU_TIME,
-		       SC_GNU_TIME);
-	sb_release(&out);
+	if (sc_gnu_time_check_binary() < 0)
+		sc_die("GNU time is required: %s (%s)",
+		       errno == ENOEXEC ? "this is not GNU time" : strerror(errno), SC_GNU_TIME);
 }
 
 /* sc-init beside us (build tree) or in ../libexec/sphereceti (installed). */

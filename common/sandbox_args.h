@@ -12,7 +12,8 @@
 #define SC_SANDBOX_INIT "/sc-init"
 #define SC_SANDBOX_PATH "/toolchain/bin:/usr/bin:/bin"
 #define SC_SANDBOX_HOME "/tmp/home"
-#define SC_GNU_TIME "/usr/bin/time"
+#include "gnutime.h"
+#define SC_GNU_TIME SC_GNU_TIME_PATH
 
 struct sc_sandbox {
 	const char *bwrap;     /* canonical path of the bwrap binary */
