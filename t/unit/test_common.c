@@ -1,5 +1,6 @@
 /* Unit tests for common/: hashing, JSON strictness, lean paths, plan and
  * sample models. */
+#include "unit_main.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,9 +242,5 @@ int main(void)
 	tcase_add_test(tc, sample_round_trip);
 	tcase_add_test(tc, oid_normalization);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sc_unit_run(s);
 }

@@ -1,6 +1,7 @@
 /* Inputs the fuzzers (t/fuzz/) once broke the readers with, kept as unit
  * tests so the fixes stay fixed even where nobody runs libFuzzer.  Run
  * these under make check-asan: the bugs were out-of-bounds reads. */
+#include "unit_main.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,9 +112,5 @@ int main(void)
 	tcase_add_test(tc, sample_huge_counter);
 	tcase_add_test(tc, changes_duplicate_path);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sc_unit_run(s);
 }

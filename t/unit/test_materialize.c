@@ -1,4 +1,5 @@
 /* Unit tests for the untrusted-name checks behind sc-materialize. */
+#include "unit_main.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +61,5 @@ int main(void)
 	tcase_add_test(tc, quoting);
 	tcase_add_test(tc, utf8_validation);
 	suite_add_tcase(s, tc);
-	SRunner *r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sc_unit_run(s);
 }

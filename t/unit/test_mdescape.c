@@ -1,6 +1,7 @@
 /* common/mdescape: no string, however hostile, can break a report.md table
  * row or inject markup.  (Plan paths are validated Lean identifiers, so the
  * end-to-end tool never sees these; this is the defence in depth.) */
+#include "unit_main.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,9 +159,5 @@ int main(void)
 	tcase_add_test(tc, code_wrapper);
 	tcase_add_test(tc, printable_utf8);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sc_unit_run(s);
 }

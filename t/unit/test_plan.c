@@ -1,6 +1,7 @@
 /* Unit tests for sc-plan's helpers: module names, root classification,
  * .sphereceti parsing, diff-tree record parsing and selection, Git object
  * hashing for the embedded source tree ID. */
+#include "unit_main.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,9 +345,5 @@ int main(void)
 	tcase_add_test(tc, git_tree_ids);
 	tcase_add_test(tc, commit_tree_line);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sc_unit_run(s);
 }

@@ -1,5 +1,6 @@
 /* Unit tests for common/timefile.c (the GNU time counter file) and
  * common/pathcheck.c (containment of sandbox paths). */
+#include "unit_main.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,9 +150,5 @@ int main(void)
 	tcase_add_test(tc, rejects_bad_numbers);
 	tcase_add_test(tc, path_containment);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sc_unit_run(s);
 }

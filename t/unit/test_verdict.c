@@ -1,6 +1,7 @@
 /* The threshold arithmetic of common/verdict: every boundary, exactly on it
  * and one millisecond below, with numbers as samples carry them (decimal
  * seconds parsed to doubles). */
+#include "unit_main.h"
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -216,9 +217,5 @@ int main(void)
 	tcase_add_test(tc, parse_and_format_milli);
 	tcase_add_test(tc, reasons);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sc_unit_run(s);
 }
