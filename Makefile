@@ -114,10 +114,13 @@ check-valgrind: all fixture $(UNIT_BIN)
 	        '$(VALGRIND)' '$(VG_FLAGS)' '$(VG_DIR)' "$$n" "$$b" >$(VG_DIR)/$$n; \
 	    chmod +x $(VG_DIR)/$$n; \
 	done
-	SC_VALGRIND=1 SC_BIN=$(VG_DIR) SC_FIXTURE=$(abspath $(BUILD))/fixture bats $(BATS_FLAGS) t/*.bats
-	@find $(VG_DIR)/logs -type f -empty -delete; \
+	@rc=0; SC_VALGRIND=1 SC_BIN=$(VG_DIR) SC_FIXTURE=$(abspath $(BUILD))/fixture \
+	    bats $(BATS_FLAGS) t/*.bats || rc=$$?; \
+	 echo "$$(ls $(VG_DIR)/logs | wc -l) tool runs under valgrind"; \
+	 find $(VG_DIR)/logs -type f -empty -delete; \
 	 if [ -n "$$(ls -A $(VG_DIR)/logs)" ]; then cat $(VG_DIR)/logs/*; \
-	     echo "valgrind found errors or leaks (logs in $(VG_DIR)/logs)"; exit 1; fi
+	     echo "valgrind found errors or leaks (logs in $(VG_DIR)/logs)"; exit 1; fi; \
+	 exit $$rc
 
 bench: all fixture
 	@set -e; for b in t/bench/*.sh; do echo "== $$b"; SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture bash $$b; done
