@@ -19,13 +19,22 @@ const char *sc_progname(void) { return progname; }
 /* One line, one write: keeps the message whole when stderr is shared. */
 static void emit(const char *kind, const char *fmt, va_list ap, const char *suffix)
 {
-	char msg[2048];
-	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	char raw[2048], msg[4 * sizeof raw];
+	int n = vsnprintf(raw, sizeof raw, fmt, ap);
 	if (n < 0)
-		msg[0] = '\0';
-	for (char *p = msg; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
+		raw[0] = '\0';
+	/* Messages can quote hostile names: keep them on one line and let no
+	 * control byte (terminal escapes included) reach the reader. */
+	size_t k = 0;
+	for (const unsigned char *p = (const unsigned char *)raw; *p; p++) {
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			msg[k++] = ' ';
+		else if (*p < 0x20 || *p == 0x7f)
+			k += (size_t)snprintf(msg + k, sizeof msg - k, "\\x%02x", *p);
+		else
+			msg[k++] = (char)*p;
+	}
+	msg[k] = '\0';
 	fprintf(stderr, "%s: %s: %s%s%s\n", progname, kind, msg,
 	        suffix ? ": " : "", suffix ? suffix : "");
 	fflush(stderr);

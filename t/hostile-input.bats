@@ -251,3 +251,12 @@ sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range
 	[ "$(cat "$W/plan.rss")" -lt $((64 << 10)) ]
 	[ "$(cat "$W/mat.rss")" -lt $((64 << 10)) ]
 }
+
+@test "error lines quote hostile names without control bytes" {
+	local evil
+	evil=$(printf '%s/x\033]0;pwned\007\033[31m' "$W")
+	run --separate-stderr sc-plan --repo "$evil" --tooling "$M" --base "$M" --head "$M"
+	assert_error_line sc-plan
+	[[ "$stderr" == *'x\x1b]0;pwned\x07\x1b[31m'* ]]
+	! printf '%s' "$stderr" | LC_ALL=C grep -q "$(printf '[\001-\037\177]')"
+}

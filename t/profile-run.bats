@@ -12,9 +12,6 @@ setup() {
 	project_base
 }
 
-teardown() {
-	pkill -KILL -x 'lean|lake' 2>/dev/null || true
-}
 
 @test "complete run: modified, added, removed and roadmap files, verdicts, workspace layout" {
 	candidate
