@@ -55,3 +55,17 @@ load lib/plan
 	run --separate-stderr sphereceti
 	[ "$status" -eq 2 ]
 }
+
+@test "installed layout: bin/ finds its stages, sc-sandbox-exec finds libexec/sphereceti/sc-init" {
+	local p=$BATS_TEST_TMPDIR/prefix
+	mkdir -p "$p/bin" "$p/libexec/sphereceti"
+	cp "$SC_BIN"/sphereceti "$SC_BIN"/sc-plan "$SC_BIN"/sc-sandbox-exec "$p/bin/"
+	cp "$SC_BIN"/sc-init "$p/libexec/sphereceti/"
+	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
+	[ "$status" -eq 0 ]
+	[[ "$output" == "self-test ok"* ]]
+	rm "$p/libexec/sphereceti/sc-init"
+	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
+	[ "$status" -ne 0 ]
+	assert_error_line sc-sandbox-exec
+}
