@@ -153,13 +153,6 @@ static void stop_if_interrupted(struct run *r)
 		            r->ws);
 }
 
-static double monotonic_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* 1. A fresh workspace, claimed with mkdir so two runs can never share it. */
 static void claim_workspace(struct run *r)
 {
@@ -233,15 +226,30 @@ static void read_manifest(struct run *r, struct sc_manifest *m)
 	sb_release(&err);
 }
 
-/* A sandbox-exec check; its success report is not repeated here. */
+/* The operator's bubblewrap, when named, for every sandbox-exec call. */
+static void push_bwrap(const struct run *r, struct sc_argv *a)
+{
+	if (r->o.bwrap) {
+		sc_argv_push(a, "--bwrap");
+		sc_argv_push(a, r->o.bwrap);
+	}
+}
+
+/* A sandbox-exec check (args NULL-terminated); its success report is not
+ * repeated here. */
 static void sandbox_check(struct run *r, const char *const *args)
 {
+	struct sc_argv a = SC_ARGV_INIT;
+	for (const char *const *p = args; *p; p++)
+		sc_argv_push(&a, *p);
+	push_bwrap(r, &a);
 	struct strbuf out = STRBUF_INIT;
-	int rc = sc_stage_run(r->dir, "sandbox-exec", args, &out);
+	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &out);
 	stop_if_interrupted(r);
 	if (rc != 0)
 		exit(SC_EXIT_USAGE); /* sc-sandbox-exec said why */
 	sb_release(&out);
+	sc_argv_release(&a);
 }
 
 /* 3. Everything that must hold before candidate code runs. */
@@ -275,24 +283,10 @@ static void check_preconditions(struct run *r)
 	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
 		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
 		       "(.sphereceti at %.12s)", r->plan.tooling);
-	struct sc_argv a = SC_ARGV_INIT;
-	sc_argv_push(&a, "--check-bwrap");
-	sc_argv_push(&a, r->plan.bwrap_sha256);
-	sc_argv_push(&a, r->plan.bwrap_version);
-	if (r->o.bwrap) {
-		sc_argv_push(&a, "--bwrap");
-		sc_argv_push(&a, r->o.bwrap);
-	}
-	sandbox_check(r, a.v);
-	a.v[0] = "--self-test";
-	a.n = 1;
-	a.v[1] = NULL;
-	if (r->o.bwrap) {
-		sc_argv_push(&a, "--bwrap");
-		sc_argv_push(&a, r->o.bwrap);
-	}
-	sandbox_check(r, a.v);
-	sc_argv_release(&a);
+	const char *pin[] = {"--check-bwrap", r->plan.bwrap_sha256, r->plan.bwrap_version, NULL};
+	sandbox_check(r, pin);
+	const char *self_test[] = {"--self-test", NULL};
+	sandbox_check(r, self_test);
 
 	sb_release(&err);
 	stop_if_interrupted(r);
@@ -372,10 +366,7 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
 	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
-	if (r->o.bwrap) {
-		sc_argv_push(&a, "--bwrap");
-		sc_argv_push(&a, r->o.bwrap);
-	}
+	push_bwrap(r, &a);
 	sc_argv_push(&a, "--");
 	for (const char *const *p = cmd; *p; p++)
 		sc_argv_push(&a, *p);
@@ -405,9 +396,9 @@ static int prebuild(struct run *r, int side)
 		}
 	}
 	char *time_file, *status_file;
-	double t0 = monotonic_now();
+	double t0 = sc_monotonic_now();
 	int rc = sandboxed(r, side, "prebuild", r->o.prebuild_timeout, cmd.v, &time_file, &status_file);
-	double wall = monotonic_now() - t0;
+	double wall = sc_monotonic_now() - t0;
 	stop_if_interrupted(r);
 	r->step++;
 	if (rc == 0)
@@ -424,7 +415,7 @@ static int prebuild(struct run *r, int side)
 
 static void sample_file(struct run *r, int side, const struct sc_plan_file *f, double phase_start)
 {
-	double left = r->o.phase_timeout - (monotonic_now() - phase_start);
+	double left = r->o.phase_timeout - (sc_monotonic_now() - phase_start);
 	r->step++;
 	if (left <= 0.5) {
 		unmeasured(r, side, f, "deadline_exceeded", "the timed phase budget was spent");
@@ -485,7 +476,7 @@ static void measure(struct run *r)
 		if (!on_side[side])
 			continue;
 		int built = prebuild(r, side);
-		double phase_start = monotonic_now() - phase_used;
+		double phase_start = sc_monotonic_now() - phase_used;
 		for (size_t i = 0; i < r->plan.n_files; i++) {
 			const struct sc_plan_file *f = &r->plan.files[i];
 			if (!sc_change_on_side(f->change, side))
@@ -499,7 +490,7 @@ static void measure(struct run *r)
 			}
 			sample_file(r, side, f, phase_start);
 		}
-		phase_used = monotonic_now() - phase_start;
+		phase_used = sc_monotonic_now() - phase_start;
 	}
 }
 

@@ -88,8 +88,7 @@ static const char *first_line(const struct strbuf *sb)
 static char *resolve_bwrap(const char *path)
 {
 	char *real = realpath(path, NULL);
-	struct stat st;
-	if (!real || stat(real, &st) < 0 || !S_ISREG(st.st_mode) || access(real, X_OK) < 0)
+	if (!real || !sc_is_executable_file(real))
 		sc_die_errno("bubblewrap is not an executable file (%s)", path);
 	return real;
 }
@@ -109,9 +108,8 @@ static char *find_init(void)
 	for (size_t i = 0; i < 2; i++) {
 		char *c = xasprintf(cands[i], dir);
 		char *real = realpath(c, NULL);
-		struct stat st;
 		free(c);
-		if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode) && access(real, X_OK) == 0) {
+		if (real && sc_is_executable_file(real)) {
 			free(dir);
 			return real;
 		}

@@ -1,4 +1,5 @@
 #include "git.h"
+#include "gitjob.h"
 #include "die.h"
 #include "run.h"
 
@@ -86,43 +87,12 @@ int sc_git_run(const struct sc_git *g, struct strbuf *out, int keep_stderr, ...)
 	return sc_git_runv(g, out, keep_stderr, args);
 }
 
-static void chomp(struct strbuf *sb)
-{
-	while (sb->len && (sb->buf[sb->len - 1] == '\n' || sb->buf[sb->len - 1] == '\r'))
-		sb->buf[--sb->len] = '\0';
-}
-
+/* One rev-parse for the git dir and the object format (gitjob.c). */
 void sc_git_open(struct sc_git *g, const char *repo)
 {
-	struct strbuf out = STRBUF_INIT;
-	const char *args[] = {"-C", repo, "rev-parse", "--absolute-git-dir", NULL};
-	memset(g, 0, sizeof *g);
-	if (access(repo, F_OK) < 0)
-		sc_die("repository does not exist (--repo %s)", repo);
-	/* A single "-C repo" call: no --git-dir yet, git discovers it. */
-	const char *argv[] = {"git", args[0], args[1], args[2], args[3], NULL};
-	int st = sc_run_capture(argv, sc_git_env(), NULL, SC_NULL_ERR, &out);
-	if (st < 0)
-		sc_die_errno("cannot run git (PATH)");
-	chomp(&out);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !out.len)
-		sc_die("not a git repository (--repo %s)", repo);
-	g->git_dir = sb_detach(&out, NULL);
-
-	if (sc_git_run(g, &out, 0, "rev-parse", "--show-object-format", NULL) != 0)
-		sc_die("cannot read object format (--repo %s)", repo);
-	chomp(&out);
-	if (strcmp(out.buf, "sha1") == 0) {
-		g->hexsz = 40;
-		g->object_format = "sha1";
-	} else if (strcmp(out.buf, "sha256") == 0) {
-		g->hexsz = 64;
-		g->object_format = "sha256";
-	} else {
-		sc_die("unsupported object format '%s' (--repo %s)", out.buf, repo);
-	}
-	g->rawsz = g->hexsz / 2;
-	sb_release(&out);
+	struct sc_gitjob j;
+	sc_git_open_start(&j, repo);
+	sc_git_open_finish(&j, repo, g);
 }
 
 void sc_git_close(struct sc_git *g)

@@ -1,5 +1,6 @@
 #include "gitjob.h"
 #include "die.h"
+#include "oid.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,15 +95,10 @@ void sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g)
 		sc_die("not a git repository (--repo %s)", repo);
 	out.buf[--out.len] = '\0';
 	const char *fmt = nl + 1;
-	if (strcmp(fmt, "sha1") == 0) {
-		g->hexsz = 40;
-		g->object_format = "sha1";
-	} else if (strcmp(fmt, "sha256") == 0) {
-		g->hexsz = 64;
-		g->object_format = "sha256";
-	} else {
+	g->hexsz = sc_hexsz_of_format(fmt);
+	if (!g->hexsz)
 		sc_die("unsupported object format '%s' (--repo %s)", fmt, repo);
-	}
+	g->object_format = g->hexsz == 40 ? "sha1" : "sha256";
 	g->rawsz = g->hexsz / 2;
 	g->git_dir = xstrndup(out.buf, (size_t)(nl - out.buf));
 	sb_release(&out);

@@ -27,3 +27,12 @@ int sc_is_lower_hex(const char *s, size_t n)
 			return 0;
 	return 1;
 }
+
+int sc_hexsz_of_format(const char *format)
+{
+	if (strcmp(format, "sha1") == 0)
+		return 40;
+	if (strcmp(format, "sha256") == 0)
+		return 64;
+	return 0;
+}

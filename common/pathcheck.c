@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 char *sc_canonical_dir(const char *path)
 {
@@ -51,4 +52,10 @@ int sc_path_within(const char *inner, const char *outer)
 	if (n == 1 && outer[0] == '/')
 		return inner[0] == '/';
 	return strncmp(inner, outer, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
+}
+
+int sc_is_executable_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }

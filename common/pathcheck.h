@@ -14,6 +14,9 @@ char *sc_canonical_new_file(const char *path);
 
 /* 1 when canonical path inner is outer or lies below it. */
 int sc_path_within(const char *inner, const char *outer);
+/* 1 when path (after symlinks) is a regular file we may execute; 0 with
+ * errno from stat/access otherwise. */
+int sc_is_executable_file(const char *path);
 /* (Overlap of two existing paths: sc_paths_overlap in precond.h.) */
 
 #endif

@@ -236,7 +236,7 @@ int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct str
 	if (sc_json_get_str(root, "profiler_version", &ver, err) < 0 ||
 	    sc_json_get_str(root, "object_format", &fmt, err) < 0)
 		goto out;
-	int hexsz = strcmp(fmt, "sha1") == 0 ? 40 : strcmp(fmt, "sha256") == 0 ? 64 : 0;
+	int hexsz = sc_hexsz_of_format(fmt);
 	if (!hexsz) {
 		sb_addf(err, "unsupported object format \"%s\"", fmt);
 		goto out;

@@ -12,12 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int executable_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 int sc_check_toolchain(const char *dir, const char *lean_toolchain,
                        struct sc_toolchain_info *info, struct strbuf *err)
 {
@@ -26,7 +20,7 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
 	char *lean = xasprintf("%s/bin/lean", dir), *lake = xasprintf("%s/bin/lake", dir);
 	int rc = -1;
 	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT;
-	if (!executable_file(lean) || !executable_file(lake)) {
+	if (!sc_is_executable_file(lean) || !sc_is_executable_file(lake)) {
 		sb_addf(err, "toolchain lacks executable bin/lean or bin/lake (--toolchain %s)", dir);
 		goto out;
 	}
@@ -72,12 +66,6 @@ void sc_toolchain_info_free(struct sc_toolchain_info *info)
 	info->version_line = NULL;
 }
 
-static void chomp(struct strbuf *sb)
-{
-	while (sb->len && (sb->buf[sb->len - 1] == '\n' || sb->buf[sb->len - 1] == '\r'))
-		sb->buf[--sb->len] = '\0';
-}
-
 static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct strbuf *err)
 {
 	char *dir = xasprintf("%s/%s", deps, pkg->name);
@@ -96,7 +84,7 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	/* git -C would happily find an enclosing repository: require that the
 	 * package directory is the top of its own checkout. */
 	const char *top[] = {"-C", dir, "rev-parse", "--show-toplevel", NULL};
-	if (sc_git_runv(NULL, &out, 0, top) != 0 || (chomp(&out), strcmp(out.buf, real) != 0)) {
+	if (sc_git_runv(NULL, &out, 0, top) != 0 || (sb_chomp(&out), strcmp(out.buf, real) != 0)) {
 		sb_addf(err, "dependency \"%s\" is not a Git checkout of its own (%s)", pkg->name, dir);
 		goto out;
 	}
@@ -106,7 +94,7 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 		sb_addf(err, "dependency \"%s\" has no HEAD commit (%s)", pkg->name, dir);
 		goto out;
 	}
-	chomp(&out);
+	sb_chomp(&out);
 	if (strcmp(out.buf, pkg->rev) != 0) {
 		sb_addf(err, "dependency \"%s\" is at %.12s, manifest wants %.12s (%s)", pkg->name,
 		        out.buf, pkg->rev, dir);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -220,4 +221,11 @@ const char *sc_describe_status(int wstatus)
 	else
 		snprintf(buf, sizeof buf, "status %d", wstatus);
 	return buf;
+}
+
+double sc_monotonic_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

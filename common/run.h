@@ -45,6 +45,9 @@ int sc_read_all(int fd, struct strbuf *sb);
 /* Write all of buf; returns 0 or -1 (errno). Retries EINTR and short writes. */
 int sc_write_all(int fd, const void *buf, size_t len);
 
+/* Seconds on the monotonic clock: wall time of runs, immune to clock steps. */
+double sc_monotonic_now(void);
+
 /* Describe a wait status for messages: "exit 3", "signal 9". Static buffer. */
 const char *sc_describe_status(int wstatus);
 

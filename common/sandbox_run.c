@@ -14,13 +14,6 @@
 
 #define OUTPUT_MAX 4096
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Read what is there (keeping at most max bytes); 0 at end of file. */
 static int drain(int fd, struct strbuf *sb, size_t max)
 {
@@ -75,7 +68,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 
 	static const char *const empty_env[] = {NULL};
 	struct sc_proc p;
-	double start = now();
+	double start = sc_monotonic_now();
 	int rc = sfd < 0 ? -1
 	                 : sc_spawn(&p, argv.v, empty_env, NULL,
 	                            SC_NULL_IN | SC_PIPE_OUT | SC_ERR_TO_OUT | SC_NEW_PGRP |
@@ -96,7 +89,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	double deadline = start + timeout_s, kill_at = 0;
 	int done = 0, out_open = 1;
 	while (!done) {
-		double t = now();
+		double t = sc_monotonic_now();
 		if (!r->timed_out && !r->interrupted && t >= deadline) {
 			r->timed_out = 1;
 			kill(-p.pid, SIGTERM);
@@ -118,7 +111,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 			if (si.ssi_signo != SIGCHLD && !r->interrupted && !r->timed_out) {
 				r->interrupted = (int)si.ssi_signo;
 				kill(-p.pid, SIGTERM);
-				kill_at = now() + SC_SANDBOX_GRACE_S;
+				kill_at = sc_monotonic_now() + SC_SANDBOX_GRACE_S;
 			}
 		}
 		int st;
@@ -133,7 +126,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 			done = 1;
 		}
 	}
-	r->wall_s = now() - start;
+	r->wall_s = sc_monotonic_now() - start;
 	if (r->timed_out || r->interrupted)
 		kill(-p.pid, SIGKILL);
 	/* Whatever is left of the run has been killed or is exiting: reap it

@@ -106,6 +106,12 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
+void sb_chomp(struct strbuf *sb)
+{
+	while (sb->len && (sb->buf[sb->len - 1] == '\n' || sb->buf[sb->len - 1] == '\r'))
+		sb->buf[--sb->len] = '\0';
+}
+
 void sb_release(struct strbuf *sb)
 {
 	free(sb->buf);

@@ -16,6 +16,8 @@ void sb_adds(struct strbuf *sb, const char *s);
 void sb_addc(struct strbuf *sb, char c);
 void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_reset(struct strbuf *sb);
+/* Drop trailing newlines (LF or CR), as a command's one-line output has. */
+void sb_chomp(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
 /* Hand the buffer to the caller (never NULL) and reset sb. */
 char *sb_detach(struct strbuf *sb, size_t *len);
