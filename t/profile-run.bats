@@ -280,3 +280,48 @@ except Exception:
 	assert_error_line sc-profile-run
 	[ ! -e "$WS" ]
 }
+
+@test "a workspace inside the toolchain or the dependencies is refused" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	cp -a "$TC" "$BATS_TEST_TMPDIR/tc"
+	TC=$BATS_TEST_TMPDIR/tc WS=$BATS_TEST_TMPDIR/tc/ws profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'toolchain and workspace overlap' <<<"$stderr"
+	WS=$DEPS/ws profile
+	[ "$status" -eq 2 ]
+	grep -q 'dependencies and workspace overlap' <<<"$stderr"
+}
+
+@test "a dependency that is a symlink, not a checkout of its own, is refused" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	mv "$DEPS/tinylib" "$BATS_TEST_TMPDIR/tinylib-real"
+	ln -s "$BATS_TEST_TMPDIR/tinylib-real" "$DEPS/tinylib"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'not an ordinary directory' <<<"$stderr"
+	rm -rf "$WS" "$DEPS/tinylib"
+	mkdir -p "$DEPS/tinylib/Tiny"
+	profile
+	[ "$status" -eq 2 ]
+	grep -q 'not a Git checkout of its own' <<<"$stderr"
+}
+
+@test "a lake-manifest.json outside the supported shape is refused" {
+	jq '.packagesDir = "vendor"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
+	M=$(ex_commit "$R" "packagesDir vendor")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'packagesDir is "vendor"' <<<"$stderr"
+	[ ! -e "$WS/base" ]
+}

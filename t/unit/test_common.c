@@ -2,11 +2,13 @@
  * sample models. */
 #include "unit_main.h"
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 #include "leanpath.h"
+#include "manifest.h"
 #include "oid.h"
 #include "plan.h"
 #include "sample.h"
@@ -230,6 +232,44 @@ START_TEST(oid_normalization)
 }
 END_TEST
 
+static int manifest_ok(const char *text)
+{
+	struct sc_manifest m;
+	struct strbuf err = STRBUF_INIT;
+	int rc = sc_manifest_parse(text, strlen(text), &m, &err);
+	if (rc == 0)
+		sc_manifest_free(&m);
+	else
+		ck_assert_uint_gt(err.len, 0);
+	sb_release(&err);
+	return rc == 0;
+}
+
+START_TEST(lake_manifest_rules)
+{
+	const char *rev = "0123456789abcdef0123456789abcdef01234567";
+	char buf[512];
+	snprintf(buf, sizeof buf,
+	         "{\"packagesDir\": \".lake/packages\", \"packages\": [{\"type\": \"git\", "
+	         "\"name\": \"mathlib\", \"rev\": \"%s\", \"url\": \"x\"}]}", rev);
+	ck_assert(manifest_ok(buf));
+	ck_assert(manifest_ok("{\"packages\": []}"));
+	snprintf(buf, sizeof buf, "{\"packagesDir\": \"vendor\", \"packages\": []}");
+	ck_assert(!manifest_ok(buf));
+	snprintf(buf, sizeof buf,
+	         "{\"packages\": [{\"type\": \"path\", \"name\": \"a\", \"rev\": \"%s\"}]}", rev);
+	ck_assert(!manifest_ok(buf));
+	snprintf(buf, sizeof buf,
+	         "{\"packages\": [{\"type\": \"git\", \"name\": \"../a\", \"rev\": \"%s\"}]}", rev);
+	ck_assert(!manifest_ok(buf));
+	ck_assert(!manifest_ok("{\"packages\": [{\"type\": \"git\", \"name\": \"a\", \"rev\": \"main\"}]}"));
+	snprintf(buf, sizeof buf,
+	         "{\"packages\": [{\"type\": \"git\", \"name\": \"a\", \"rev\": \"%s\"}, "
+	         "{\"type\": \"git\", \"name\": \"a\", \"rev\": \"%s\"}]}", rev, rev);
+	ck_assert(!manifest_ok(buf));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("common");
@@ -241,6 +281,7 @@ int main(void)
 	tcase_add_test(tc, plan_round_trip_and_classify);
 	tcase_add_test(tc, sample_round_trip);
 	tcase_add_test(tc, oid_normalization);
+	tcase_add_test(tc, lake_manifest_rules);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
