@@ -235,25 +235,35 @@ static void push_bwrap(const struct run *r, struct sc_argv *a)
 	}
 }
 
-/* A sandbox-exec check (args NULL-terminated); its success report is not
- * repeated here. */
-static void sandbox_check(struct run *r, const char *const *args)
+static void sandbox_check_start(struct run *r, const char *const *args, struct sc_stage *s)
 {
 	struct sc_argv a = SC_ARGV_INIT;
 	for (const char *const *p = args; *p; p++)
 		sc_argv_push(&a, *p);
 	push_bwrap(r, &a);
-	struct strbuf out = STRBUF_INIT;
-	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &out);
-	stop_if_interrupted(r);
-	if (rc != 0)
-		exit(SC_EXIT_USAGE); /* sc-sandbox-exec said why */
-	sb_release(&out);
+	sc_stage_start(s, r->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
 	sc_argv_release(&a);
 }
 
-/* 3. Everything that must hold before candidate code runs. */
-static void check_preconditions(struct run *r)
+/* A failed check's own error line is the diagnostic; its success report is
+ * not repeated here. */
+static void sandbox_check_finish(struct run *r, struct sc_stage *s)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = sc_stage_finish(s, &out);
+	stop_if_interrupted(r);
+	if (rc != 0) {
+		fwrite(out.buf ? out.buf : "", 1, out.len, stderr);
+		exit(SC_EXIT_USAGE);
+	}
+	sb_release(&out);
+}
+
+/* 3. Everything that must hold before candidate code runs.  The pin comes
+ * first: the self-test runs bwrap.  The self-test then burns CPU for a
+ * while, so it is left running (self_test) beside the other checks and the
+ * materializing; it is waited for before anything else happens. */
+static void check_preconditions(struct run *r, struct sc_stage *self_test)
 {
 	struct utsname u;
 	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
@@ -273,6 +283,16 @@ static void check_preconditions(struct run *r)
 	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
 		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
 
+	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
+		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
+		       "(.sphereceti at %.12s)", r->plan.tooling);
+	struct sc_stage check;
+	const char *pin[] = {"--check-bwrap", r->plan.bwrap_sha256, r->plan.bwrap_version, NULL};
+	sandbox_check_start(r, pin, &check);
+	sandbox_check_finish(r, &check);
+	const char *self_test_args[] = {"--self-test", NULL};
+	sandbox_check_start(r, self_test_args, self_test);
+
 	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
 		sc_die("%s", err.buf);
 	struct sc_manifest m;
@@ -280,36 +300,39 @@ static void check_preconditions(struct run *r)
 	if (sc_check_dependencies(r->o.deps, &m, &err) < 0)
 		sc_die("%s", err.buf);
 	sc_manifest_free(&m);
-	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
-		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
-		       "(.sphereceti at %.12s)", r->plan.tooling);
-	const char *pin[] = {"--check-bwrap", r->plan.bwrap_sha256, r->plan.bwrap_version, NULL};
-	sandbox_check(r, pin);
-	const char *self_test[] = {"--self-test", NULL};
-	sandbox_check(r, self_test);
-
 	sb_release(&err);
 	stop_if_interrupted(r);
 }
 
-/* 4. Both trees from blobs; kept in the workspace for inspection. */
-static void materialize(struct run *r)
+/* 4. Both trees from blobs, written side by side; kept in the workspace for
+ * inspection.  A failed self-test is reported before a failed tree. */
+static void materialize(struct run *r, struct sc_stage *self_test)
 {
-	const char *plan_path = xasprintf("%s/plan.json", r->ws);
+	char *plan_path = xasprintf("%s/plan.json", r->ws);
+	struct sc_stage job[2];
+	char *dest[2];
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
-		char *dest = xasprintf("%s/%s", r->ws, sc_side_name(side));
+		dest[side] = xasprintf("%s/%s", r->ws, sc_side_name(side));
 		const char *args[] = {"--repo", r->o.repo, "--commit", sc_plan_side_rev(&r->plan, side),
-		                      "--dest", dest, "--plan", plan_path, NULL};
-		struct strbuf summary = STRBUF_INIT;
-		int rc = sc_stage_run(r->dir, "materialize", args, &summary);
-		stop_if_interrupted(r);
-		if (rc != 0)
-			sc_die_code(SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
-			            sc_side_name(side), dest);
-		sb_release(&summary);
-		free(dest);
+		                      "--dest", dest[side], "--plan", plan_path, NULL};
+		sc_stage_start(&job[side], r->dir, "materialize", args, SC_STAGE_ALL_OUTPUT);
 	}
-	free((char *)plan_path);
+	sandbox_check_finish(r, self_test);
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		/* Its stdout is the summary, only written on success; on failure
+		 * the output is its error line. */
+		struct strbuf out = STRBUF_INIT;
+		int rc = sc_stage_finish(&job[side], &out);
+		stop_if_interrupted(r);
+		if (rc != 0) {
+			fwrite(out.buf ? out.buf : "", 1, out.len, stderr);
+			sc_die_code(SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
+			            sc_side_name(side), dest[side]);
+		}
+		sb_release(&out);
+		free(dest[side]);
+	}
+	free(plan_path);
 	char *raw = xasprintf("%s/raw", r->ws);
 	if (mkdir(raw, 0755) < 0)
 		sc_die_errno("cannot create raw counter folder (%s)", raw);
@@ -574,12 +597,15 @@ int main(int argc, char **argv)
 
 	claim_workspace(&r);
 	make_plan(&r);
-	check_preconditions(&r);
+	struct sc_stage self_test;
+	check_preconditions(&r, &self_test);
 	if (!r.plan.no_changes) {
-		materialize(&r);
+		materialize(&r, &self_test);
 		measure(&r);
-	} else if (!r.o.quiet) {
-		fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
+	} else {
+		sandbox_check_finish(&r, &self_test);
+		if (!r.o.quiet)
+			fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
 	}
 	int rc = report(&r);
 	sc_plan_free(&r.plan);

@@ -2,11 +2,13 @@
 #define SC_STAGE_H
 /* Running sibling stages (sc-<name> in the exec dir) from a porcelain, with
  * interrupts forwarded: SIGINT/SIGTERM/SIGHUP received by the porcelain are
- * passed on as SIGTERM to the stage running at that moment, so the stage can
+ * passed on as SIGTERM to every stage running at that moment, so a stage can
  * take its sandbox down, and are remembered for the porcelain to stop.
  * A stage is also sent SIGTERM when the porcelain dies without a chance to
  * forward anything (SIGKILL, a crash). */
 #include "strbuf.h"
+
+#include <sys/types.h>
 
 /* Install the forwarding handlers (once, before the first stage). */
 void sc_stage_init_signals(void);
@@ -19,6 +21,21 @@ int sc_stage_interrupted(void);
  * if it cannot start. */
 int sc_stage_run(const char *dir, const char *stage, const char *const *args,
                  struct strbuf *out);
+
+/* The same in two halves, for a stage that runs while we do other work
+ * (at most SC_STAGE_MAX at once).  Output as sc_stage_run, except that
+ * SC_STAGE_ALL_OUTPUT collects stderr too, so that a stage we may never
+ * wait for (we died first) cannot add lines to the one we printed. */
+#define SC_STAGE_MAX 4
+enum { SC_STAGE_INHERIT = 0, SC_STAGE_STDOUT = 1, SC_STAGE_ALL_OUTPUT = 2 };
+struct sc_stage {
+	pid_t pid;
+	int out_fd;
+	char *path;
+};
+void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
+                    const char *const *args, int output);
+int sc_stage_finish(struct sc_stage *s, struct strbuf *out);
 
 /* A growable NULL-terminated argv. */
 struct sc_argv {

@@ -247,6 +247,21 @@ except Exception:
 	[ ! -e "$WS/base" ]
 }
 
+@test "a failing sandbox self-test is a precondition failure: its one line, exit 2, nothing run" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	# The self-test makes its folder under TMPDIR; one that does not exist
+	# fails it while it runs beside the other checks and the materializing.
+	TMPDIR=$BATS_TEST_TMPDIR/no-such-dir profile
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"cannot create a self-test folder"* ]]
+	[ -e "$WS/INCOMPLETE" ]
+	[ ! -e "$WS/raw" ] && [ ! -e "$WS/samples.jsonl" ] && [ ! -e "$WS/report.json" ]
+}
+
 @test "no bubblewrap pin at all is refused" {
 	sed -i '/^\[sandbox\]/,$d' "$R/.sphereceti"
 	T=$(ex_commit "$R" "no pin")
