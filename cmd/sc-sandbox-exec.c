@@ -174,6 +174,10 @@ static void sane_stdio(void)
 static _Noreturn void reraise(int sig)
 {
 	signal(sig, SIG_DFL);
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	raise(sig);
 	_exit(128 + sig);
 }
@@ -212,13 +216,21 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 	check_gnu_time();
 
 	/* GNU time writes a temporary beside the final name; only a complete
-	 * run renames it into place. */
+	 * run renames it into place.  From here a stop signal waits for the
+	 * run loop, which removes the temporary. */
+	sigset_t stop;
+	sc_sandbox_stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
 	char *tmp = xasprintf("%s.tmp-XXXXXX", time_file);
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		sc_die_errno("cannot create the time file (%s)", tmp);
-	if (fchmod(fd, 0644) < 0)
+	if (fchmod(fd, 0644) < 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
 		sc_die_errno("cannot create the time file (%s)", tmp);
+	}
 	close(fd);
 
 	struct sc_sandbox sb = {.bwrap = bwrap, .init = init, .tree = tree, .toolchain = tc, .deps = deps};
@@ -320,6 +332,11 @@ static int self_test(const char *bwrap)
 {
 	check_gnu_time();
 	char *init = find_init();
+	/* A stop signal waits for the run loop; the folder is removed before
+	 * we die of it. */
+	sigset_t stop;
+	sc_sandbox_stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
 	const char *tmpdir = getenv("TMPDIR");
 	char *base = xasprintf("%s/sc-self-test-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
 	if (!mkdtemp(base))

@@ -1,5 +1,6 @@
 #include "sandbox_run.h"
 #include "run.h"
+#include "sigign.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,15 @@ static int drain(int fd, struct strbuf *sb, size_t max)
 	}
 }
 
+void sc_sandbox_stop_signals(sigset_t *set)
+{
+	static const int stop[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof stop / sizeof *stop; i++)
+		if (!sc_signal_ignored(stop[i]))
+			sigaddset(set, stop[i]);
+}
+
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r)
 {
@@ -55,12 +65,8 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 		sc_argv_push(&argv, *p);
 
 	sigset_t mask, old;
-	sigemptyset(&mask);
+	sc_sandbox_stop_signals(&mask);
 	sigaddset(&mask, SIGCHLD);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	/* Orphans of the run (bwrap, sc-init after a kill) come to us. */

@@ -11,6 +11,8 @@
 #include "sandbox_args.h"
 #include "strbuf.h"
 
+#include <signal.h>
+
 #define SC_SANDBOX_GRACE_S 2.0
 
 struct sc_sandbox_result {
@@ -26,6 +28,12 @@ struct sc_sandbox_result {
  * to time_file.  sb->report_fd is set here.  Returns 0 when the wrapper ran
  * (r filled; release with sc_sandbox_result_release), -1 with errno when it
  * could not be started. */
+/* The stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) that end a run early:
+ * those not ignored when we were started.  A caller that blocks them
+ * before its own preparations has a signal that arrives meanwhile taken
+ * up by the next sc_sandbox_run, which then stops at once and cleans up. */
+void sc_sandbox_stop_signals(sigset_t *set);
+
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r);
 void sc_sandbox_result_release(struct sc_sandbox_result *r);

@@ -1,6 +1,7 @@
 #include "stage.h"
 #include "die.h"
 #include "run.h"
+#include "sigign.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -30,9 +31,10 @@ void sc_stage_init_signals(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof stop / sizeof *stop; i++)
+		if (!sc_signal_ignored(stop[i]))
+			sigaction(stop[i], &sa, NULL);
 }
 
 int sc_stage_interrupted(void) { return interrupted; }

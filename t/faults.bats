@@ -36,9 +36,13 @@ end_leftovers() {
 }
 
 # start_run [flags...]: profile-run in the background, in a session of its
-# own (the session ID is its PID), fd 3 closed for bats.
+# own (the session ID is its PID), fd 3 closed for bats, with SIGINT and
+# SIGQUIT at their defaults as under a terminal (bash has its background
+# jobs ignore them; START_IGNORED=1 keeps that).
 start_run() {
-	setsid "$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
+	local -a reset=(env --default-signal=INT,QUIT)
+	[ -z "${START_IGNORED:-}" ] || reset=()
+	setsid "${reset[@]}" "$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
 		--workspace "$WS" --toolchain "$TC" --dependencies "$DEPS" "$@" \
 		>"$BATS_TEST_TMPDIR/run.out" 2>"$BATS_TEST_TMPDIR/run.err" 3>&- &
 	RUN_PID=$!
@@ -168,6 +172,23 @@ prebuild_candidate() {
 	wait_inside head-Demo.Basic lean
 	signal_run INT group
 	interrupted 2
+}
+
+@test "started with SIGINT ignored (a script's background job): SIGINT leaves the run alone, SIGTERM stops it" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: hang'
+	head_commit
+	START_IGNORED=1 start_run
+	[ "$(awk '/^SigIgn:/ { print $2 }' "/proc/$RUN_PID/status")" != 0000000000000000 ]
+	wait_inside head-Demo.Basic lean
+	# A Ctrl-C to the script's process group.
+	kill -s INT -- "-$RUN_PID"
+	sleep 1
+	kill -0 "$RUN_PID"
+	python3 "$RUNPROCS" snapshot "$RUN_PID" | awk '$4 == "lean" { f = 1 } END { exit !f }'
+	[ -z "$(cat "$BATS_TEST_TMPDIR/run.err")" ] || ! grep -q interrupted "$BATS_TEST_TMPDIR/run.err"
+	signal_run TERM
+	interrupted 15
 }
 
 @test "SIGKILL of profile-run mid-sample: sc-sandbox-exec and the candidate still end; what stays on disk" {
