@@ -182,6 +182,14 @@ static _Noreturn void reraise(int sig)
 	_exit(128 + sig);
 }
 
+/* The unfinished time file: removed, and its name freed, on every way out
+ * that dies (a name only the stack holds would count as a leak). */
+static void remove_tmp(char *tmp)
+{
+	unlink(tmp);
+	free(tmp);
+}
+
 static int run_command(const char *bwrap, char **argv, const char *tree_in, const char *tc_in,
                        const char *deps_in, const char *time_in, const char *timeout_in)
 {
@@ -241,7 +249,7 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 	struct sc_sandbox_result r;
 	if (sc_sandbox_run(&sb, tmp, init_args.v, timeout, &r) < 0) {
 		int e = errno;
-		unlink(tmp);
+		remove_tmp(tmp);
 		errno = e;
 		sc_die_errno("cannot start the sandbox (%s)", bwrap);
 	}
@@ -252,7 +260,7 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 	struct sc_status st = {.wall_s = r.wall_s};
 
 	if (r.interrupted) {
-		unlink(tmp);
+		remove_tmp(tmp);
 		reraise(r.interrupted);
 	}
 	if (r.timed_out) {
@@ -260,22 +268,22 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 		st.exit_code = -1;
 		st.signal = WIFSIGNALED(r.wrapper_status) ? WTERMSIG(r.wrapper_status) : SIGKILL;
 	} else if (!ir.ready) {
-		unlink(tmp);
+		remove_tmp(tmp);
 		const char *why = first_line(&r.output);
 		sc_die("the sandbox did not start: %s (%s)",
 		       why ? why : sc_describe_status(r.wrapper_status), bwrap);
 	} else if (ir.exec_errno) {
-		unlink(tmp);
+		remove_tmp(tmp);
 		sc_die("cannot run the command in the sandbox: %s (%s)", strerror(ir.exec_errno), argv[0]);
 	} else if (!ir.has_status) {
-		unlink(tmp);
+		remove_tmp(tmp);
 		sc_die("the sandbox ended without the command's status: %s (%s)",
 		       ir.failure[0] ? ir.failure : sc_describe_status(r.wrapper_status), bwrap);
 	} else {
 		/* bwrap and GNU time pass sc-init's status on unchanged. */
 		int expect = ir.signal ? 128 + ir.signal : ir.exit_code;
 		if (!WIFEXITED(r.wrapper_status) || WEXITSTATUS(r.wrapper_status) != expect) {
-			unlink(tmp);
+			remove_tmp(tmp);
 			sc_die("the wrapper's status (%s) disagrees with the command's (%d) (%s)",
 			       sc_describe_status(r.wrapper_status), expect, SC_GNU_TIME);
 		}
@@ -288,7 +296,7 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 		int tfd = open(tmp, O_RDONLY | O_CLOEXEC);
 		if (tfd < 0 || fsync(tfd) < 0 || renameat2(AT_FDCWD, tmp, AT_FDCWD, time_file, RENAME_NOREPLACE) < 0) {
 			int e = errno;
-			unlink(tmp);
+			remove_tmp(tmp);
 			errno = e;
 			sc_die_errno("cannot put the time file in place (%s)", time_file);
 		}

@@ -57,6 +57,9 @@ load lib/plan
 }
 
 @test "installed layout: bin/ finds its stages, sc-sandbox-exec finds libexec/sphereceti/sc-init" {
+	# Under check-valgrind SC_BIN holds scripts that exec the binaries in
+	# the build folder, so a copied layout would not be the one running.
+	[ -z "${SC_VALGRIND:-}" ] || skip "needs the real binaries, not valgrind's wrappers"
 	local p=$BATS_TEST_TMPDIR/prefix
 	mkdir -p "$p/bin" "$p/libexec/sphereceti"
 	cp "$SC_BIN"/sphereceti "$SC_BIN"/sc-plan "$SC_BIN"/sc-sandbox-exec "$p/bin/"
