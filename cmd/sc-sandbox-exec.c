@@ -226,9 +226,7 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 	/* GNU time writes a temporary beside the final name; only a complete
 	 * run renames it into place.  From here a stop signal waits for the
 	 * run loop, which removes the temporary. */
-	sigset_t stop;
-	sc_sandbox_stop_signals(&stop);
-	sigprocmask(SIG_BLOCK, &stop, NULL);
+	sc_sandbox_hold_stop_signals();
 	char *tmp = xasprintf("%s.tmp-XXXXXX", time_file);
 	int fd = mkstemp(tmp);
 	if (fd < 0)
@@ -342,9 +340,7 @@ static int self_test(const char *bwrap)
 	char *init = find_init();
 	/* A stop signal waits for the run loop; the folder is removed before
 	 * we die of it. */
-	sigset_t stop;
-	sc_sandbox_stop_signals(&stop);
-	sigprocmask(SIG_BLOCK, &stop, NULL);
+	sc_sandbox_hold_stop_signals();
 	const char *tmpdir = getenv("TMPDIR");
 	char *base = xasprintf("%s/sc-self-test-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
 	if (!mkdtemp(base))

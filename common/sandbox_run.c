@@ -32,13 +32,20 @@ static int drain(int fd, struct strbuf *sb, size_t max)
 	}
 }
 
-void sc_sandbox_stop_signals(sigset_t *set)
+static void stop_signals(sigset_t *set)
 {
 	static const int stop[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 	sigemptyset(set);
 	for (size_t i = 0; i < sizeof stop / sizeof *stop; i++)
 		if (!sc_signal_ignored(stop[i]))
 			sigaddset(set, stop[i]);
+}
+
+void sc_sandbox_hold_stop_signals(void)
+{
+	sigset_t set;
+	stop_signals(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
@@ -65,7 +72,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 		sc_argv_push(&argv, *p);
 
 	sigset_t mask, old;
-	sc_sandbox_stop_signals(&mask);
+	stop_signals(&mask);
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);

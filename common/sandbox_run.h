@@ -11,8 +11,6 @@
 #include "sandbox_args.h"
 #include "strbuf.h"
 
-#include <signal.h>
-
 #define SC_SANDBOX_GRACE_S 2.0
 
 struct sc_sandbox_result {
@@ -28,11 +26,11 @@ struct sc_sandbox_result {
  * to time_file.  sb->report_fd is set here.  Returns 0 when the wrapper ran
  * (r filled; release with sc_sandbox_result_release), -1 with errno when it
  * could not be started. */
-/* The stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) that end a run early:
- * those not ignored when we were started.  A caller that blocks them
- * before its own preparations has a signal that arrives meanwhile taken
- * up by the next sc_sandbox_run, which then stops at once and cleans up. */
-void sc_sandbox_stop_signals(sigset_t *set);
+/* Hold the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT; those not
+ * ignored when we were started) from now on: one that arrives while the
+ * caller prepares (a temporary file, a folder) is taken up by the next
+ * sc_sandbox_run, which then stops at once and lets the caller clean up. */
+void sc_sandbox_hold_stop_signals(void);
 
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r);

@@ -10,6 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* What stops a porcelain and is passed on to its stages. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_STOP (sizeof stop_signals / sizeof *stop_signals)
+
 static volatile sig_atomic_t interrupted;
 /* Stages running now, for the handler to pass a signal on to. */
 static volatile sig_atomic_t running[SC_STAGE_MAX];
@@ -31,10 +35,9 @@ void sc_stage_init_signals(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
-	for (size_t i = 0; i < sizeof stop / sizeof *stop; i++)
-		if (!sc_signal_ignored(stop[i]))
-			sigaction(stop[i], &sa, NULL);
+	for (size_t i = 0; i < N_STOP; i++)
+		if (!sc_signal_ignored(stop_signals[i]))
+			sigaction(stop_signals[i], &sa, NULL);
 }
 
 int sc_stage_interrupted(void) { return interrupted; }
@@ -51,9 +54,8 @@ void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
 	 * signal arriving in between is not lost: the handler then sees the pid. */
 	sigset_t block, old;
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
+	for (size_t i = 0; i < N_STOP; i++)
+		sigaddset(&block, stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	int slot = 0;
 	while (slot < SC_STAGE_MAX && running[slot] > 0)
