@@ -2,7 +2,7 @@
 # After project_base: $R repo, $DEPS prepared dependencies, $TC toolchain,
 # $M the base commit (also T and B unless changed).
 # shellcheck source=../../contrib/example/example.bash
-. "/work/main/contrib/example/example.bash"
+. "$BATS_TEST_DIRNAME/../contrib/example/example.bash"
 
 TC="${SC_FIXTURE:?}/toolchain"
 
