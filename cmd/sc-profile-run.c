@@ -404,6 +404,40 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
 	return rc;
 }
 
+/* 1 when the status line says the command ran out of time. */
+static int timed_out(const char *status_file)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	struct sc_status st = {0};
+	int t = sc_read_file(status_file, &buf, 4096) == 0 &&
+	        sc_status_from_json(buf.buf, buf.len, &st, &err) == 0 && st.timed_out;
+	sb_release(&buf);
+	sb_release(&err);
+	return t;
+}
+
+/* Lake loads the workspace read-only before anything is built (DESIGN.md
+ * "Real Lake": git in every dependency, the lakefile.lean config cache). */
+static void preflight(struct run *r, int side)
+{
+	const char *cmd[] = {"lake", "env", "true", NULL};
+	char *time_file, *status_file;
+	int rc = sandboxed(r, side, "preflight", r->o.prebuild_timeout, cmd, &time_file, &status_file);
+	stop_if_interrupted(r);
+	if (rc != 0)
+		sc_die_code(SC_EXIT_USAGE,
+		            "Lake could not load the %s workspace in the sandbox: likely a dependency not "
+		            "prepared in a checkout of T with this toolchain (HEAD not at its manifest rev, a "
+		            "missing lakefile.lean config cache) or git refusing its owner; prepare --dependencies "
+		            "with `lake build` in a trusted checkout of T (%s)",
+		            sc_side_name(side), r->o.deps);
+	free(time_file);
+	free(status_file);
+}
+
+/* 1 built, 0 failed, -1 ran out of time.  `+Mod:deps` builds each selected
+ * module's import cone but not the module (Build/Facets.lean), so the
+ * module is elaborated once per side, in its sample. */
 static int prebuild(struct run *r, int side)
 {
 	struct sc_argv cmd = SC_ARGV_INIT;
@@ -413,8 +447,7 @@ static int prebuild(struct run *r, int side)
 	for (size_t i = 0; i < r->plan.n_files; i++) {
 		const struct sc_plan_file *f = &r->plan.files[i];
 		if (sc_change_on_side(f->change, side)) {
-			/* "+Mod" names a module, never a library or executable target. */
-			sc_argv_push_owned(&cmd, xasprintf("+%s", f->module));
+			sc_argv_push_owned(&cmd, xasprintf("+%s:deps", f->module));
 			nmod++;
 		}
 	}
@@ -424,16 +457,18 @@ static int prebuild(struct run *r, int side)
 	double wall = sc_monotonic_now() - t0;
 	stop_if_interrupted(r);
 	r->step++;
+	int late = rc == 1 && timed_out(status_file);
 	if (rc == 0)
 		progress(r, "%s prebuild (%zu module%s): %.1f s wall", sc_side_name(side), nmod,
 		         nmod == 1 ? "" : "s", wall);
 	else
 		progress(r, "%s prebuild (%zu module%s): FAILED (%s)", sc_side_name(side), nmod,
-		         nmod == 1 ? "" : "s", rc == 2 ? "sandbox did not run" : "lake build failed or timed out");
+		         nmod == 1 ? "" : "s", rc == 2 ? "sandbox did not run" : late ? "prebuild_timeout" :
+		         "lake build failed; rerun with --keep-logs to keep Lake's output");
 	sc_argv_release(&cmd);
 	free(time_file);
 	free(status_file);
-	return rc == 0;
+	return rc == 0 ? 1 : late ? -1 : 0;
 }
 
 static void sample_file(struct run *r, int side, const struct sc_plan_file *f, double phase_start)
@@ -446,7 +481,9 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 		return;
 	}
 	double timeout = left < r->o.sample_timeout ? left : r->o.sample_timeout;
-	const char *cmd[] = {"lake", "env", "lean", "-j1", f->path, NULL};
+	/* `lake lean` passes the package's leanOptions (CLI/Help.lean helpLean);
+	 * `lake env lean` would drop them. */
+	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
 	char *time_file, *status_file;
 	int rc = sandboxed(r, side, f->id, timeout, cmd, &time_file, &status_file);
 	stop_if_interrupted(r);
@@ -498,17 +535,20 @@ static void measure(struct run *r)
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
 		if (!on_side[side])
 			continue;
+		preflight(r, side);
 		int built = prebuild(r, side);
 		double phase_start = sc_monotonic_now() - phase_used;
 		for (size_t i = 0; i < r->plan.n_files; i++) {
 			const struct sc_plan_file *f = &r->plan.files[i];
 			if (!sc_change_on_side(f->change, side))
 				continue;
-			if (!built) {
+			if (built != 1) {
 				r->step++;
-				unmeasured(r, side, f, "prebuild_failed",
-				           "lake build of this side's selected modules failed");
-				progress(r, "%s %s: not run (prebuild failed)", sc_side_name(side), f->path);
+				unmeasured(r, side, f, built ? "prebuild_timeout" : "prebuild_failed",
+				           built ? "lake build of this side's selected modules ran out of time"
+				                 : "lake build of this side's selected modules failed");
+				progress(r, "%s %s: not run (%s)", sc_side_name(side), f->path,
+				         built ? "prebuild_timeout" : "prebuild failed");
 				continue;
 			}
 			sample_file(r, side, f, phase_start);

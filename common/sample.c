@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const reasons[] = {
-	"prebuild_failed", "deadline_exceeded", "timeout", "failed", "invalid_counters",
+	"prebuild_failed", "prebuild_timeout", "deadline_exceeded", "timeout", "failed", "invalid_counters",
 	"missing_counters", "status_mismatch", "sandbox_failed", NULL,
 };
 

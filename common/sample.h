@@ -6,7 +6,7 @@
  *  "revision": oid, "sample": "base:A.B" | "head:A.B", "ok": bool,
  *  "cpu_user_s": n|null, "cpu_sys_s": n|null, "cpu_s": n|null,
  *  "wall_s": n|null, "max_rss_kib": int|null, "exit_status": int|null,
- *  "error": null | "prebuild_failed" | "deadline_exceeded" | "timeout" |
+ *  "error": null | "prebuild_failed" | "prebuild_timeout" | "deadline_exceeded" | "timeout" |
  *           "failed" | "invalid_counters" | "missing_counters" |
  *           "status_mismatch" | "sandbox_failed",
  *  "detail": null | "human-readable reason"}

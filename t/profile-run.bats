@@ -141,7 +141,9 @@ except Exception:
 
 @test "a failed prebuild stops that side and is reported as such" {
 	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: build-fail'
+	# the prebuild builds only the import cone (+Mod:deps): the failure is in an import
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
 	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
 	head_commit
 	profile
@@ -150,6 +152,7 @@ except Exception:
 	[ "$(file_field Demo/Ring.lean .head.error)" = prebuild_failed ]
 	[ "$(file_field Demo/Ring.lean '.base.error // empty')" = "" ]
 	grep -q 'head prebuild.*FAILED' <<<"$stderr"
+	grep -q "rerun with --keep-logs to keep Lake's output" <<<"$stderr"
 }
 
 @test "a sample timeout ends the candidate, leaves nothing running" {
@@ -340,4 +343,72 @@ except Exception:
 	assert_error_line sc-profile-run
 	grep -q 'packagesDir is "vendor"' <<<"$stderr"
 	[ ! -e "$WS/base" ]
+}
+
+# ---- issue 13: measured the way Lake builds (t/fixture models real Lake) ----
+
+@test "the sample is lake lean PATH -- -j1: the package's leanOptions apply (warningAsError fails a warning)" {
+	printf 'leanOptions = { warningAsError = true }\n' | cat - "$R/lakefile.toml" >"$R/lf" && mv "$R/lf" "$R/lakefile.toml"
+	M=$(ex_commit "$R" "warningAsError")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: warn'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = failed ]
+	[ "$(file_field Demo/Ring.lean '.head.error // empty')" = "" ]
+}
+
+@test "the prebuild builds the import cone but not the selected module (+Mod:deps): its cost is paid once, in the sample" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: build-cpu=3 cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 0 ]
+	[ ! -e "$WS/head/.lake/build/lib/lean/Demo/Basic.olean" ]
+	grep -q 'head prebuild (1 module): 0\.[0-9] s wall' <<<"$stderr"
+}
+
+@test "a prebuild that ran out of time is prebuild_timeout, distinct from prebuild_failed" {
+	candidate
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-cpu=30'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
+	head_commit
+	profile --prebuild-timeout 1
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = prebuild_timeout ]
+	grep -q 'head prebuild (2 modules): FAILED (prebuild_timeout)' <<<"$stderr"
+	grep -q 'head Demo/Basic.lean: not run (prebuild_timeout)' <<<"$stderr"
+}
+
+@test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build" {
+	# Lean 4.30 keeps a lakefile.lean's config cache in the dependency's own
+	# .lake (Load/Lean/Elab.lean): missing there, Lake writes it -> read-only mount.
+	rm -rf "$R" "$DEPS"
+	cp -a "$SC_FIXTURE/toolchain" "$BATS_TEST_TMPDIR/tc30"
+	echo 4.30.0 >"$BATS_TEST_TMPDIR/tc30/lib/fixture-version"
+	TC=$BATS_TEST_TMPDIR/tc30 EX_LEAN_VERSION=4.30.0
+	project_base
+	echo '-- config' >"$DEPS/tinylib/lakefile.lean"
+	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
+	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
+	jq --arg r "$DEP_REV" '.packages[0].rev = $r' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
+	M=$(ex_commit "$R" "dep rev")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'Lake could not load the base workspace in the sandbox' <<<"$stderr"
+	grep -q 'lake build. in a trusted checkout of T' <<<"$stderr"
+	[ ! -e "$WS/raw/base-prebuild.time" ]
+	# prepared as the error says (Lake run once in the dependency): it runs
+	(cd "$DEPS/tinylib" && "$TC/bin/lake" env true)
+	rm -rf "$WS"
+	profile
+	[ "$status" -eq 0 ]
 }
