@@ -412,3 +412,27 @@ except Exception:
 	profile
 	[ "$status" -eq 0 ]
 }
+
+@test "host dependency check runs git as the sandbox will: another owner is not 'not a Git checkout of its own'" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to chown"
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	chown -R nobody: "$DEPS/tinylib"
+	profile
+	[[ "$stderr" != *"not a Git checkout of its own"* ]]
+	[[ "$stderr" != *"has no HEAD commit"* ]]
+}
+
+@test "host dependency check: a dependency the sandbox's unprivileged user cannot read is refused (operator root)" {
+	[ "$(id -u)" -eq 0 ] || skip "only root's sandbox drops to another uid"
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	chmod 700 "$DEPS/tinylib"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q "dependency \"tinylib\" is not readable by the sandbox's unprivileged user" <<<"$stderr"
+	[ ! -e "$WS/base" ]
+}
