@@ -91,6 +91,22 @@ static int readable_by_sandbox(const struct stat *st)
 	return geteuid() != 0 || (st->st_mode & (S_IROTH | S_IXOTH)) == (S_IROTH | S_IXOTH);
 }
 
+/* subDir (Load/Materialize.lean) moves the package root inside the
+ * checkout: it must be a directory there, reached without a symlink. */
+static int sub_dir_ok(const char *dir, const char *sub)
+{
+	char *p = xasprintf("%s/%s", dir, sub), real[PATH_MAX], want[PATH_MAX * 2];
+	struct stat st;
+	int ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode) && realpath(p, real) && realpath(dir, want);
+	if (ok) {
+		size_t n = strlen(want);
+		snprintf(want + n, sizeof want - n, "/%s", sub);
+		ok = strcmp(real, want) == 0;
+	}
+	free(p);
+	return ok;
+}
+
 static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct strbuf *err)
 {
 	char *dir = xasprintf("%s/%s", deps, pkg->name);
@@ -138,6 +154,11 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	}
 	if (out.len) {
 		sb_addf(err, "dependency \"%s\" has modified tracked files (%s)", pkg->name, dir);
+		goto out;
+	}
+	if (pkg->subdir && !sub_dir_ok(dir, pkg->subdir)) {
+		sb_addf(err, "dependency \"%s\" has no package folder %s (its manifest subDir) (%s)",
+		        pkg->name, pkg->subdir, dir);
 		goto out;
 	}
 	rc = 0;

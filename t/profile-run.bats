@@ -436,3 +436,22 @@ except Exception:
 	grep -q "dependency \"tinylib\" is not readable by the sandbox's unprivileged user" <<<"$stderr"
 	[ ! -e "$WS/base" ]
 }
+
+@test "manifest: an escaped name «tinylib» is the folder tinylib; a subDir must exist in the checkout" {
+	jq '.packages[0].name = "«tinylib»"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
+	M=$(ex_commit "$R" "escaped name")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	jq '.packages[0].subDir = "inner"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
+	M=$(ex_commit "$R" "subDir")
+	T=$M B=$M H=$M
+	rm -rf "$WS"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'dependency "tinylib" has no package folder inner (its manifest subDir)' <<<"$stderr"
+}
