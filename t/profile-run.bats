@@ -455,3 +455,17 @@ except Exception:
 	assert_error_line sc-profile-run
 	grep -q 'dependency "tinylib" has no package folder inner (its manifest subDir)' <<<"$stderr"
 }
+
+@test "contrib/real-lean-smoke.sh: one clear line for a missing toolchain; runs end to end (here with the fixture toolchain)" {
+	run --separate-stderr bash "$BATS_TEST_DIRNAME/../contrib/real-lean-smoke.sh" "$BATS_TEST_TMPDIR/none"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "real-lean-smoke: error: no such toolchain folder ($BATS_TEST_TMPDIR/none)" ]
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	run --separate-stderr bash "$BATS_TEST_DIRNAME/../contrib/real-lean-smoke.sh" "$BATS_TEST_TMPDIR/empty"
+	[ "$status" -eq 2 ]
+	[ "${#stderr}" -gt 0 ]
+	[ "$(wc -l <<<"$stderr")" -eq 1 ]
+	SPHERECETI=$SC_BIN/sphereceti run --separate-stderr bash "$BATS_TEST_DIRNAME/../contrib/real-lean-smoke.sh" "$TC"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$output" == "real-lean-smoke: ok: Lean 4.34.0-rc1, "* ]]
+}
