@@ -12,6 +12,23 @@ setup() {
 	project_base
 }
 
+# manifest_commit JQ_FILTER MESSAGE [JQ ARGS...]: edit lake-manifest.json and
+# commit it as the new M (= T = B).
+manifest_commit() {
+	local filter=$1 msg=$2
+	shift 2
+	jq "$@" "$filter" "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
+	M=$(ex_commit "$R" "$msg")
+	T=$M B=$M
+}
+
+# basic_change: a candidate whose only change is a cheap Demo/Basic.lean.
+basic_change() {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+}
+
 
 @test "complete run: modified, added, removed and roadmap files, verdicts, workspace layout" {
 	candidate
@@ -58,9 +75,7 @@ setup() {
 }
 
 @test "--quiet prints no progress; the dispatcher and sc-profile-run agree" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	profile --quiet
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
@@ -178,9 +193,7 @@ except Exception:
 }
 
 @test "an existing workspace is refused, never resumed or overwritten" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	mkdir "$WS"
 	echo keep >"$WS/mine"
 	profile
@@ -203,9 +216,7 @@ except Exception:
 }
 
 @test "a dependency at the wrong commit or with modified sources is refused" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	echo '-- edited' >>"$DEPS/tinylib/Tiny/Core.lean"
 	profile
 	[ "$status" -eq 2 ]
@@ -226,9 +237,7 @@ except Exception:
 }
 
 @test "a toolchain whose version does not match lean-toolchain is refused" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	cp -a "$TC" "$BATS_TEST_TMPDIR/tc"
 	echo 4.33.0 >"$BATS_TEST_TMPDIR/tc/lib/fixture-version"
 	TC=$BATS_TEST_TMPDIR/tc profile
@@ -241,9 +250,7 @@ except Exception:
 @test "a wrong bubblewrap pin is refused before anything runs" {
 	sed -i 's/bwrapSha256 = .*/bwrapSha256 = 0000000000000000000000000000000000000000000000000000000000000000/' "$R/.sphereceti"
 	T=$(ex_commit "$R" "wrong pin")
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	profile
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"sc-sandbox-exec: error: "* ]]
@@ -251,9 +258,7 @@ except Exception:
 }
 
 @test "a failing sandbox self-test is a precondition failure: its one line, exit 2, nothing run" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	# The self-test makes its folder under TMPDIR; one that does not exist
 	# fails it while it runs beside the other checks and the materializing.
 	[ -z "${SC_VALGRIND:-}" ] || skip "valgrind itself cannot start without TMPDIR"
@@ -269,9 +274,7 @@ except Exception:
 @test "no bubblewrap pin at all is refused" {
 	sed -i '/^\[sandbox\]/,$d' "$R/.sphereceti"
 	T=$(ex_commit "$R" "no pin")
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
@@ -301,9 +304,7 @@ except Exception:
 }
 
 @test "a workspace inside the toolchain or the dependencies is refused" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	cp -a "$TC" "$BATS_TEST_TMPDIR/tc"
 	TC=$BATS_TEST_TMPDIR/tc WS=$BATS_TEST_TMPDIR/tc/ws profile
 	[ "$status" -eq 2 ]
@@ -315,9 +316,7 @@ except Exception:
 }
 
 @test "a dependency that is a symlink, not a checkout of its own, is refused" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	mv "$DEPS/tinylib" "$BATS_TEST_TMPDIR/tinylib-real"
 	ln -s "$BATS_TEST_TMPDIR/tinylib-real" "$DEPS/tinylib"
 	profile
@@ -332,12 +331,8 @@ except Exception:
 }
 
 @test "a lake-manifest.json outside the supported shape is refused" {
-	jq '.packagesDir = "vendor"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
-	M=$(ex_commit "$R" "packagesDir vendor")
-	T=$M B=$M
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	manifest_commit '.packagesDir = "vendor"' "packagesDir vendor"
+	basic_change
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
@@ -394,12 +389,8 @@ except Exception:
 	echo '-- config' >"$DEPS/tinylib/lakefile.lean"
 	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
 	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
-	jq --arg r "$DEP_REV" '.packages[0].rev = $r' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
-	M=$(ex_commit "$R" "dep rev")
-	T=$M B=$M
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+	basic_change
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
@@ -415,9 +406,7 @@ except Exception:
 
 @test "host dependency check runs git as the sandbox will: another owner is not 'not a Git checkout of its own'" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to chown"
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	chown -R nobody: "$DEPS/tinylib"
 	profile
 	[[ "$stderr" != *"not a Git checkout of its own"* ]]
@@ -426,9 +415,7 @@ except Exception:
 
 @test "host dependency check: a dependency the sandbox's unprivileged user cannot read is refused (operator root)" {
 	[ "$(id -u)" -eq 0 ] || skip "only root's sandbox drops to another uid"
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	chmod 700 "$DEPS/tinylib"
 	profile
 	[ "$status" -eq 2 ]
@@ -438,12 +425,8 @@ except Exception:
 }
 
 @test "manifest: an escaped name «tinylib» is the folder tinylib; a subDir must exist in the checkout" {
-	jq '.packages[0].name = "«tinylib»"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
-	M=$(ex_commit "$R" "escaped name")
-	T=$M B=$M
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	manifest_commit '.packages[0].name = "«tinylib»"' "escaped name"
+	basic_change
 	profile
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	jq '.packages[0].subDir = "inner"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"

@@ -8,20 +8,9 @@
 # Env: SC_BIN, SC_FIXTURE (make bench); COST (default 2; 20 s in the issue,
 # scaled down).
 set -euo pipefail
-: "${SC_BIN:?}" "${SC_FIXTURE:?}"
 COST=${COST:-2}
-here=$(cd "$(dirname "$0")/../.." && pwd)
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-# shellcheck source=../../contrib/example/example.bash
-. "$here/contrib/example/example.bash"
-export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.invalid
-export GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.invalid
-TC=$SC_FIXTURE/toolchain
-mkdir -p "$W/deps"
-rev=$(ex_dependency "$W/deps" "$TC")
-R=$W/repo
-ex_project "$R" "$rev"
+# shellcheck source=example-env.bash
+. "$(dirname "$0")/example-env.bash"
 ex_lean "$R" Demo/Helper.lean '-- fixture: build-cpu=0.1'
 ex_lean "$R" Demo/Slow.lean 'import Demo.Helper' '-- fixture: cpu=0.1'
 M=$(ex_commit "$R" base)
