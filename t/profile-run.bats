@@ -354,6 +354,9 @@ except Exception:
 	[ "$status" -eq 1 ]
 	[ "$(file_field Demo/Basic.lean .head.error)" = failed ]
 	[ "$(file_field Demo/Ring.lean '.head.error // empty')" = "" ]
+	# the report names the commands
+	grep -qF '`lake lean FILE -- -j1`' "$WS/report.md"
+	jqr .limits.text | grep -qF 'lake build +Mod:deps'
 }
 
 @test "the prebuild builds the import cone but not the selected module (+Mod:deps): its cost is paid once, in the sample" {
