@@ -254,7 +254,7 @@ wait_gone() { # wait_gone PID SECONDS
     rm .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
     run lake env lean -j1 A.lean
     [ "$status" -eq 1 ]
-    [[ "$output" == *"'Dep.Core'"* ]]
+    [[ "$output" == *"A.lean:1:0: error: object file $P/.lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean of module Dep.Core does not exist"* ]]
 }
 
 # ---- lake env lean ----
@@ -264,7 +264,11 @@ wait_gone() { # wait_gone PID SECONDS
     mod A 'import B' 'def a := 1'
     run lake env lean -j1 A.lean
     [ "$status" -eq 1 ]
-    [[ "$output" == *"unknown module prefix 'B'"* ]]
+    # Lean's text (Lean/Util/Path.lean findOLean), then each search path entry
+    [ "${lines[0]}" = "A.lean:1:0: error: unknown module prefix 'B'" ]
+    [ "${lines[1]}" = "No directory 'B' or file 'B.olean' in the search path entries:" ]
+    [ "${lines[2]}" = "$P/.lake/build/lib/lean" ]
+    [ "${lines[-1]}" = "$TC/lib/lean" ]
     run lake build A
     [ "$status" -eq 0 ]
     run lake env lean -j1 A.lean
