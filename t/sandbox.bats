@@ -14,6 +14,9 @@ setup() {
 	# A unique module name: lets us find this test's processes in /proc.
 	M="Probe_${BATS_TEST_NUMBER}_$$"
 	LOG="$T/.fixture-log"
+	# writable for the sandbox user (nobody when we are root)
+	chmod 0777 "$T"
+	sandbox_reach "$D" "$W"
 }
 
 # lean_file 'directive...': the test's source file with these directives.
@@ -190,7 +193,7 @@ status_ok() { # exit code
 		write=/toolchain/sc-evil write=/usr/sc-evil write=/project/written
 	sbx 60
 	[ "$status" -eq 0 ]
-	grep -qx 'write /project/.lake/packages/pkg/Dep.lean -> EROFS' "$LOG"
+	grep -qxE 'write /project/.lake/packages/pkg/Dep.lean -> (EROFS|EACCES)' "$LOG"
 	grep -qx 'write /project/.lake/packages/new -> EROFS' "$LOG"
 	grep -qx 'write /toolchain/sc-evil -> EROFS' "$LOG"
 	grep -qx 'write /usr/sc-evil -> EROFS' "$LOG"
@@ -327,4 +330,129 @@ EOF
 	[[ "$stderr" == *"no bubblewrap pin"* ]]
 	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha"
 	[ "$status" -eq 2 ] && assert_error_line sc-sandbox-exec
+}
+
+# ---- attacks (issue 10): a real program as the candidate ----
+
+# The burner: CPU seconds in this process.
+burn_py='import sys, time
+t = time.process_time()
+while time.process_time() - t < float(sys.argv[1]):
+    pass'
+
+@test "attack: the operator's descriptors 7 and 8 never reach the candidate" {
+	echo 'host secret' > "$W/secret"
+	: > "$W/hostlog"
+	sbx 60 /usr/bin/bash -c 'cat <&7 > leak; echo forged >&8; echo done > ran' 7<"$W/secret" 8>>"$W/hostlog"
+	[ "$status" -eq 0 ]
+	[ -f "$T/ran" ]
+	[ ! -s "$T/leak" ]
+	[ ! -s "$W/hostlog" ]
+}
+
+@test "attack: inside, only 0-2 are open, all three on /dev/null" {
+	cat > "$T/fds.py" <<'PY'
+import os
+def is_open(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
+fds = [fd for fd in range(1024) if is_open(fd)]
+links = [os.readlink("/proc/self/fd/%d" % fd) for fd in (0, 1, 2)]
+with open("/project/fds.out", "w") as f:
+    f.write(" ".join(map(str, fds)) + "\n" + "\n".join(links) + "\n")
+PY
+	sbx 60 /usr/bin/python3 fds.py 5<"$W/../" 9>>"$W/hostlog"
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 1p "$T/fds.out")" = "0 1 2" ]
+	[ "$(sed -n 2,4p "$T/fds.out" | sort -u)" = /dev/null ]
+}
+
+@test "attack: a forged record through GNU time's -o descriptor does not replace the counters" {
+	# A real record of a trivial run is the forgery.
+	sbx 60 /usr/bin/true
+	[ "$status" -eq 0 ]
+	cp "$R/$M.time" "$W/fake"
+	rm "$R/$M.time"
+	cp "$W/fake" "$T/fake"
+	cat > "$T/forge.py" <<PY
+import os, stat, errno
+fake = open("/project/fake", "rb").read()
+for fd in range(3, 64):
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            continue
+        os.write(fd, fake)
+        # the shared offset to the file system's limit: GNU time's own
+        # write then fails while GNU time still exits 0
+        lo, hi = 0, (1 << 63) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            try:
+                os.lseek(fd, mid, os.SEEK_SET)
+                lo = mid
+            except OSError:
+                hi = mid - 1
+        os.lseek(fd, lo, os.SEEK_SET)
+        open("/project/forged", "a").write("%d\n" % fd)
+    except OSError:
+        pass
+$burn_py
+PY
+	sbx 60 /usr/bin/python3 forge.py 1.5
+	[ "$status" -eq 0 ]
+	between "$(cpu_of "$R/$M.time")" 1.2 6
+	[ ! -e "$T/forged" ]
+}
+
+@test "attack: host settings under /proc/sys cannot be opened for writing; runc's masks hold" {
+	cat > "$T/sys.py" <<'PY'
+import os
+out = []
+for p in ["/proc/sys/kernel/core_pattern", "/proc/sys/vm/swappiness", "/proc/sys/vm/drop_caches",
+          "/proc/sys/fs/suid_dumpable", "/proc/sysrq-trigger"]:
+    try:
+        fd = os.open(p, os.O_WRONLY)  # opened only: never written
+        os.close(fd)
+        out.append(p + " -> writable")
+    except OSError as e:
+        out.append(p + " -> refused")
+for p in ["/proc/keys", "/proc/timer_list"]:
+    try:
+        out.append(p + (" -> shows %d bytes" % len(open(p).read())))
+    except OSError:
+        out.append(p + " -> hidden")
+out.append("uid %d" % os.getuid())
+open("/project/sys.out", "w").write("\n".join(out) + "\n")
+PY
+	sbx 60 /usr/bin/python3 sys.py
+	[ "$status" -eq 0 ]
+	cat "$T/sys.out"
+	[ "$(grep -c ' -> refused$' "$T/sys.out")" -eq 5 ]
+	run ! grep -E 'writable|shows [1-9]' "$T/sys.out"
+	run ! grep -x 'uid 0' "$T/sys.out"
+}
+
+@test "attack: a nested PID namespace is refused, so it cannot hide a 1 s burn" {
+	printf '%s\n' "$burn_py" > "$T/burn.py"
+	cat > "$T/nest.py" <<'PY'
+import signal, subprocess, sys
+# The nested init ignores SIGCHLD: its burning child is autoreaped there
+# and its CPU would never reach GNU time.
+r = subprocess.run(["unshare", "-Upf", "--", "/usr/bin/python3", "-c",
+    "import os, signal, time\nsignal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
+    "pid = os.fork()\nif pid == 0:\n    os.execv('/usr/bin/python3', ['python3', '/project/burn.py', '1'])\n"
+    "time.sleep(1.5)\n"])
+open("/project/nest.out", "w").write("unshare exit %d\n" % r.returncode)
+PY
+	sbx 60 /usr/bin/python3 nest.py
+	[ "$status" -eq 0 ]
+	cat "$T/nest.out"
+	# where a nested namespace could be made, its burn went uncounted
+	if grep -qx 'unshare exit 0' "$T/nest.out"; then
+		between "$(cpu_of "$R/$M.time")" 0.8 6
+	fi
+	run ! grep -x 'unshare exit 0' "$T/nest.out"
 }
