@@ -456,3 +456,101 @@ PY
 	fi
 	run ! grep -x 'unshare exit 0' "$T/nest.out"
 }
+
+@test "attack: git works in a dependency owned by another uid (safe.directory), not without it" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	# Inside, every unmapped owner shows as the overflow uid 65534, which is
+	# nobody's own: git notices another owner for any other sandbox uid.
+	git -C "$D/pkg" init -q
+	git -C "$D/pkg" add Dep.lean
+	git -C "$D/pkg" commit -qm dep
+	rev=$(git -C "$D/pkg" rev-parse HEAD)
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 --sandbox-user 4242:4242 -- /usr/bin/bash -c 'id -u > uid
+		/usr/bin/git -C .lake/packages/pkg rev-parse --verify HEAD > with 2>&1
+		/usr/bin/env -u GIT_CONFIG_COUNT -u GIT_CONFIG_KEY_0 -u GIT_CONFIG_VALUE_0 \
+			/usr/bin/git -C .lake/packages/pkg rev-parse --verify HEAD > without 2>&1 || true'
+	[ "$status" -eq 0 ]
+	# the dependency is root's; the sandbox is not
+	[ "$(stat -c %u "$D/pkg")" -eq 0 ]
+	[ "$(cat "$T/uid")" -eq 4242 ]
+	[ "$(cat "$T/with")" = "$rev" ]
+	grep -q 'dubious ownership' "$T/without"
+}
+
+@test "sc-sandbox-exec returns only once every process of its PID namespace is gone (timeout)" {
+	cat > "$T/stay.py" <<'PY'
+import os, signal, time
+open("/project/pidns", "w").write(os.readlink("/proc/self/ns/pid"))
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if os.fork() == 0:
+    if os.fork() == 0:
+        open("/project/orphan", "w").write("started")
+        while True:
+            time.sleep(1)
+    os._exit(0)
+while True:
+    time.sleep(1)
+PY
+	sbx 1 /usr/bin/python3 stay.py
+	# checked at once, no waiting: by PID namespace, on the whole host
+	local ns
+	ns=$(cat "$T/pidns")
+	live=$(for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$ns" ] &&
+			[ "$(awk '{ print $3 }' "$p/stat" 2>/dev/null)" != Z ] && echo "${p#/proc/}"
+	done; true)
+	[ "$status" -eq 1 ]
+	[ "$(field timed_out)" = true ]
+	[ -f "$T/orphan" ]
+	[ -n "$ns" ]
+	[ -z "$live" ]
+}
+
+@test "--sandbox-user and --tmp-size: who runs inside, how big /tmp is; bad values refused" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	cat > "$T/who.py" <<'PY'
+import os
+s = os.statvfs("/tmp")
+st = os.stat("/tmp")
+open("/project/who.out", "w").write("%d %d %d %o\n" % (os.getuid(), os.getgid(), s.f_blocks * s.f_frsize, st.st_mode & 0o7777))
+open("/tmp/x", "w").write("tmp is writable")
+PY
+	sbx 60 /usr/bin/python3 who.py
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/who.out")" = "65534 65534 1073741824 1777" ]
+	rm "$R/$M.time"
+	rm "$T/who.out"
+	chmod -R a+rwX "$T/.lake"
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 --sandbox-user 4242:4243 --tmp-size 64M -- /usr/bin/python3 who.py
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/who.out")" = "4242 4243 67108864 1777" ]
+	for bad in root 0:0 1:0 nosuchuser-sc 12 -1:5 1:2:3; do
+		run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+			--time-file "$R/bad.time" --timeout 60 --sandbox-user "$bad" -- /usr/bin/true
+		[ "$status" -eq 2 ]
+		assert_error_line sc-sandbox-exec
+	done
+	for bad in 0 1K 12X '' 99999999999G; do
+		run --separate-stderr sc-sandbox-exec --self-test --tmp-size "$bad"
+		[ "$status" -eq 2 ]
+		assert_error_line sc-sandbox-exec
+	done
+	[ ! -e "$R/bad.time" ]
+}
+
+@test "--self-test fails with one clear line when nested user namespaces are allowed" {
+	# a bubblewrap that drops --disable-userns from what it is given
+	cat > "$W/bwrap" <<'SH'
+#!/usr/bin/bash
+args=()
+for a in "$@"; do [ "$a" = --disable-userns ] || args+=("$a"); done
+exec /usr/bin/bwrap "${args[@]}"
+SH
+	chmod 755 "$W/bwrap"
+	run --separate-stderr sc-sandbox-exec --self-test --bwrap "$W/bwrap"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"a nested user namespace can be created"* ]]
+}
