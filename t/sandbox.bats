@@ -554,3 +554,57 @@ SH
 	assert_error_line sc-sandbox-exec
 	[[ "$stderr" == *"a nested user namespace can be created"* ]]
 }
+
+@test "each layer closes descriptors: GNU time gets none of the operator's, bwrap only 0-2 and the report pipe" {
+	echo 'host secret' > "$W/secret"
+	# bwrap as the host step starts it: a wrapper that lists its descriptors
+	mkdir -m 0777 "$W/seen"
+	cat > "$W/bwrap" <<PY
+#!/usr/bin/python3
+import os, sys
+names = os.listdir("/proc/self/fd")
+fds = [(n, os.readlink("/proc/self/fd/" + n)) for n in names if os.path.exists("/proc/self/fd/" + n)]
+with open("$W/seen/bwrap-fds", "w") as f:
+    for n, t in fds:
+        if not t.startswith("/proc/"):
+            f.write("%s %s\n" % (n, t))
+os.execv("/usr/bin/bwrap", ["bwrap"] + sys.argv[1:])
+PY
+	chmod 755 "$W/bwrap"
+	sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --bwrap "$W/bwrap" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/python3 -c '
+import time
+open("/project/ready", "w").write("x")
+time.sleep(60)' 7<"$W/secret" > /dev/null 2>&1 &
+	local exe=$! i tpid=
+	for i in $(seq 300); do [ -e "$T/ready" ] && break; sleep 0.1; done
+	[ -e "$T/ready" ]
+	tpid=$(pgrep -P "$exe" -x time)
+	gnu_time_fds=$(for f in /proc/"$tpid"/fd/*; do readlink "$f"; done)
+	kill -TERM "$exe"
+	wait "$exe" || true
+	echo "$gnu_time_fds"
+	cat "$W/seen/bwrap-fds"
+	# GNU time: its own -o file, 0-2, the report pipe; not the operator's secret
+	run ! grep -F "$W/secret" <<< "$gnu_time_fds"
+	[ "$(grep -c . <<< "$gnu_time_fds")" -eq 5 ]
+	# bwrap: 0-2 and the report pipe, not GNU time's -o file
+	[ "$(wc -l < "$W/seen/bwrap-fds")" -eq 4 ]
+	run ! grep -F "$R/" "$W/seen/bwrap-fds"
+}
+
+@test "a descriptor that reaches bwrap anyway is closed by sc-init before the command" {
+	echo 'host secret' > "$W/secret"
+	chmod 644 "$W/secret"
+	cat > "$W/bwrap" <<SH
+#!/usr/bin/bash
+exec 9<"$W/secret"
+exec /usr/bin/bwrap "\$@"
+SH
+	chmod 755 "$W/bwrap"
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --bwrap "$W/bwrap" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/bash -c 'cat <&9 > leak; ls /proc/self/fd > fds'
+	[ "$status" -eq 0 ]
+	[ ! -s "$T/leak" ]
+	run ! grep -x 9 "$T/fds"
+}
