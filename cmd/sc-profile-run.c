@@ -288,6 +288,22 @@ static void sandbox_check_finish(struct run *r, struct sc_stage *s)
 	sb_release(&out);
 }
 
+/* Run as root, the sandbox runs as another user, which must reach what
+ * bwrap mounts. */
+static void check_reachable(struct run *r)
+{
+	unsigned uid, gid;
+	if (geteuid() != 0 || sscanf(r->o.sandbox_user, "%u:%u", &uid, &gid) != 2)
+		return;
+	const char *paths[] = {r->ws, r->o.toolchain, r->o.deps};
+	const char *flags[] = {"--workspace", "--toolchain", "--dependencies"};
+	struct strbuf err = STRBUF_INIT;
+	for (int i = 0; i < 3; i++)
+		if (sc_sandbox_can_reach(paths[i], uid, gid, &err) < 0)
+			sc_die("%s: give it search permission (%s)", err.buf, flags[i]);
+	sb_release(&err);
+}
+
 /* 3. Everything that must hold before candidate code runs.  The pin comes
  * first: the self-test runs bwrap.  The self-test then burns CPU for a
  * while, so it is left running (self_test) beside the other checks and the
@@ -311,6 +327,7 @@ static void check_preconditions(struct run *r, struct sc_stage *self_test)
 		sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
 	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
 		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+	check_reachable(r);
 
 	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
 		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "

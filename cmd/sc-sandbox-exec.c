@@ -155,6 +155,16 @@ static void check_mountpoint(const char *tree)
 	}
 }
 
+/* bwrap runs as the sandbox user: a folder it cannot reach is named here,
+ * not as bwrap's "Can't find source path". */
+static void check_reachable(const struct sc_sandbox *sb, const char *path, const char *what)
+{
+	struct strbuf err = STRBUF_INIT;
+	if (geteuid() == 0 && sc_sandbox_can_reach(path, sb->uid, sb->gid, &err) < 0)
+		sc_die("%s (%s)", err.buf, what);
+	sb_release(&err);
+}
+
 static void print_status(const struct sc_status *st)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -224,6 +234,13 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		sc_die("sc-init lies inside a sandbox mount (%s)", init);
 	check_mountpoint(tree);
 	check_gnu_time();
+	const char *whats[] = {"--tree", "--toolchain", "--dependencies", "sc-init"};
+	char *init_dir = xstrdup(init);
+	*strrchr(init_dir, '/') = '\0';
+	const char *reach[] = {tree, tc, deps, init_dir};
+	for (int i = 0; i < 4; i++)
+		check_reachable(&sb, reach[i], whats[i]);
+	free(init_dir);
 
 	/* GNU time writes a temporary beside the final name; only a complete
 	 * run renames it into place.  From here a stop signal waits for the
@@ -353,7 +370,9 @@ static int self_test(struct sc_sandbox sb)
 	 * we die of it. */
 	sc_sandbox_hold_stop_signals();
 	const char *tmpdir = getenv("TMPDIR");
-	char *base = xasprintf("%s/sc-self-test-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
+	tmpdir = tmpdir && *tmpdir == '/' ? tmpdir : "/tmp";
+	check_reachable(&sb, tmpdir, "the self-test's folder, in TMPDIR");
+	char *base = xasprintf("%s/sc-self-test-XXXXXX", tmpdir);
 	if (!mkdtemp(base))
 		sc_die_errno("cannot create a self-test folder (%s)", base);
 	hand_over(base, &sb);

@@ -205,6 +205,41 @@ int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbu
 	return 0;
 }
 
+static int may_search(const struct stat *st, unsigned uid, unsigned gid)
+{
+	if (st->st_uid == uid)
+		return (st->st_mode & S_IXUSR) != 0;
+	if (st->st_gid == gid)
+		return (st->st_mode & S_IXGRP) != 0;
+	return (st->st_mode & S_IXOTH) != 0;
+}
+
+int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct strbuf *err)
+{
+	char *real = realpath(path, NULL);
+	if (!real) {
+		sb_addf(err, "cannot resolve %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = 0;
+	size_t n = strlen(real);
+	for (size_t i = 1; i <= n && rc == 0; i++) {
+		if (real[i] != '/' && real[i] != '\0')
+			continue;
+		char c = real[i];
+		real[i] = '\0';
+		struct stat st;
+		if (stat(i == 0 ? "/" : real, &st) == 0 && S_ISDIR(st.st_mode) && !may_search(&st, uid, gid)) {
+			sb_addf(err, "the sandbox user %u:%u cannot search %s (mode %03o, owner %u:%u)", uid, gid,
+			        real, (unsigned)(st.st_mode & 0777), (unsigned)st.st_uid, (unsigned)st.st_gid);
+			rc = -1;
+		}
+		real[i] = c;
+	}
+	free(real);
+	return rc;
+}
+
 int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes)
 {
 	size_t n = strlen(s);

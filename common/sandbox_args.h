@@ -35,6 +35,13 @@ struct sc_sandbox {
  * or -1 with a message in err. */
 int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbuf *err);
 
+/* Can uid:gid (no supplementary groups: the host step clears them) search
+ * every folder from / down to path, path included?  bwrap, already running
+ * as that user, must reach what it mounts.  Returns 0, or -1 naming the
+ * first folder it cannot pass in err.  Only meaningful for a root operator
+ * (any other runs the sandbox as itself, with its groups). */
+int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct strbuf *err);
+
 /* --tmp-size: bytes, with an optional K, M or G suffix (powers of 1024),
  * at least 1 MiB.  Returns 0, or -1 when s is not such a size. */
 int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes);

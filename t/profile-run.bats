@@ -443,3 +443,17 @@ if "reworded" in open("Demo/Ring.lean").read():
 	assert_error_line sc-profile-run
 	[[ "$stderr" == *"only root"* ]]
 }
+
+@test "a workspace the sandbox user cannot reach is a precondition failure" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05'
+	head_commit
+	mkdir -m 0700 "$BATS_TEST_TMPDIR/private"
+	WS=$BATS_TEST_TMPDIR/private/ws
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"cannot search $BATS_TEST_TMPDIR/private "*"(--workspace)" ]]
+	[ ! -e "$WS/raw" ]
+}

@@ -608,3 +608,19 @@ SH
 	[ ! -s "$T/leak" ]
 	run ! grep -x 9 "$T/fds"
 }
+
+@test "a folder the sandbox user cannot reach is named before bwrap starts" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	mkdir -m 0700 "$W/private"
+	mkdir -m 0777 "$W/private/tree"
+	run --separate-stderr sc-sandbox-exec --tree "$W/private/tree" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/true
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"cannot search $W/private "*"(--tree)" ]]
+	[ ! -e "$R/$M.time" ]
+	run --separate-stderr env TMPDIR="$W/private" sc-sandbox-exec --self-test
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"cannot search $W/private "* ]]
+}
