@@ -4,6 +4,7 @@
  * parse each raw time file -> report.  Every step is a sibling stage run
  * with an argv; this file only sequences them and keeps the workspace. */
 #include "closeout.h"
+#include "badopt.h"
 #include "die.h"
 #include "execdir.h"
 #include "git.h"
@@ -116,7 +117,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_ADDED: o->thr_added = optarg; break;
 		case 'H': fputs(usage, stdout); exit(0);
 		default:
-			sc_die("unknown or incomplete option (%s)", argv[optind - 1]);
+			sc_die_bad_option(longopts, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

@@ -1,6 +1,7 @@
 /* sc-sandbox-exec: run one command sealed in bubblewrap, timed from the
  * host by GNU time.  See man/sc-sandbox-exec.1 for the contract. */
 #include "closeout.h"
+#include "badopt.h"
 #include "die.h"
 #include "execdir.h"
 #include "json.h"
@@ -494,7 +495,7 @@ int main(int argc, char **argv)
 		case O_SELF: self = 1; break;
 		case O_CHECK: check = 1; break;
 		default:
-			sc_die("unknown or incomplete option \"%s\" (%s)", argv[optind - 1], usage_line);
+			sc_die_bad_option(opts, argv[optind - 1]);
 		}
 		if (slot) {
 			if (*slot)
