@@ -58,7 +58,10 @@ static const char usage[] =
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H\n"
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR\n"
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]\n"
-	"         [--bwrap PATH] [--quiet]\n";
+	"         [--bwrap PATH] [--quiet]\n"
+	"         [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]\n"
+	"Thresholds (defaults 1.5, 30 s, 150 s) are for scaled-down demonstrations;\n"
+	"the report states them.  See sphereceti help profile-run.\n";
 
 static double parse_seconds(const char *s, const char *flag)
 {
