@@ -408,6 +408,12 @@ static int self_test(const char *bwrap)
 
 /* ---- --check-bwrap ---- */
 
+/* A bubblewrap update breaks the pin: what the operator does about it. */
+#define PIN_REMEDY                                                                       \
+	"if bubblewrap was updated, review the new one and commit its pin to .sphereceti in " \
+	"the tooling branch (bwrapSha256 = the output of 'sha256sum %s', bwrapVersion = "    \
+	"what 'bwrap --version' prints)"
+
 static int check_bwrap(const char *bwrap, const char *want_sha, const char *want_version)
 {
 	if (!want_sha || !*want_sha || !want_version || !*want_version)
@@ -426,7 +432,8 @@ static int check_bwrap(const char *bwrap, const char *want_sha, const char *want
 	if (sc_sha256_file_hex(bwrap, have) < 0)
 		sc_die_errno("cannot hash bubblewrap (%s)", bwrap);
 	if (strcmp(have, lower) != 0)
-		sc_die("bubblewrap's SHA-256 is %s, the pin says %s (%s)", have, lower, bwrap);
+		sc_die("bubblewrap's SHA-256 is %s, the pin says %s; " PIN_REMEDY " (%s)", have, lower,
+		       bwrap, bwrap);
 	const char *argv[] = {bwrap, "--version", NULL};
 	static const char *const env[] = {NULL};
 	struct strbuf out = STRBUF_INIT;
@@ -439,7 +446,8 @@ static int check_bwrap(const char *bwrap, const char *want_sha, const char *want
 	const char *line = out.buf ? out.buf : "";
 	const char *ver = strncmp(line, "bubblewrap ", 11) == 0 ? line + 11 : line;
 	if (strcmp(want_version, line) != 0 && strcmp(want_version, ver) != 0)
-		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\" (%s)", ver, want_version, bwrap);
+		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\"; " PIN_REMEDY " (%s)", ver,
+		       want_version, bwrap, bwrap);
 	printf("bubblewrap %s matches the pin (sha256 %s, %s)\n", ver, have, bwrap);
 	sb_release(&out);
 	return fflush(stdout) == 0 ? SC_EXIT_OK : SC_EXIT_USAGE;

@@ -41,3 +41,15 @@ bats_require_minimum_version 1.5.0
 	[ "$status" -eq 0 ]
 	[[ "$output" == usage:* ]]
 }
+
+@test "a bubblewrap pin mismatch says what to do after a bubblewrap update" {
+	local bwrap
+	bwrap=$(readlink -f /usr/bin/bwrap)
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$(printf '0%.0s' {1..64})" 0.8.0
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"if bubblewrap was updated, review the new one and commit its pin to .sphereceti in the tooling branch (bwrapSha256 = the output of 'sha256sum $bwrap'"* ]]
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$(sha256sum "$bwrap" | cut -c1-64)" 0.0.1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the pin says \"0.0.1\"; if bubblewrap was updated"* ]]
+}
