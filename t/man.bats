@@ -70,6 +70,18 @@ render() {
 	done
 }
 
+@test "profile-run --help lists every option of its option table" {
+	run --separate-stderr sc-profile-run --help
+	[ "$status" -eq 0 ]
+	help=$output
+	opts=$(grep -oE '\{"[a-z][a-z0-9-]+", *(no|required)_argument' "$BATS_TEST_DIRNAME/../cmd/sc-profile-run.c" |
+		cut -d'"' -f2 | grep -vx help)
+	[[ "$opts" == *threshold-added* ]]
+	for o in $opts; do
+		[[ "$help" == *"--$o"* ]] || { echo "--help lacks --$o"; false; }
+	done
+}
+
 @test "sc-profile-run(1) is sphereceti(1), found through man's path as installed" {
 	run --separate-stderr env MANPATH="$MANDIR" man --warnings=w sc-profile-run
 	[ "$status" -eq 0 ]
