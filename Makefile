@@ -67,6 +67,15 @@ $(BUILD)/version.h: Makefile
 	@mkdir -p $(@D)
 	@printf '#define SC_VERSION "%s"\n' '$(VERSION)' > $@.tmp && mv $@.tmp $@
 
+# Where install puts sc-init and the pages, for the programs that look
+# there when the relative layout (../libexec, ../share/man) does not hold.
+$(BUILD)/paths.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define SC_LIBEXECDIR "%s"\n#define SC_MANDIR "%s"\n' '$(libexecdir)' '$(mandir)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/sphereceti $(BUILD)/sc-sandbox-exec: $(BUILD)/paths.h
+
 $(BUILD)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -165,9 +174,10 @@ demo:
 	bash contrib/demo.sh
 
 # sc-sandbox-exec finds sc-init at ../libexec/sphereceti/ from its own
-# folder, and `sphereceti help` the pages at ../share/man/man1/ (else man's
-# own search path): keep bindir, libexecdir and mandir siblings under one
-# prefix, as the defaults and Debian's /usr layout do.
+# folder, else in $(libexecdir)/sphereceti; `sphereceti help` the pages at
+# ../share/man/man1/, else in $(mandir)/man1, else on man's own path.  Both
+# paths are built in: give the same libexecdir and mandir to make and to
+# make install.
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/sphereceti $(DESTDIR)$(mandir)/man1
 	install -m 755 $(CMD_BIN) $(DESTDIR)$(bindir)/

@@ -4,6 +4,7 @@
 #include "badopt.h"
 #include "die.h"
 #include "execdir.h"
+#include "paths.h"
 #include "json.h"
 #include "pathcheck.h"
 #include "precond.h"
@@ -101,12 +102,14 @@ static void check_gnu_time(void)
 		       errno == ENOEXEC ? "this is not GNU time" : strerror(errno), SC_GNU_TIME);
 }
 
-/* sc-init beside us (build tree) or in ../libexec/sphereceti (installed). */
+/* sc-init beside us (build tree), in ../libexec/sphereceti (installed), or
+ * in the libexecdir the build was configured with. */
 static char *find_init(void)
 {
 	char *dir = sc_exec_dir();
-	const char *cands[] = {"%s/sc-init", "%s/../libexec/sphereceti/sc-init"};
-	for (size_t i = 0; i < 2; i++) {
+	const char *cands[] = {"%s/sc-init", "%s/../libexec/sphereceti/sc-init",
+	                       SC_LIBEXECDIR "/sphereceti/sc-init%.0s"};
+	for (size_t i = 0; i < 3; i++) {
 		char *c = xasprintf(cands[i], dir);
 		char *real = realpath(c, NULL);
 		free(c);
@@ -116,8 +119,8 @@ static char *find_init(void)
 		}
 		free(real);
 	}
-	sc_die("the sandbox init sc-init is missing (%s/sc-init or %s/../libexec/sphereceti/sc-init)", dir,
-	       dir);
+	sc_die("the sandbox init sc-init is missing (%s/sc-init, %s/../libexec/sphereceti/sc-init or "
+	       SC_LIBEXECDIR "/sphereceti/sc-init)", dir, dir);
 }
 
 static char *dir_arg(const char *path, const char *flag)

@@ -4,6 +4,7 @@
 #include "closeout.h"
 #include "die.h"
 #include "execdir.h"
+#include "paths.h"
 #include "strbuf.h"
 #include "version.h"
 
@@ -50,11 +51,13 @@ static char *page_of(const char *cmd)
 }
 
 /* As git help does: man with the page from the build tree (man/man1 beside
- * us) or the installed layout (../share/man/man1), else man's own path. */
+ * us), the installed layout (../share/man/man1) or the configured mandir,
+ * else man's own path. */
 static _Noreturn void show_manual(const char *cmd)
 {
 	char *page = page_of(cmd), *dir = sc_exec_dir();
-	const char *const cands[] = {"%s/man/man1/%s.1", "%s/../share/man/man1/%s.1"};
+	const char *const cands[] = {"%s/man/man1/%s.1", "%s/../share/man/man1/%s.1",
+	                             "%.0s" SC_MANDIR "/man1/%s.1"};
 	for (size_t i = 0; i < sizeof cands / sizeof *cands; i++) {
 		char *path = xasprintf(cands[i], dir, page);
 		if (access(path, R_OK) == 0) {

@@ -84,3 +84,20 @@ setup_file() {
 	run find "$d" -type f
 	[ -z "$output" ]
 }
+
+@test "a libexecdir and mandir apart from bindir are built in: sc-init and the pages are found there" {
+	[ -z "${SC_VALGRIND:-}" ] || skip "needs the real binaries, not valgrind's wrappers"
+	local p=$BATS_TEST_TMPDIR/p
+	vars=(BUILD="$PKG" prefix="$p/usr" libexecdir="$p/lib/pkg" mandir="$p/doc/man")
+	make -s -C "$SRC" "${vars[@]}" install >/dev/null
+	[ -x "$p/lib/pkg/sphereceti/sc-init" ]
+	[ ! -e "$p/usr/libexec" ]
+	run --separate-stderr "$p/usr/bin/sphereceti" sandbox-exec --self-test
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr env MANPAGER=cat MANPATH=/nonexistent "$p/usr/bin/sphereceti" help plan
+	[ "$status" -eq 0 ]
+	[[ "$output" == SC-PLAN\(1\)* ]]
+	make -s -C "$SRC" "${vars[@]}" uninstall >/dev/null
+	run find "$p" -type f
+	[ -z "$output" ]
+}
