@@ -5,7 +5,7 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-setup() { unset MAKEFLAGS MFLAGS MAKELEVEL; }
+setup() { unset MAKEFLAGS MFLAGS MAKELEVEL DEVELOPER SAN; }
 
 setup_file() {
 	command -v dpkg-buildflags >/dev/null || skip "no dpkg-buildflags (dpkg-dev)"
@@ -13,8 +13,9 @@ setup_file() {
 	export SRC PKG=$BATS_FILE_TMPDIR/pkg
 	export DEB_BUILD_MAINT_OPTIONS=hardening=+all
 	# Not the calling make's variables (make check passes DEVELOPER=1 and
-	# check-asan SAN=... down through MAKEFLAGS): a packager's clean build.
-	unset MAKEFLAGS MFLAGS MAKELEVEL
+	# check-asan SAN=... down, in MAKEFLAGS and the environment): a
+	# packager's clean build.
+	unset MAKEFLAGS MFLAGS MAKELEVEL DEVELOPER SAN
 	make -C "$SRC" BUILD="$PKG" CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
 		CFLAGS="$(dpkg-buildflags --get CFLAGS)" LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" \
 		all fixture >"$BATS_FILE_TMPDIR/build.log" 2>&1
