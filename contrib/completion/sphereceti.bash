@@ -23,7 +23,7 @@ _sphereceti_opts() {
 			"--unmeasured= --detail=" ;;
 	report)
 		echo "--plan= --samples= --out-dir= --run-id= --lean-version= --lean-sha256=" \
-			"--lake-sha256= --threshold-ratio= --threshold-delta= --threshold-added=" \
+			"--lake-sha256= --sandbox-user= --threshold-ratio= --threshold-delta= --threshold-added=" \
 			"--help --version" ;;
 	esac
 }
