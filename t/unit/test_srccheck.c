@@ -1,5 +1,7 @@
 /* Unit tests for common/srccheck: the selected source against its blob,
- * opened beneath the tree without following links or blocking. */
+ * opened beneath the tree without following links or blocking.  Natively
+ * this runs the openat2 path; under valgrind (make check-valgrind), which
+ * has no openat2, the component-by-component fallback. */
 #include "unit_main.h"
 #include <check.h>
 #include <ftw.h>
