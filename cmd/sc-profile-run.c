@@ -4,20 +4,25 @@
  * parse each raw time file -> report.  Every step is a sibling stage run
  * with an argv; this file only sequences them and keeps the workspace. */
 #include "closeout.h"
+#include "badopt.h"
 #include "die.h"
 #include "execdir.h"
 #include "git.h"
 #include "gnutime.h"
 #include "manifest.h"
+#include "pathcheck.h"
 #include "plan.h"
 #include "precond.h"
 #include "run.h"
 #include "safefile.h"
 #include "sample.h"
+#include "sandbox_args.h"
+#include "srccheck.h"
 #include "sha256.h"
 #include "stage.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -35,6 +40,8 @@
 
 struct opts {
 	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
+	const char *tmp_size;
+	char *sandbox_user; /* "UID:GID", resolved */
 	double prebuild_timeout, sample_timeout, phase_timeout;
 	const char *thr_ratio, *thr_delta, *thr_added;
 	int quiet;
@@ -45,6 +52,7 @@ struct run {
 	char *dir;      /* exec dir: where the stages live */
 	char *ws;       /* absolute workspace path */
 	struct sc_plan plan;
+	struct strbuf plan_json; /* sc-plan's bytes, written once the workspace exists */
 	char digest[65];
 	char run_id[SC_RUN_ID_HEXSZ + 1];
 	struct sc_toolchain_info tc;
@@ -57,7 +65,10 @@ static const char usage[] =
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H\n"
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR\n"
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]\n"
-	"         [--bwrap PATH] [--quiet]\n";
+	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--quiet]\n"
+	"         [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]\n"
+	"Thresholds (defaults 1.5, 30 s, 150 s) are for scaled-down demonstrations;\n"
+	"the report states them.  See sphereceti help profile-run.\n";
 
 static double parse_seconds(const char *s, const char *flag)
 {
@@ -71,7 +82,7 @@ static double parse_seconds(const char *s, const char *flag)
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PREBUILD = 256, O_SAMPLE, O_PHASE, O_BWRAP, O_RATIO, O_DELTA, O_ADDED };
+	enum { O_PREBUILD = 256, O_SAMPLE, O_PHASE, O_BWRAP, O_RATIO, O_DELTA, O_ADDED, O_USER, O_TMP };
 	static const struct option longopts[] = {
 		{"repo", required_argument, NULL, 'r'},
 		{"tooling", required_argument, NULL, 't'},
@@ -87,6 +98,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"threshold-ratio", required_argument, NULL, O_RATIO},
 		{"threshold-delta", required_argument, NULL, O_DELTA},
 		{"threshold-added", required_argument, NULL, O_ADDED},
+		{"sandbox-user", required_argument, NULL, O_USER},
+		{"tmp-size", required_argument, NULL, O_TMP},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
@@ -97,6 +110,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->phase_timeout = 1800;
 	opterr = 0;
 	int c;
+	const char *user = NULL;
 	while ((c = getopt_long(argc, argv, "+q", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r': o->repo = optarg; break;
@@ -114,13 +128,24 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_RATIO: o->thr_ratio = optarg; break;
 		case O_DELTA: o->thr_delta = optarg; break;
 		case O_ADDED: o->thr_added = optarg; break;
+		case O_USER: user = optarg; break;
+		case O_TMP: o->tmp_size = optarg; break;
 		case 'H': fputs(usage, stdout); exit(0);
 		default:
-			sc_die("unknown or incomplete option (%s)", argv[optind - 1]);
+			sc_die_bad_option(longopts, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		sc_die("unexpected argument (%s)", argv[optind]);
+	unsigned uid, gid;
+	unsigned long long bytes;
+	struct strbuf err = STRBUF_INIT;
+	if (sc_sandbox_user(user, &uid, &gid, &err) < 0)
+		sc_die("%s", err.buf);
+	o->sandbox_user = xasprintf("%u:%u", uid, gid);
+	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
+		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",
+		       o->tmp_size);
 	const struct { const char *v, *flag; } required[] = {
 		{o->repo, "--repo"}, {o->tooling, "--tooling"}, {o->base, "--base"},
 		{o->head, "--head"}, {o->workspace, "--workspace"}, {o->toolchain, "--toolchain"},
@@ -150,10 +175,53 @@ static void stop_if_interrupted(struct run *r)
 	int sig = sc_stage_interrupted();
 	if (sig)
 		sc_die_code(128 + sig, "interrupted by signal %d; the workspace is incomplete (%s)", sig,
-		            r->ws);
+		            r->ws ? r->ws : r->o.workspace);
 }
 
-/* 1. A fresh workspace, claimed with mkdir so two runs can never share it. */
+static void check_gnu_time(void)
+{
+	if (sc_gnu_time_check_version() < 0)
+		sc_die("GNU time is required: %s (%s; apt-get install time)",
+		       errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
+		       SC_GNU_TIME_PATH);
+}
+
+/* 1. What needs neither the plan nor the workspace: a failure here leaves
+ * nothing behind.  The workspace must not exist yet (mkdir claims it only
+ * after every precondition held) and, resolved through its parent, must
+ * not lie in or around the toolchain or the dependencies. */
+static void check_host(struct run *r)
+{
+	struct utsname u;
+	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
+		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
+	check_gnu_time();
+	struct stat st;
+	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
+	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("dependencies folder is missing (--dependencies %s)", r->o.deps);
+	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
+		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+	const char *ws = r->o.workspace;
+	if (lstat(ws, &st) == 0)
+		sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
+	char *copy = xstrdup(ws), *slash = strrchr(copy, '/');
+	char parent[PATH_MAX], tc[PATH_MAX], deps[PATH_MAX];
+	const char *pdir = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
+	if (realpath(pdir, parent) && realpath(r->o.toolchain, tc) && realpath(r->o.deps, deps)) {
+		char *future = xasprintf("%s/%s", parent, strrchr(ws, '/') ? strrchr(ws, '/') + 1 : ws);
+		if (sc_path_within(future, tc) || sc_path_within(tc, future))
+			sc_die("toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
+		if (sc_path_within(future, deps) || sc_path_within(deps, future))
+			sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
+		free(future);
+	}
+	free(copy);
+}
+
+/* 4. A fresh workspace, claimed with mkdir so two runs can never share it;
+ * from here on an error line says that the folder must be removed. */
 static void claim_workspace(struct run *r)
 {
 	const char *ws = r->o.workspace;
@@ -166,10 +234,14 @@ static void claim_workspace(struct run *r)
 	if (!realpath(ws, real))
 		sc_die_errno("cannot resolve workspace (%s)", ws);
 	r->ws = xstrdup(real);
+	sc_die_set_note(xasprintf("the workspace stays: remove %s to retry", r->ws));
 	char *marker = xasprintf("%s/" INCOMPLETE_MARKER, r->ws);
 	static const char text[] = "This profile run has not finished: no report here is complete.\n";
 	sc_write_file_atomic_or_die(marker, text, sizeof text - 1, "workspace marker");
 	free(marker);
+	char *path = xasprintf("%s/plan.json", r->ws);
+	sc_write_file_atomic_or_die(path, r->plan_json.buf, r->plan_json.len, "plan");
+	free(path);
 }
 
 /* 2. The plan, kept byte for byte: its digest binds every sample. */
@@ -182,27 +254,16 @@ static void make_plan(struct run *r)
 	stop_if_interrupted(r);
 	if (rc != 0)
 		exit(SC_EXIT_USAGE); /* sc-plan said why */
-	char *path = xasprintf("%s/plan.json", r->ws);
-	sc_write_file_atomic_or_die(path, out.buf, out.len, "plan");
-	free(path);
 	sc_sha256_hex(out.buf, out.len, r->digest);
 	if (sc_plan_from_json(out.buf, out.len, &r->plan, &err) < 0)
 		sc_die_code(SC_EXIT_FAIL, "sc-plan wrote an invalid plan: %s", err.buf);
-	sb_release(&out);
+	r->plan_json = out;
 	sb_release(&err);
 
 	unsigned char raw[SC_RUN_ID_HEXSZ / 2];
 	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
 		sc_die_errno("cannot draw a run ID (getrandom)");
 	sc_hex(raw, sizeof raw, r->run_id);
-}
-
-static void check_gnu_time(void)
-{
-	if (sc_gnu_time_check_version() < 0)
-		sc_die("GNU time is required: %s (%s; apt-get install time)",
-		       errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
-		       SC_GNU_TIME_PATH);
 }
 
 static void read_manifest(struct run *r, struct sc_manifest *m)
@@ -226,21 +287,31 @@ static void read_manifest(struct run *r, struct sc_manifest *m)
 	sb_release(&err);
 }
 
-/* The operator's bubblewrap, when named, for every sandbox-exec call. */
-static void push_bwrap(const struct run *r, struct sc_argv *a)
+/* The operator's bubblewrap, when named, for every sandbox-exec call; the
+ * sandbox user and /tmp size for every call that starts a sandbox. */
+static void push_bwrap(const struct run *r, struct sc_argv *a, int sandbox)
 {
 	if (r->o.bwrap) {
 		sc_argv_push(a, "--bwrap");
 		sc_argv_push(a, r->o.bwrap);
 	}
+	if (!sandbox)
+		return;
+	sc_argv_push(a, "--sandbox-user");
+	sc_argv_push(a, r->o.sandbox_user);
+	if (r->o.tmp_size) {
+		sc_argv_push(a, "--tmp-size");
+		sc_argv_push(a, r->o.tmp_size);
+	}
 }
 
-static void sandbox_check_start(struct run *r, const char *const *args, struct sc_stage *s)
+static void sandbox_check_start(struct run *r, const char *const *args, struct sc_stage *s,
+                                int sandbox)
 {
 	struct sc_argv a = SC_ARGV_INIT;
 	for (const char *const *p = args; *p; p++)
 		sc_argv_push(&a, *p);
-	push_bwrap(r, &a);
+	push_bwrap(r, &a, sandbox);
 	sc_stage_start(s, r->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
 	sc_argv_release(&a);
 }
@@ -252,6 +323,14 @@ static void sandbox_check_finish(struct run *r, struct sc_stage *s)
 	struct strbuf out = STRBUF_INIT;
 	int rc = sc_stage_finish(s, &out);
 	stop_if_interrupted(r);
+	if (rc != 0 && r->ws) {
+		/* One line still, ours, saying the workspace stays. */
+		static const char prefix[] = "sc-sandbox-exec: error: ";
+		const char *line = out.buf ? out.buf : "";
+		if (strncmp(line, prefix, sizeof prefix - 1) == 0)
+			line += sizeof prefix - 1;
+		sc_die("the sandbox self-test failed: %.*s", (int)strcspn(line, "\n"), line);
+	}
 	if (rc != 0) {
 		fwrite(out.buf ? out.buf : "", 1, out.len, stderr);
 		exit(SC_EXIT_USAGE);
@@ -259,39 +338,48 @@ static void sandbox_check_finish(struct run *r, struct sc_stage *s)
 	sb_release(&out);
 }
 
-/* 3. Everything that must hold before candidate code runs.  The pin comes
- * first: the self-test runs bwrap.  The self-test then burns CPU for a
- * while, so it is left running (self_test) beside the other checks and the
- * materializing; it is waited for before anything else happens. */
+/* Run as root, the sandbox runs as another user, which must reach what
+ * bwrap mounts: the toolchain, the dependencies and (through the folder
+ * that will hold it) the workspace, which does not exist yet. */
+static void check_reachable(struct run *r)
+{
+	unsigned uid, gid;
+	if (geteuid() != 0 || sscanf(r->o.sandbox_user, "%u:%u", &uid, &gid) != 2)
+		return;
+	char *ws_parent = xstrdup(r->o.workspace);
+	char *slash = strrchr(ws_parent, '/');
+	if (!slash)
+		strcpy(ws_parent, ".");
+	else
+		slash[slash == ws_parent] = '\0';
+	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps};
+	const char *flags[] = {"--workspace", "--toolchain", "--dependencies"};
+	struct strbuf err = STRBUF_INIT;
+	for (int i = 0; i < 3; i++)
+		if (sc_sandbox_can_reach(paths[i], uid, gid, &err) < 0)
+			sc_die("%s: give it search permission (%s)", err.buf, flags[i]);
+	sb_release(&err);
+	free(ws_parent);
+}
+
+/* 3. Everything that must hold before candidate code runs, still before
+ * the workspace exists.  The pin comes first: the self-test runs bwrap.
+ * The self-test then burns CPU for a while, so it is left running
+ * (self_test) beside the other checks and the materializing; it is waited
+ * for before anything else happens. */
 static void check_preconditions(struct run *r, struct sc_stage *self_test)
 {
-	struct utsname u;
-	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
-		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
-	check_gnu_time();
-
 	struct strbuf err = STRBUF_INIT;
-	struct stat st;
-	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
-	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("dependencies folder is missing (--dependencies %s)", r->o.deps);
-	if (sc_paths_overlap(r->o.toolchain, r->ws))
-		sc_die("toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
-	if (sc_paths_overlap(r->o.deps, r->ws))
-		sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
-	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
-		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
-
+	check_reachable(r);
 	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
 		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
 		       "(.sphereceti at %.12s)", r->plan.tooling);
 	struct sc_stage check;
 	const char *pin[] = {"--check-bwrap", r->plan.bwrap_sha256, r->plan.bwrap_version, NULL};
-	sandbox_check_start(r, pin, &check);
+	sandbox_check_start(r, pin, &check, 0);
 	sandbox_check_finish(r, &check);
 	const char *self_test_args[] = {"--self-test", NULL};
-	sandbox_check_start(r, self_test_args, self_test);
+	sandbox_check_start(r, self_test_args, self_test, 1);
 
 	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
 		sc_die("%s", err.buf);
@@ -389,7 +477,7 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
 	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
-	push_bwrap(r, &a);
+	push_bwrap(r, &a, 1);
 	sc_argv_push(&a, "--");
 	for (const char *const *p = cmd; *p; p++)
 		sc_argv_push(&a, *p);
@@ -402,6 +490,50 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
 	free(tree);
 	free(timeout_s);
 	return rc;
+}
+
+/* The side's tree becomes the sandbox user's, links themselves and not
+ * what they point at, right before candidate code first runs in it; the
+ * workspace, raw/, the plan and the other side stay ours. */
+static unsigned hand_uid, hand_gid;
+static int hand_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return lchown(path, hand_uid, hand_gid) < 0 ? -1 : 0;
+}
+
+static void hand_over_tree(struct run *r, int side)
+{
+	if (geteuid() != 0)
+		return;
+	if (sscanf(r->o.sandbox_user, "%u:%u", &hand_uid, &hand_gid) != 2)
+		sc_die("bad sandbox user (%s)", r->o.sandbox_user);
+	char *tree = xasprintf("%s/%s", r->ws, sc_side_name(side));
+	if (nftw(tree, hand_one, 64, FTW_PHYS) != 0)
+		sc_die_errno("cannot hand the %s tree to the sandbox user %s (%s)", sc_side_name(side),
+		             r->o.sandbox_user, tree);
+	free(tree);
+}
+
+/* Candidate code ran in the tree (the prebuild, earlier samples): the file
+ * about to be measured must still be the plan's blob.  1 if it is; else
+ * the sample is the error source_changed. */
+static int source_unchanged(struct run *r, int side, const struct sc_plan_file *f)
+{
+	char *tree = xasprintf("%s/%s", r->ws, sc_side_name(side));
+	struct strbuf why = STRBUF_INIT;
+	const char *blob = side == SC_SIDE_BASE ? f->base_blob : f->head_blob;
+	int same = sc_source_is_blob(tree, f->path, blob, &why);
+	if (!same) {
+		char *detail = xasprintf("%s is not the plan's blob %.12s before its sample: %s", f->path,
+		                         blob, why.buf);
+		unmeasured(r, side, f, "source_changed", detail);
+		progress(r, "%s %s: not run (source changed: %s)", sc_side_name(side), f->path, why.buf);
+		free(detail);
+	}
+	sb_release(&why);
+	free(tree);
+	return same;
 }
 
 /* 1 when the status line says the command ran out of time. */
@@ -480,6 +612,8 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 		progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
 		return;
 	}
+	if (!source_unchanged(r, side, f))
+		return;
 	double timeout = left < r->o.sample_timeout ? left : r->o.sample_timeout;
 	/* `lake lean` passes the package's leanOptions (CLI/Help.lean helpLean);
 	 * `lake env lean` would drop them. */
@@ -535,6 +669,7 @@ static void measure(struct run *r)
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
 		if (!on_side[side])
 			continue;
+		hand_over_tree(r, side);
 		preflight(r, side);
 		int built = prebuild(r, side);
 		double phase_start = sc_monotonic_now() - phase_used;
@@ -566,7 +701,7 @@ static int report(struct run *r)
 	struct sc_argv a = SC_ARGV_INIT;
 	char *plan = xasprintf("%s/plan.json", r->ws);
 	const char *fixed[] = {"--plan", plan, "--samples", samples, "--out-dir", r->ws,
-	                       "--run-id", r->run_id, NULL};
+	                       "--run-id", r->run_id, "--sandbox-user", r->o.sandbox_user, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
 	if (r->tc.version_line) {
@@ -635,10 +770,11 @@ int main(int argc, char **argv)
 	r.dir = sc_exec_dir();
 	sc_stage_init_signals();
 
-	claim_workspace(&r);
+	check_host(&r);
 	make_plan(&r);
 	struct sc_stage self_test;
 	check_preconditions(&r, &self_test);
+	claim_workspace(&r);
 	if (!r.plan.no_changes) {
 		materialize(&r, &self_test);
 		measure(&r);
@@ -651,7 +787,9 @@ int main(int argc, char **argv)
 	sc_plan_free(&r.plan);
 	sc_toolchain_info_free(&r.tc);
 	sb_release(&r.samples);
+	sb_release(&r.plan_json);
 	free(r.ws);
+	free(r.o.sandbox_user);
 	free(r.dir);
 	return rc;
 }

@@ -9,8 +9,9 @@
 #include <string.h>
 
 static const char *const reasons[] = {
-	"prebuild_failed", "prebuild_timeout", "deadline_exceeded", "timeout", "failed", "invalid_counters",
-	"missing_counters", "status_mismatch", "sandbox_failed", NULL,
+	"prebuild_failed", "prebuild_timeout", "deadline_exceeded", "timeout", "failed",
+	"invalid_counters", "missing_counters", "status_mismatch", "sandbox_failed", "source_changed",
+	NULL,
 };
 
 int sc_is_error_reason(const char *reason)

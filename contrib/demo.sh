@@ -1,14 +1,28 @@
 #!/bin/bash
-# make demo: install what is missing, build, profile the bundled example
+# make demo: install what is missing to build and run (not the test tools:
+# `make check` installs those), build, profile the bundled example
 # repository with the fixture toolchain, print report.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ]; then
-	bash contrib/install-deps.sh
+	bash contrib/install-deps.sh run
 fi
 make all fixture
 tc=$PWD/build/fixture/toolchain
 work=$(mktemp -d "${TMPDIR:-/tmp}/sphereceti-demo.XXXXXX")
+# Run as root, the sandbox runs as nobody, which must reach (search, not
+# read) the workspace and the fixture toolchain, e.g. in a checkout under /root.
+chmod 0711 "$work"
+if [ "$(id -u)" = 0 ]; then
+	d=$tc
+	while [ "$d" != / ]; do
+		if [ -n "$(find "$d" -maxdepth 0 ! -perm -o=x)" ]; then
+			echo "demo: giving the sandbox user search permission on $d" >&2
+			chmod o+x "$d"
+		fi
+		d=$(dirname "$d")
+	done
+fi
 bash contrib/example/make-example.sh "$work" "$tc"
 # shellcheck disable=SC1091
 . "$work/revs"

@@ -27,3 +27,20 @@ repo_state() {
 	(cd "$gd" && find . -type f ! -name 'index.lock' -printf '%p %s %T@\n' | LC_ALL=C sort)
 	git -C "$1" for-each-ref
 }
+
+# Run as root, the sandbox runs as `nobody` (sc-sandbox-exec's default
+# --sandbox-user): it must be able to reach the test's folders, which bats
+# creates 0700.
+sandbox_reach() {
+	local d
+	for d in "$@"; do
+		while [ "$d" != / ]; do
+			chmod o+x "$d"
+			d=$(dirname "$d")
+		done
+	done
+}
+# The build folder (sc-init) and the fixture toolchain are mounted into every
+# sandbox: a checkout under a 0700 folder (/root) gets search permission
+# (never read permission) along their paths.
+[ "$(id -u)" -ne 0 ] || sandbox_reach "$SC_BIN" "${SC_FIXTURE:-$SC_BIN}"
