@@ -45,6 +45,7 @@ struct opts {
 	double prebuild_timeout, sample_timeout, phase_timeout;
 	const char *thr_ratio, *thr_delta, *thr_added;
 	int quiet;
+	int keep_logs; /* --keep-logs: candidate output into WS/logs/, bounded */
 };
 
 struct run {
@@ -65,7 +66,7 @@ static const char usage[] =
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H\n"
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR\n"
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]\n"
-	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--quiet]\n"
+	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--keep-logs] [--quiet]\n"
 	"         [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]\n"
 	"Thresholds (defaults 1.5, 30 s, 150 s) are for scaled-down demonstrations;\n"
 	"the report states them.  See sphereceti help profile-run.\n";
@@ -101,6 +102,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"sandbox-user", required_argument, NULL, O_USER},
 		{"tmp-size", required_argument, NULL, O_TMP},
 		{"quiet", no_argument, NULL, 'q'},
+		{"keep-logs", no_argument, NULL, 'k'},
 		{"help", no_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
 	};
@@ -121,6 +123,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'c': o->toolchain = optarg; break;
 		case 'd': o->deps = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case 'k': o->keep_logs = 1; break;
 		case O_PREBUILD: o->prebuild_timeout = parse_seconds(optarg, "--prebuild-timeout"); break;
 		case O_SAMPLE: o->sample_timeout = parse_seconds(optarg, "--sample-timeout"); break;
 		case O_PHASE: o->phase_timeout = parse_seconds(optarg, "--phase-timeout"); break;
@@ -425,6 +428,11 @@ static void materialize(struct run *r, struct sc_stage *self_test)
 	if (mkdir(raw, 0755) < 0)
 		sc_die_errno("cannot create raw counter folder (%s)", raw);
 	free(raw);
+	/* Untrusted text lives apart from raw/, which is parsed. */
+	char *logs = xasprintf("%s/logs", r->ws);
+	if (r->o.keep_logs && mkdir(logs, 0755) < 0)
+		sc_die_errno("cannot create the log folder (%s)", logs);
+	free(logs);
 }
 
 static char *fmt_seconds(double s)
@@ -463,6 +471,20 @@ static void unmeasured(struct run *r, int side, const struct sc_plan_file *f, co
 	free(sample);
 }
 
+/* Where --keep-logs keeps one sandboxed invocation's output (malloc'd). */
+static char *log_path(const struct run *r, int side, const char *name)
+{
+	return xasprintf("%s/logs/%s-%s.log", r->ws, sc_side_name(side), name);
+}
+
+/* What a failure line says about Lake's output (malloc'd). */
+static char *output_hint(const struct run *r, int side, const char *name)
+{
+	if (!r->o.keep_logs)
+		return xstrdup("rerun with --keep-logs to keep Lake's output");
+	return xasprintf("Lake's output: logs/%s-%s.log", sc_side_name(side), name);
+}
+
 /* Run one command in the side's sandbox; the status line is kept beside the
  * raw counters.  Returns sc-sandbox-exec's exit code (2: did not run). */
 static int sandboxed(struct run *r, int side, const char *name, double timeout,
@@ -477,6 +499,10 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
 	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
+	if (r->o.keep_logs) {
+		sc_argv_push(&a, "--log");
+		sc_argv_push_owned(&a, log_path(r, side, name));
+	}
 	push_bwrap(r, &a, 1);
 	sc_argv_push(&a, "--");
 	for (const char *const *p = cmd; *p; p++)
@@ -556,13 +582,15 @@ static void preflight(struct run *r, int side)
 	char *time_file, *status_file;
 	int rc = sandboxed(r, side, "preflight", r->o.prebuild_timeout, cmd, &time_file, &status_file);
 	stop_if_interrupted(r);
-	if (rc != 0)
+	if (rc != 0) {
+		char *hint = output_hint(r, side, "preflight");
 		sc_die_code(SC_EXIT_USAGE,
 		            "Lake could not load the %s workspace in the sandbox: likely a dependency not "
 		            "prepared in a checkout of T with this toolchain (HEAD not at its manifest rev, a "
 		            "missing lakefile.lean config cache) or git refusing its owner; prepare --dependencies "
-		            "with `lake build` in a trusted checkout of T (%s)",
-		            sc_side_name(side), r->o.deps);
+		            "with `lake build` in a trusted checkout of T; %s (%s)",
+		            sc_side_name(side), hint, r->o.deps);
+	}
 	free(time_file);
 	free(status_file);
 }
@@ -590,13 +618,15 @@ static int prebuild(struct run *r, int side)
 	stop_if_interrupted(r);
 	r->step++;
 	int late = rc == 1 && timed_out(status_file);
+	char *hint = output_hint(r, side, "prebuild");
 	if (rc == 0)
 		progress(r, "%s prebuild (%zu module%s): %.1f s wall", sc_side_name(side), nmod,
 		         nmod == 1 ? "" : "s", wall);
 	else
-		progress(r, "%s prebuild (%zu module%s): FAILED (%s)", sc_side_name(side), nmod,
+		progress(r, "%s prebuild (%zu module%s): FAILED (%s; %s)", sc_side_name(side), nmod,
 		         nmod == 1 ? "" : "s", rc == 2 ? "sandbox did not run" : late ? "prebuild_timeout" :
-		         "lake build failed; rerun with --keep-logs to keep Lake's output");
+		         "lake build failed", hint);
+	free(hint);
 	sc_argv_release(&cmd);
 	free(time_file);
 	free(status_file);
@@ -646,7 +676,10 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 		free(cpu);
 		free(wall);
 	} else {
-		progress(r, "%s %s: FAILED (%s)", sc_side_name(side), f->path, s.error);
+		char *hint = r->o.keep_logs ? output_hint(r, side, f->id) : xstrdup("");
+		progress(r, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error, *hint ? "; " : "",
+		         hint);
+		free(hint);
 	}
 	sc_sample_free(&s);
 	sb_release(&out);
@@ -679,9 +712,12 @@ static void measure(struct run *r)
 				continue;
 			if (built != 1) {
 				r->step++;
-				unmeasured(r, side, f, built ? "prebuild_timeout" : "prebuild_failed",
-				           built ? "lake build of this side's selected modules ran out of time"
-				                 : "lake build of this side's selected modules failed");
+				char *hint = output_hint(r, side, "prebuild");
+				char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
+				                         built ? "ran out of time" : "failed", hint);
+				unmeasured(r, side, f, built ? "prebuild_timeout" : "prebuild_failed", detail);
+				free(detail);
+				free(hint);
 				progress(r, "%s %s: not run (%s)", sc_side_name(side), f->path,
 				         built ? "prebuild_timeout" : "prebuild failed");
 				continue;

@@ -496,7 +496,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	profile --prebuild-timeout 1
 	[ "$status" -eq 1 ]
 	[ "$(file_field Demo/Basic.lean .head.error)" = prebuild_timeout ]
-	grep -q 'head prebuild (2 modules): FAILED (prebuild_timeout)' <<<"$stderr"
+	grep -q 'head prebuild (2 modules): FAILED (prebuild_timeout; rerun with --keep-logs' <<<"$stderr"
 	grep -q 'head Demo/Basic.lean: not run (prebuild_timeout)' <<<"$stderr"
 }
 
@@ -573,4 +573,33 @@ if "reworded" in open("Demo/Ring.lean").read():
 	SPHERECETI=$SC_BIN/sphereceti run --separate-stderr bash "$BATS_TEST_DIRNAME/../contrib/real-lean-smoke.sh" "$TC"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[[ "$output" == "real-lean-smoke: ok: Lean 4.34.0-rc1, "* ]]
+}
+
+@test "--keep-logs: each sandboxed invocation's output in logs/, never printed; the failure line and the report point to it" {
+	candidate
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
+	head_commit
+	profile --keep-logs
+	[ "$status" -eq 1 ]
+	grep -q 'fixture: build failing as asked' "$WS/logs/head-prebuild.log"
+	[ -f "$WS/logs/base-preflight.log" ]
+	[ -f "$WS/logs/base-prebuild.log" ]
+	[ -f "$WS/logs/base-Demo.Basic.log" ]
+	grep -qF "head prebuild (2 modules): FAILED (lake build failed; Lake's output: logs/head-prebuild.log)" <<<"$stderr"
+	[[ "$stderr$output" != *"failing as asked"* ]]
+	[ "$(file_field Demo/Basic.lean .head.detail)" = "lake build of this side's selected modules failed (Lake's output: logs/head-prebuild.log)" ]
+	[ -z "$(find "$WS/raw" -name '*.log')" ]
+}
+
+@test "without --keep-logs there is no logs/ and the failure line says how to keep Lake's output" {
+	candidate
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
+	head_commit
+	profile
+	[ "$status" -eq 1 ]
+	[ ! -e "$WS/logs" ]
+	grep -qF "head prebuild (2 modules): FAILED (lake build failed; rerun with --keep-logs to keep Lake's output)" <<<"$stderr"
+	[ "$(file_field Demo/Basic.lean .head.detail)" = "lake build of this side's selected modules failed (rerun with --keep-logs to keep Lake's output)" ]
 }
