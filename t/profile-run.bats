@@ -22,6 +22,15 @@ manifest_commit() {
 	T=$M B=$M
 }
 
+# failing_import_change: Demo/Basic.lean now imports Demo/Helper.lean, whose
+# build fails (the prebuild builds imports only: +Mod:deps).
+failing_import_change() {
+	candidate
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
+	head_commit
+}
+
 # basic_change: a candidate whose only change is a cheap Demo/Basic.lean.
 basic_change() {
 	candidate
@@ -576,10 +585,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 }
 
 @test "--keep-logs: each sandboxed invocation's output in logs/, never printed; the failure line and the report point to it" {
-	candidate
-	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
-	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
-	head_commit
+	failing_import_change
 	profile --keep-logs
 	[ "$status" -eq 1 ]
 	grep -q 'fixture: build failing as asked' "$WS/logs/head-prebuild.log"
@@ -593,10 +599,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 }
 
 @test "without --keep-logs there is no logs/ and the failure line says how to keep Lake's output" {
-	candidate
-	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
-	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
-	head_commit
+	failing_import_change
 	profile
 	[ "$status" -eq 1 ]
 	[ ! -e "$WS/logs" ]
