@@ -49,15 +49,21 @@ mkplan() {
 digest() { sha256sum "$1" | cut -d' ' -f1; }
 
 # ok SIDE MODULE CPU WALL [RUN] [DIGEST] [REV] -> one ok sample line.
-# CPU splits into user + 0.25 s system (less when CPU is smaller).
+# CPU splits into user + 0.25 s system (less when CPU is smaller); a CPU of
+# "U+S" gives user and system as they are, CPU their sum (as sc-parse-time).
 ok() {
 	local side=$1 mod=$2 cpu=$3 wall=$4 run=${5:-$RUN} d=${6:-$(digest plan.json)} rev=$7
 	[ -n "$rev" ] || { [ "$side" = base ] && rev=$M || rev=$H; }
+	local user=null sys=null
+	if [[ "$cpu" == *+* ]]; then
+		user=${cpu%+*} sys=${cpu#*+} cpu=null
+	fi
 	jq -nc --arg run "$run" --arg d "$d" --arg rev "$rev" --arg s "$side:$mod" \
-		--argjson cpu "$cpu" --argjson w "$wall" '
-		([0.25, $cpu] | min) as $sys
+		--argjson cpu "$cpu" --argjson user "$user" --argjson sys "$sys" --argjson w "$wall" '
+		(if $cpu == null then $sys else ([0.25, $cpu] | min) end) as $sys
+		| (if $cpu == null then $user else $cpu - $sys end) as $user
 		| {schema: "sphereceti.sample/1", run_id: $run, plan_digest: $d, revision: $rev,
-		   sample: $s, ok: true, cpu_user_s: ($cpu - $sys), cpu_sys_s: $sys, cpu_s: $cpu,
+		   sample: $s, ok: true, cpu_user_s: $user, cpu_sys_s: $sys, cpu_s: ($user + $sys),
 		   wall_s: $w, max_rss_kib: 524288, exit_status: 0, error: null, detail: null}'
 }
 
@@ -407,38 +413,64 @@ assert_error_report() {
 }
 
 # The anchor table: the same base/head CPU numbers through the real tool,
-# against the verdict TauCeti's rule gives (>= 1.5x and >= +30 s; added >= 150 s).
-@test "anchor: TauCeti's thresholds, row by row, through sc-report" {
-	local rows=() n=0 change base head want
-	while IFS=$'\t' read -r change base head want; do
+# against the exact rule's verdict (>= 1.5x and >= +30 s; added >= 150 s).
+@test "anchor: the exact rule, row by row, through sc-report" {
+	local rows=() n=0 change base head tauceti want
+	while IFS=$'\t' read -r change base head tauceti want; do
 		[[ -z "$change" || "$change" == \#* || "$change" == change ]] && continue
 		n=$((n + 1))
 		rows+=("$change $base $head $want")
 	done <"$ANCHOR"
-	[ "$n" -ge 20 ]
-	local entries=() i=0
-	for r in "${rows[@]}"; do
-		read -r change base head want <<<"$r"
+	[ "$n" -ge 30 ]
+	# A plan holds at most 32 files: the table goes through in chunks.
+	local start
+	for ((start = 0; start < n; start += 30)); do
+		anchor_chunk "${rows[@]:start:30}"
+	done
+}
+
+# anchor_chunk "CHANGE BASE HEAD WANT"...: one plan, one report, every verdict.
+anchor_chunk() {
+	local entries=() i=0 r change base head want got
+	for r in "$@"; do
 		i=$((i + 1))
-		entries+=("$(entry "Lib/Row$i.lean" library "$change")")
+		entries+=("$(entry "Lib/Row$i.lean" library "${r%% *}")")
 	done
 	mkplan plan.json "" "${entries[@]}"
 	i=0
-	for r in "${rows[@]}"; do
+	for r in "$@"; do
 		read -r change base head want <<<"$r"
 		i=$((i + 1))
 		[ "$change" = added ] || ok base "Lib.Row$i" "$base" 1
 		[ "$change" = removed ] || ok head "Lib.Row$i" "$head" 1
 	done >samples.jsonl
 	report --samples samples.jsonl
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	i=0
-	for r in "${rows[@]}"; do
+	for r in "$@"; do
 		read -r change base head want <<<"$r"
 		i=$((i + 1))
 		got=$(jq -r --arg id "Lib.Row$i" '.files[] | select(.id == $id) | .verdict' out/report.json)
-		[ "$got" = "$want" ] || { echo "row $i ($r): got $got"; return 1; }
+		[ "$got" = "$want" ] || { echo "row ($r): got $got"; return 1; }
 	done
+}
+
+# TauCeti's own float comparison, recomputed for every row, so the labels
+# cannot drift; where it says "pass" and the exact rule flags, the row is an
+# exact boundary that doubles miss.
+@test "anchor: TauCeti's float verdicts recomputed with python3 match the labels" {
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/anchor/tauceti-float.py" "$ANCHOR"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# The boundary rows where the two rules part are there and labelled so.
+	local split
+	split=$(awk -F'\t' '$4 == "pass" && $5 == "flagged" {print $2 "/" $3}' "$ANCHOR" | tr '\n' ' ')
+	[ "$split" = "60.128/90.192 2.001/32.001 60.14/90.21 2.05/32.05 9.10+8.64/45.37+2.37 " ]
+	# No row where TauCeti fails a file the exact rule passes.
+	[ -z "$(awk -F'\t' '$4 == "fail" && $5 != "flagged"' "$ANCHOR")" ]
+	# The check can fail: one flipped label is caught.
+	sed 's/^\(modified\t60.14\t90.21\t\)pass/\1fail/' "$ANCHOR" >flipped.tsv
+	run ! /usr/bin/python3 "$BATS_TEST_DIRNAME/anchor/tauceti-float.py" flipped.tsv
+	[[ "$output" == *"60.14 -> 90.21: TauCeti says pass, table says fail"* ]]
 }
 
 @test "a plan path with markup never reaches the report: the plan is invalid input" {
