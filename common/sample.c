@@ -3,6 +3,7 @@
 #include "leanpath.h"
 #include "oid.h"
 #include "plan.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -162,7 +163,20 @@ int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct
 			sb_adds(err, "an ok sample has a counter above 1e9 seconds");
 			goto out;
 		}
-		if (fabs(s->cpu_user_s + s->cpu_sys_s - s->cpu_s) > 0.0015) {
+		static const char *const num_keys[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s"};
+		const double nums[] = {s->cpu_user_s, s->cpu_sys_s, s->cpu_s, s->wall_s};
+		/* Whole milliseconds only (GNU time resolves 10 ms): a finer
+		 * counter would be rounded somewhere, and a rounded figure can
+		 * land on the other side of a threshold than the verdict. */
+		long long ms[4];
+		for (int i = 0; i < 4; i++) {
+			if (sc_seconds_to_ms(nums[i], &ms[i]) < 0) {
+				sb_addf(err, "field \"%s\" is not a whole number of milliseconds",
+				        num_keys[i]);
+				goto out;
+			}
+		}
+		if (ms[0] + ms[1] != ms[2]) {
 			sb_adds(err, "cpu_s is not cpu_user_s + cpu_sys_s");
 			goto out;
 		}

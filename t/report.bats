@@ -482,3 +482,31 @@ anchor_chunk() {
 	[[ "$stderr" == "sc-report: error: invalid plan: "* ]]
 	[ -z "$(ls out)" ]
 }
+
+# Rounding a finer counter could put the shown figure or the verdict on the
+# wrong side of a threshold (149.9995 s flagged as >= 150 s; 60.0005 ->
+# 90.0008 shown as 1.500x beside "below 1.5x"): such input is refused.
+@test "counters finer than a millisecond are bad input, never rounded" {
+	mkplan plan.json "" "$(entry Lib/New.lean library added)" "$(entry Lib/A.lean library modified)"
+	{ ok head Lib.New 149.9995 150; ok base Lib.A 60 61; ok head Lib.A 90 91; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 2 ]
+	assert_error_line sc-report
+	[[ "$stderr" == *'"cpu_user_s" is not a whole number of milliseconds (samples.jsonl:1)' ]]
+	[ -z "$(ls out)" ]
+	{ ok head Lib.New 1 1; ok base Lib.A 60.0005 61; ok head Lib.A 90.0008 91; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"(samples.jsonl:2)" ]]
+	[ -z "$(ls out)" ]
+	# A wall time finer than a millisecond too.
+	{ ok head Lib.New 1 1.0001; ok base Lib.A 60 61; ok head Lib.A 90 91; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *'"wall_s" is not a whole number of milliseconds (samples.jsonl:1)' ]]
+	# Whole milliseconds, even as a double sum like 9.10 + 8.64, are fine.
+	{ ok head Lib.New 9.10+8.64 20; ok base Lib.A 60 61; ok head Lib.A 90 91; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.files[0].head.cpu_s' out/report.json)" = 17.74 ]
+}
