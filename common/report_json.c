@@ -88,6 +88,8 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e)
 	sc_json_str(g, e->platform);
 	sc_json_str(g, "machine");
 	sc_json_str(g, e->machine);
+	sc_json_str(g, "sandbox_user");
+	sc_json_str_or_null(g, e->sandbox_user);
 	sc_json_str(g, "lean_version");
 	sc_json_str_or_null(g, e->lean_version);
 	sc_json_str(g, "lean_sha256");
@@ -128,6 +130,11 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 	sc_json_str(g, SC_VERSION);
 	sc_json_str(g, "status");
 	sc_json_str(g, sc_report_status(r));
+	struct strbuf headline = STRBUF_INIT;
+	sc_report_headline(r, 0, &headline);
+	sc_json_str(g, "headline");
+	sc_json_str(g, headline.buf);
+	sb_release(&headline);
 	sc_plan_revisions_to_json(g, r->plan);
 	sc_json_str(g, "github");
 	sc_json_str_or_null(g, r->plan->github);
@@ -150,6 +157,14 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 
 	gen_env(g, &r->env);
 	gen_limits(g);
+
+	sc_json_str(g, "prebuild");
+	sc_json_map_open(g);
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		sc_json_str(g, sc_side_name(side));
+		gen_side(g, &r->prebuild[side]);
+	}
+	sc_json_map_close(g);
 
 	sc_json_str(g, "files");
 	sc_json_array_open(g);

@@ -3,7 +3,7 @@
 # Idempotent: installs only what is missing.  Run as root.
 set -euo pipefail
 pkgs=(build-essential pkg-config git libyajl-dev check bats bubblewrap time
-      clang libclang-rt-14-dev valgrind iproute2 procps jq python3 xxd)
+      clang libclang-rt-14-dev valgrind iproute2 procps jq python3 xxd cmark-gfm)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
