@@ -101,6 +101,8 @@ void sc_report_free(struct sc_report *r);
 void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *out);
 
 void sc_report_to_json(const struct sc_report *r, struct strbuf *out);
+/* A written report.json's "headline" (one printable line); 0 or -1. */
+int sc_report_read_headline(const char *json_path, struct strbuf *out);
 void sc_report_to_md(const struct sc_report *r, struct strbuf *out);
 
 #endif

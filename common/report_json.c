@@ -1,5 +1,7 @@
 /* report.json, schema "sphereceti.report/1" (see sc-report(1)). */
 #include "json.h"
+#include "mdescape.h"
+#include "safefile.h"
 #include "report.h"
 #include "version.h"
 
@@ -202,4 +204,24 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 	sc_json_array_close(g);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
+}
+
+int sc_report_read_headline(const char *json_path, struct strbuf *out)
+{
+	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
+	int rc = -1;
+	if (sc_read_file(json_path, &raw, 1u << 24) == 0) {
+		yajl_val v = sc_json_parse(raw.buf, raw.len, &err);
+		const char *line;
+		if (v && sc_json_get_str(v, "headline", &line, &err) == 0 &&
+		    sc_is_printable_utf8(line)) {
+			sb_adds(out, line);
+			rc = 0;
+		}
+		if (v)
+			yajl_tree_free(v);
+	}
+	sb_release(&raw);
+	sb_release(&err);
+	return rc;
 }
