@@ -41,11 +41,15 @@ static void wall(struct strbuf *md, long long ms)
 
 static void rss(struct strbuf *md, long long kib) { sb_addf(md, "%lld", (kib + 512) / 1024); }
 
+/* Paths up to this many characters fit a table column whole; longer ones
+ * may wrap after their '/'. */
+#define PATH_WRAP_AT 40
+
 static void path(struct strbuf *md, const struct ctx *c, const char *p, int wrap)
 {
 	if (!c->markdown)
 		sb_adds(md, p); /* plan paths are Lean module paths: plain ASCII */
-	else if (wrap)
+	else if (wrap && strlen(p) > PATH_WRAP_AT)
 		sc_md_code_path(p, md);
 	else
 		sc_md_code(p, md);

@@ -193,7 +193,7 @@ assert_error_report() {
 		| .verdict == "not_compared" and .flagged == null and .ratio == null
 		  and .delta_s == null and .base.status == "error" and .base.error == "timeout"' \
 		out/report.json
-	grep -qF '| <code>Lib/<wbr>A.lean</code> | modified | error: timeout | 90.00 | — | — | — | **not compared** (see Problems) |' out/report.md
+	grep -qF '| <code>Lib/A.lean</code> | modified | error: timeout | 90.00 | — | — | — | **not compared** (see Problems) |' out/report.md
 	# The problem comes first on the first line, then what got slower.
 	head -1 out/report.md | grep -qxF '**Measurement incomplete** — 1 problem with the samples (listed in report.md); 3 of 4 files compared, no verdict for the rest. Of those compared, 1 of 3 files got slower beyond the thresholds: <code>Roadmap/B.lean</code> 100.00 → 200.00 s CPU (2.00×, +100.00 s). Flags are advisory.' 
 	# Other complete files still get their verdicts.
@@ -383,8 +383,8 @@ assert_error_report() {
 	[ "$status" -eq 0 ]
 	jq -e '.files[0] | .ratio == null and .flagged == true and .delta_s == 30' out/report.json
 	jq -e '.files[1] | .ratio == null and .flagged == false' out/report.json
-	grep -qF '<code>Lib/<wbr>Z.lean</code> | modified | 0.00 | 30.00 | ∞ | +30.00 | — |' out/report.md
-	grep -qF '<code>Lib/<wbr>Y.lean</code> | modified | 0.00 | 0.00 | — | +0.00 | — |' out/report.md
+	grep -qF '<code>Lib/Z.lean</code> | modified | 0.00 | 30.00 | ∞ | +30.00 | — |' out/report.md
+	grep -qF '<code>Lib/Y.lean</code> | modified | 0.00 | 0.00 | — | +0.00 | — |' out/report.md
 }
 
 @test "an existing report is replaced whole; no temporary files remain" {
@@ -560,6 +560,8 @@ LONG=Lib/Algebra/Category/ModuleCat/Monoidal/Symmetric/Braided/Coherence/Hexagon
 	# The long path is one cell, whole; its figures are in theirs.
 	[ "$(cells 2 $LONG)" = "$LONG"$'\tmodified\t12.50\t14.40\t1.15×\t+1.90\t+15.2%\tnot flagged: below 1.5× base and below +30~s' ]
 	grep -qF '<code>Lib/<wbr>Algebra/<wbr>Category/<wbr>' out/report.md
+	# A short path stays whole.
+	grep -qF '| <code>Lib/A.lean</code> | modified |' out/report.md
 	# One noisy sample gets two decimals, not "6.000x".
 	[ "$(cells 2 Lib/Small.lean | cut -f5)" = 6.00× ]
 	[ "$(cells 2 Lib/New.lean)" = $'Lib/New.lean\tadded\t—\t21.00\t—\t+21.00\t—\tnot flagged: new file below 150~s' ]
