@@ -155,8 +155,9 @@ static void headline(struct strbuf *md, const struct ctx *c)
 		            "measured.");
 	} else if (strcmp(status, "error") == 0) {
 		sb_addf(md, "%sMeasurement incomplete%s — %zu problem%s with the samples (listed "
-		            "in report.md); %zu of %zu file%s compared, no verdict for the rest.",
-		        b, b, r->n_problems, r->n_problems == 1 ? "" : "s", r->n_compared, n,
+		            "%s); %zu of %zu file%s compared, no verdict for the rest.",
+		        b, b, r->n_problems, r->n_problems == 1 ? "" : "s",
+		        c->markdown ? "under Problems below" : "in report.md", r->n_compared, n,
 		        n == 1 ? "" : "s");
 		if (r->n_compared)
 			slower_list(md, c, " Of those compared, ");

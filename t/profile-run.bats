@@ -162,6 +162,7 @@ except Exception:
 	# The prebuild's own sample says so; the report names no runner's path.
 	[ "$(jqr .prebuild.head.error)" = failed ]
 	jqr '.errors[] | select(.sample == "head:@prebuild") | .source' | grep -qx 'samples\.jsonl:[0-9]*' 
+	[[ "$output" == "Measurement incomplete — "*" problems with the samples (listed in report.md); "* ]]
 	run ! grep -qF "$WS" "$WS/report.md"
 }
 

@@ -195,7 +195,7 @@ assert_error_report() {
 		out/report.json
 	grep -qF '| <code>Lib/A.lean</code> | modified | error: timeout | 90.00 | — | — | — | **not compared** (see Problems) |' out/report.md
 	# The problem comes first on the first line, then what got slower.
-	head -1 out/report.md | grep -qxF '**Measurement incomplete** — 1 problem with the samples (listed in report.md); 3 of 4 files compared, no verdict for the rest. Of those compared, 1 of 3 files got slower beyond the thresholds: <code>Roadmap/B.lean</code> 100.00 → 200.00 s CPU (2.00×, +100.00 s). Flags are advisory.' 
+	head -1 out/report.md | grep -qxF '**Measurement incomplete** — 1 problem with the samples (listed under Problems below); 3 of 4 files compared, no verdict for the rest. Of those compared, 1 of 3 files got slower beyond the thresholds: <code>Roadmap/B.lean</code> 100.00 → 200.00 s CPU (2.00×, +100.00 s). Flags are advisory.' 
 	# Other complete files still get their verdicts.
 	[ "$(jq -r '.files[] | select(.id == "Roadmap.B") | .verdict' out/report.json)" = flagged ]
 	[ "$(jq -c .summary out/report.json)" = '{"files":4,"compared":3,"flagged":1,"errors":1}' ]
