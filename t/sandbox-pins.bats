@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# Sandbox rules whose effect no other test saw (make check-mutants found them
+# surviving): each is pinned where it is visible, with a real program
+# (/usr/bin/python3) as the candidate.  The candidate answers through its
+# exit code, which sc-sandbox-exec's status line carries: nothing it writes
+# is read back.
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	TC="${SC_FIXTURE:?}/toolchain"
+	W="$BATS_TEST_TMPDIR"
+	T="$W/tree" D="$W/deps" R="$W/raw"
+	mkdir -p "$T" "$D" "$R"
+	# the sandbox may run as an unprivileged user: let it reach and write
+	# the tree
+	chmod 0777 "$T"
+	if declare -F sandbox_reach >/dev/null; then sandbox_reach "$T" "$D"; fi
+}
+
+# field KEY: a field of the status line in $output.
+field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$output" "$1"; }
+
+# candidate PYTHON-SOURCE [ARG...]: run it sandboxed; the status line in
+# $output, the exit code the candidate chose in $code.
+candidate() {
+	local src=$1
+	shift
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/t.time" --timeout 60 -- /usr/bin/python3 -c "$src" "$@"
+	echo "status $status, stderr: $stderr, status line: $output"
+	code=$(field exit_code)
+}
+
+@test "the candidate's stdin, stdout and stderr are /dev/null (sc-init discards them)" {
+	# exit 0 when 0, 1 and 2 are the sandbox's /dev/null, else 10 + a bit
+	# per descriptor that is something else (e.g. the host's pipe)
+	candidate '
+import os, stat, sys
+null = os.stat("/dev/null")
+bad = 0
+for fd in (0, 1, 2):
+    s = os.fstat(fd)
+    if not stat.S_ISCHR(s.st_mode) or s.st_rdev != null.st_rdev \
+            or os.readlink("/proc/self/fd/%d" % fd) != "/dev/null":
+        bad |= 1 << fd
+sys.exit(10 + bad if bad else 0)'
+	[ "$status" -eq 0 ]
+	[ "$code" -eq 0 ]
+}
+
+@test "every namespace is the sandbox's own: cgroup, ipc, mnt, net, pid, uts" {
+	local ns args=()
+	for ns in cgroup ipc mnt net pid uts; do
+		args+=("$ns=$(stat -L -c %i "/proc/self/ns/$ns")")
+	done
+	# exit 0 when each namespace differs from the host's, else 10 + the
+	# index of the first shared one
+	candidate '
+import os, sys
+for i, a in enumerate(sys.argv[1:]):
+    name, host = a.split("=")
+    if os.stat("/proc/self/ns/" + name).st_ino == int(host):
+        sys.exit(10 + i)' "${args[@]}"
+	[ "$status" -eq 0 ]
+	[ "$code" -eq 0 ]
+}
+
+@test "GNU time and everything between it and the sandbox start with an empty environment" {
+	# The candidate says it is running, then waits for the test to look.
+	SC_PIN_SECRET=host-only-value sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/t.time" --timeout 90 -- /usr/bin/python3 -c '
+import os, time
+open("/project/ready", "w").close()
+t = time.monotonic()
+while not os.path.exists("/project/go") and time.monotonic() - t < 60:
+    time.sleep(0.02)' >"$W/status" &
+	local exec_pid=$! i
+	for i in $(seq 600); do [ -e "$T/ready" ] && break; sleep 0.1; done
+	[ -e "$T/ready" ]
+	# sc-sandbox-exec and every process below it in our PID namespace (the
+	# sandbox's own namespace is the candidate's): "comm secret-seen
+	# environment-bytes" for each
+	/usr/bin/python3 - "$exec_pid" >"$W/procs" <<'PY'
+import os, sys
+own = os.readlink("/proc/self/ns/pid")
+kids = {}
+for p in os.listdir("/proc"):
+    if p.isdigit():
+        try:
+            stat = open("/proc/%s/stat" % p).read()
+        except OSError:
+            continue
+        kids.setdefault(int(stat[stat.rindex(")") + 2:].split()[1]), []).append(int(p))
+todo = [int(sys.argv[1])]
+while todo:
+    p = todo.pop()
+    try:
+        if os.readlink("/proc/%d/ns/pid" % p) != own:
+            continue
+        comm = open("/proc/%d/comm" % p).read().strip()
+        env = open("/proc/%d/environ" % p, "rb").read()
+    except OSError:
+        continue
+    print(comm, b"SC_PIN_SECRET" in env, len(env))
+    todo.extend(kids.get(p, []))
+PY
+	touch "$T/go"
+	wait "$exec_pid"
+	cat "$W/procs"
+	# control: sc-sandbox-exec itself had the variable
+	grep -q '^sc-sandbox-exec True ' "$W/procs"
+	# GNU time and bwrap were seen, each with an empty environment
+	grep -qx 'time False 0' "$W/procs"
+	grep -qx 'bwrap False 0' "$W/procs"
+	run ! grep -v -e "^sc-sandbox-exec " -e ' False 0$' "$W/procs"
+	output=$(cat "$W/status")
+	[ "$(field exit_code)" -eq 0 ]
+}
