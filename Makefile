@@ -31,7 +31,7 @@ UNIT_BIN  := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/unit/%)
 MAN_PAGES := $(wildcard man/*.1)
 
 .PHONY: all check check-unit check-bats check-asan check-valgrind check-fuzz \
-        bench demo install clean fixture deps
+        bench demo install clean fixture deps check-mutants
 all: $(CMD_BIN) $(INIT_BIN)
 
 $(BUILD)/version.h: Makefile
@@ -127,6 +127,11 @@ check-valgrind: all fixture $(UNIT_BIN)
 	 if [ -n "$$(ls -A $(VG_DIR)/logs)" ]; then cat $(VG_DIR)/logs/*; \
 	     echo "valgrind found errors or leaks (logs in $(VG_DIR)/logs)"; exit 1; fi; \
 	 exit $$rc
+
+# Each rule of DESIGN.md broken once, in a scratch copy: some listed test
+# must notice (t/mutants/mutants.tsv; MUTANTS=regex runs only those).
+check-mutants:
+	bash t/mutants/run.sh '$(MUTANTS)'
 
 bench: all fixture
 	@set -e; for b in t/bench/*.sh; do echo "== $$b"; SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture bash $$b; done

@@ -24,7 +24,7 @@
 #
 # Environment: SC_MUTANTS_TABLE (another table), SC_MUTANTS_DIR (scratch folder; default a new one under
 # TMPDIR, removed at the end unless SC_MUTANTS_KEEP=1), SC_MUTANTS_JOBS
-# (make -j, default 2), SC_MUTANTS_TEST_TIMEOUT (seconds per test, 120).
+# (make -j, default 2), SC_MUTANTS_TEST_TIMEOUT (seconds per test, 60).
 set -euo pipefail
 export LC_ALL=C
 
@@ -32,7 +32,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 TABLE=${SC_MUTANTS_TABLE:-$SRC/t/mutants/mutants.tsv}
 FILTER=${1:-}
 JOBS=${SC_MUTANTS_JOBS:-2}
-export BATS_TEST_TIMEOUT=${SC_MUTANTS_TEST_TIMEOUT:-120}
+export BATS_TEST_TIMEOUT=${SC_MUTANTS_TEST_TIMEOUT:-60}
 
 die() {
 	echo "check-mutants: error: $1" >&2
