@@ -10,8 +10,9 @@
 # FROM must occur exactly once in FILE (else the table is stale: we fail,
 # never skip); the mutant is FILE with FROM replaced by TO, both literal
 # text.  TESTS is a ';'-separated list of X.bats:REGEX (bats -f REGEX on
-# t/X.bats) and unit:NAME (the check program t/unit/NAME.c), run in order
-# until one fails.  Lines starting with # are comments.
+# t/X.bats; X.bats@N:REGEX bounds each test at N seconds, for a mutant that
+# makes its test hang) and unit:NAME (the check program t/unit/NAME.c), run
+# in order until one fails.  Lines starting with # are comments.
 #
 # The working tree is never touched: its tracked and untracked-but-not-
 # ignored files are copied to a scratch folder once, built once, and each
@@ -83,7 +84,9 @@ read_table() {
 		for spec in "${specs[@]}"; do
 			case $spec in
 			unit:*) [ -f "$SRC/t/unit/${spec#unit:}.c" ] || die "mutant $name: no unit test ${spec#unit:} ($TABLE:$n)" ;;
-			*.bats:?*) [ -f "$SRC/t/${spec%%:*}" ] || die "mutant $name: no suite t/${spec%%:*} ($TABLE:$n)" ;;
+			*.bats:?* | *.bats@[1-9]*:?*)
+				local suite=${spec%%:*}
+				[ -f "$SRC/t/${suite%@*}" ] || die "mutant $name: no suite t/${suite%@*} ($TABLE:$n)" ;;
 			*) die "mutant $name: bad test spec '$spec' ($TABLE:$n)" ;;
 			esac
 		done
@@ -137,10 +140,11 @@ run_spec() {
 		fi
 		return 0
 	fi
-	local suite=${spec%%:*} regex=${spec#*:}
+	local suite=${spec%%:*} regex=${spec#*:} limit=$BATS_TEST_TIMEOUT
+	if [[ $suite == *@* ]]; then limit=${suite#*@} suite=${suite%@*}; fi
 	# A PID and mount namespace of their own: when bats ends, whatever a
 	# mutant left running ends too.
-	out=$(cd "$S" && SC_BIN="$S/build" SC_FIXTURE="$S/build/fixture" \
+	out=$(cd "$S" && SC_BIN="$S/build" SC_FIXTURE="$S/build/fixture" BATS_TEST_TIMEOUT=$limit \
 		timeout -k 10 $((BATS_TEST_TIMEOUT * 20)) \
 		unshare --pid --fork --mount-proc --kill-child -- \
 		bats -f "$regex" "t/$suite" 2>&1) || rc=$?
@@ -198,7 +202,9 @@ for t in "${tests[@]}"; do
 done
 mapfile -t units < <(unit_names "${all_specs[@]}")
 echo "check-mutants: ${#names[@]} mutants; scratch copy $S"
-build fixture "${units[@]}" || { tail -30 "$LOG"; die "the unmutated copy does not build ($LOG)"; }
+fixture=()
+[[ " ${all_specs[*]}" != *".bats"* ]] || fixture=(fixture)
+build "${fixture[@]}" "${units[@]}" || { tail -30 "$LOG"; die "the unmutated copy does not build ($LOG)"; }
 
 # The unmutated copy passes every test of the table: one bats run per suite
 # with the union of its filters.
@@ -206,6 +212,7 @@ declare -A union=()
 for spec in "${all_specs[@]}"; do
 	[[ $spec == unit:* ]] && { union[$spec]=1; continue; }
 	s=${spec%%:*} r=${spec#*:}
+	s=${s%@*}
 	union[$s]="${union[$s]:+${union[$s]}|}($r)"
 done
 t0=$SECONDS
