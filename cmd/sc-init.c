@@ -2,6 +2,7 @@
  *
  *   sc-init REPORT_FD -- CMD ARG...
  *   sc-init REPORT_FD --self-test NS=INODE...
+ *   sc-init --host UID GID REPORT_FD -- BWRAP ARG...   (on the host)
  *
  * Why it exists: GNU time on the host only sees CPU time of processes that
  * are waited for along an unbroken chain back to it.  bwrap's own PID 1
@@ -14,7 +15,12 @@
  * REPORT_FD is a pipe to the host, which only trusted code holds: we write
  * "ready", then "exit N" / "signal N" for CMD (or "exec-failed ERRNO" from
  * the child).  CMD and everything it starts get /dev/null on 0, 1, 2 and
- * never see REPORT_FD.  We exit with CMD's status (128 + signal when it was
+ * no other descriptor at all (candidate_descriptors).
+ *
+ * --host is the trusted step between GNU time and bwrap on the host: it
+ * closes every descriptor but 0-2 and REPORT_FD (GNU time's -o file, which
+ * a candidate once used to forge its own counters) and drops to the
+ * sandbox user before it execs bwrap.  We exit with CMD's status (128 + signal when it was
  * killed), so bwrap and GNU time pass it on.
  *
  * Static, no library, nothing from the sandbox: it must not depend on
@@ -27,8 +33,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,10 +65,24 @@ static void say_str(const char *what, const char *detail)
 	}
 }
 
-/* Point 0, 1, 2 at /dev/null: nothing in the sandbox may reach the host's
- * streams (they stay open only in bwrap, outside). */
-static int null_stdio(void)
+/* Close every descriptor but 0, 1, 2 and keep. */
+static int close_all_but(int keep)
 {
+	if (keep > 3 && syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u) < 0)
+		return -1;
+	if (syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u) < 0)
+		return -1;
+	return 0;
+}
+
+/* What the candidate gets: 0, 1, 2 on /dev/null, nothing of the host's
+ * streams (they stay open only in bwrap, outside), and no other descriptor
+ * but REPORT_FD, which the command's child closes before it execs.  The
+ * one place that decides the candidate's descriptors. */
+static int candidate_descriptors(void)
+{
+	if (close_all_but(report_fd) < 0)
+		return -1;
 	int fd = open("/dev/null", O_RDWR);
 	if (fd < 0)
 		return -1;
@@ -69,6 +92,51 @@ static int null_stdio(void)
 	if (fd > 2)
 		close(fd);
 	return 0;
+}
+
+static _Noreturn void host_fail(const char *what)
+{
+	char line[256];
+	int n = snprintf(line, sizeof line, "sc-init: host step: %s (errno %d)\n", what, errno);
+	if (n > 0 && write(2, line, (size_t)n) < 0) {
+		/* GNU time's status says it failed */
+	}
+	_exit(125);
+}
+
+static unsigned host_id(const char *s)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v == 0 || v >= 0xffffffffUL)
+		host_fail("the sandbox uid and gid must be numbers other than 0");
+	return (unsigned)v;
+}
+
+/* sc-init --host UID GID REPORT_FD -- PROGRAM ARG... */
+static int host_step(int argc, char **argv)
+{
+	if (argc < 7 || strcmp(argv[5], "--") != 0)
+		host_fail("usage: sc-init --host UID GID REPORT_FD -- PROGRAM ARG...");
+	uid_t uid = host_id(argv[2]);
+	gid_t gid = host_id(argv[3]);
+	int keep = atoi(argv[4]);
+	if (keep < 3 || close_all_but(keep) < 0)
+		host_fail("cannot close inherited descriptors");
+	if (getuid() == 0 || geteuid() == 0) {
+		if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
+			host_fail("cannot drop to the sandbox user");
+	}
+	uid_t r, e, s;
+	gid_t rg, eg, sg;
+	if (getresuid(&r, &e, &s) < 0 || getresgid(&rg, &eg, &sg) < 0 || r != uid || e != uid ||
+	    s != uid || rg != gid || eg != gid || sg != gid)
+		host_fail("not running as the sandbox user");
+	if (setuid(0) == 0)
+		host_fail("root could be regained");
+	execv(argv[6], argv + 6);
+	host_fail("cannot run bubblewrap");
 }
 
 /* Reap until no child is left; returns CMD's wait status (or -1). */
@@ -204,10 +272,95 @@ static int only_loopback(void)
 	return !bad;
 }
 
+/* Only 0, 1, 2 (on /dev/null) and the report pipe are open. */
+static int only_own_descriptors(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return 0;
+	struct dirent *e;
+	int ok = 1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		int fd = atoi(e->d_name);
+		if (fd == dirfd(d) || fd == report_fd)
+			continue;
+		char link[64], target[64];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, target, sizeof target - 1);
+		if (fd > 2 || n != 9 || memcmp(target, "/dev/null", 9) != 0)
+			ok = 0;
+	}
+	closedir(d);
+	return ok;
+}
+
+/* Host settings: none may be opened for writing (never written). */
+static const char *writable_host_setting(void)
+{
+	static const char *const p[] = {"/proc/sys/kernel/core_pattern", "/proc/sys/vm/swappiness",
+	                                "/proc/sys/vm/drop_caches", "/proc/sys/fs/suid_dumpable",
+	                                "/proc/sysrq-trigger", NULL};
+	for (const char *const *q = p; *q; q++) {
+		int fd = open(*q, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			return *q;
+		}
+	}
+	return NULL;
+}
+
+/* Files of the kernel belong to host root; they show as the overflow uid
+ * unless host root is mapped into our namespace, and bwrap maps exactly
+ * one uid: ours. */
+static int host_root_mapped(void)
+{
+	struct stat st;
+	FILE *f = fopen("/proc/sys/kernel/overflowuid", "r");
+	unsigned long overflow = 65534;
+	if (f) {
+		if (fscanf(f, "%lu", &overflow) != 1)
+			overflow = 65534;
+		fclose(f);
+	}
+	return stat("/proc/sys/kernel/core_pattern", &st) < 0 || st.st_uid != overflow;
+}
+
+/* A new user namespace (the way to a nested PID namespace) is refused. */
+static int nested_userns_refused(void)
+{
+	pid_t c = fork();
+	if (c == 0)
+		_exit(unshare(CLONE_NEWUSER) == 0 ? 1 : 0);
+	int st;
+	while (waitpid(c, &st, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static int hardening(void)
+{
+	if (!only_own_descriptors())
+		return fail("a descriptor of the host is open, or 0-2 are not /dev/null");
+	const char *w = writable_host_setting();
+	if (w)
+		return fail2("%s can be opened for writing", w);
+	if (!nested_userns_refused())
+		return fail("a nested user namespace can be created");
+	if (host_root_mapped())
+		return fail("the sandbox runs as host root");
+	return 0;
+}
+
 static int self_test(int argc, char **argv)
 {
 	if (getpid() != 1)
 		return fail("not PID 1: no PID namespace");
+	if (hardening())
+		return 1;
 	for (int i = 0; i < argc; i++) {
 		char name[32];
 		unsigned long long host;
@@ -270,6 +423,8 @@ static int self_test(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--host") == 0)
+		return host_step(argc, argv);
 	if (argc < 3 || sscanf(argv[1], "%d", &report_fd) != 1 || report_fd < 3) {
 		static const char usage[] = "sc-init: usage: sc-init REPORT_FD -- CMD ARG...\n";
 		if (write(2, usage, sizeof usage - 1) < 0)
@@ -279,8 +434,8 @@ int main(int argc, char **argv)
 	/* Non-dumpable: sandboxed code (same uid, no capabilities) cannot
 	 * ptrace us or open /proc/1/fd/REPORT_FD. */
 	prctl(PR_SET_DUMPABLE, 0);
-	if (null_stdio() < 0) {
-		say_str("init-failed", "no /dev/null");
+	if (candidate_descriptors() < 0) {
+		say_str("init-failed", "cannot set up the candidate's descriptors");
 		return 125;
 	}
 	if (strcmp(argv[2], "--self-test") == 0)

@@ -14,10 +14,13 @@
 #include "run.h"
 #include "safefile.h"
 #include "sample.h"
+#include "sandbox_args.h"
+#include "srccheck.h"
 #include "sha256.h"
 #include "stage.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -35,6 +38,8 @@
 
 struct opts {
 	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
+	const char *tmp_size;
+	char *sandbox_user; /* "UID:GID", resolved */
 	double prebuild_timeout, sample_timeout, phase_timeout;
 	const char *thr_ratio, *thr_delta, *thr_added;
 	int quiet;
@@ -57,7 +62,7 @@ static const char usage[] =
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H\n"
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR\n"
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]\n"
-	"         [--bwrap PATH] [--quiet]\n";
+	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--quiet]\n";
 
 static double parse_seconds(const char *s, const char *flag)
 {
@@ -71,7 +76,7 @@ static double parse_seconds(const char *s, const char *flag)
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PREBUILD = 256, O_SAMPLE, O_PHASE, O_BWRAP, O_RATIO, O_DELTA, O_ADDED };
+	enum { O_PREBUILD = 256, O_SAMPLE, O_PHASE, O_BWRAP, O_RATIO, O_DELTA, O_ADDED, O_USER, O_TMP };
 	static const struct option longopts[] = {
 		{"repo", required_argument, NULL, 'r'},
 		{"tooling", required_argument, NULL, 't'},
@@ -87,6 +92,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"threshold-ratio", required_argument, NULL, O_RATIO},
 		{"threshold-delta", required_argument, NULL, O_DELTA},
 		{"threshold-added", required_argument, NULL, O_ADDED},
+		{"sandbox-user", required_argument, NULL, O_USER},
+		{"tmp-size", required_argument, NULL, O_TMP},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
@@ -97,6 +104,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->phase_timeout = 1800;
 	opterr = 0;
 	int c;
+	const char *user = NULL;
 	while ((c = getopt_long(argc, argv, "+q", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r': o->repo = optarg; break;
@@ -114,6 +122,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_RATIO: o->thr_ratio = optarg; break;
 		case O_DELTA: o->thr_delta = optarg; break;
 		case O_ADDED: o->thr_added = optarg; break;
+		case O_USER: user = optarg; break;
+		case O_TMP: o->tmp_size = optarg; break;
 		case 'H': fputs(usage, stdout); exit(0);
 		default:
 			sc_die("unknown or incomplete option (%s)", argv[optind - 1]);
@@ -121,6 +131,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		sc_die("unexpected argument (%s)", argv[optind]);
+	unsigned uid, gid;
+	unsigned long long bytes;
+	struct strbuf err = STRBUF_INIT;
+	if (sc_sandbox_user(user, &uid, &gid, &err) < 0)
+		sc_die("%s", err.buf);
+	o->sandbox_user = xasprintf("%u:%u", uid, gid);
+	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
+		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",
+		       o->tmp_size);
 	const struct { const char *v, *flag; } required[] = {
 		{o->repo, "--repo"}, {o->tooling, "--tooling"}, {o->base, "--base"},
 		{o->head, "--head"}, {o->workspace, "--workspace"}, {o->toolchain, "--toolchain"},
@@ -226,21 +245,31 @@ static void read_manifest(struct run *r, struct sc_manifest *m)
 	sb_release(&err);
 }
 
-/* The operator's bubblewrap, when named, for every sandbox-exec call. */
-static void push_bwrap(const struct run *r, struct sc_argv *a)
+/* The operator's bubblewrap, when named, for every sandbox-exec call; the
+ * sandbox user and /tmp size for every call that starts a sandbox. */
+static void push_bwrap(const struct run *r, struct sc_argv *a, int sandbox)
 {
 	if (r->o.bwrap) {
 		sc_argv_push(a, "--bwrap");
 		sc_argv_push(a, r->o.bwrap);
 	}
+	if (!sandbox)
+		return;
+	sc_argv_push(a, "--sandbox-user");
+	sc_argv_push(a, r->o.sandbox_user);
+	if (r->o.tmp_size) {
+		sc_argv_push(a, "--tmp-size");
+		sc_argv_push(a, r->o.tmp_size);
+	}
 }
 
-static void sandbox_check_start(struct run *r, const char *const *args, struct sc_stage *s)
+static void sandbox_check_start(struct run *r, const char *const *args, struct sc_stage *s,
+                                int sandbox)
 {
 	struct sc_argv a = SC_ARGV_INIT;
 	for (const char *const *p = args; *p; p++)
 		sc_argv_push(&a, *p);
-	push_bwrap(r, &a);
+	push_bwrap(r, &a, sandbox);
 	sc_stage_start(s, r->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
 	sc_argv_release(&a);
 }
@@ -257,6 +286,22 @@ static void sandbox_check_finish(struct run *r, struct sc_stage *s)
 		exit(SC_EXIT_USAGE);
 	}
 	sb_release(&out);
+}
+
+/* Run as root, the sandbox runs as another user, which must reach what
+ * bwrap mounts. */
+static void check_reachable(struct run *r)
+{
+	unsigned uid, gid;
+	if (geteuid() != 0 || sscanf(r->o.sandbox_user, "%u:%u", &uid, &gid) != 2)
+		return;
+	const char *paths[] = {r->ws, r->o.toolchain, r->o.deps};
+	const char *flags[] = {"--workspace", "--toolchain", "--dependencies"};
+	struct strbuf err = STRBUF_INIT;
+	for (int i = 0; i < 3; i++)
+		if (sc_sandbox_can_reach(paths[i], uid, gid, &err) < 0)
+			sc_die("%s: give it search permission (%s)", err.buf, flags[i]);
+	sb_release(&err);
 }
 
 /* 3. Everything that must hold before candidate code runs.  The pin comes
@@ -282,16 +327,17 @@ static void check_preconditions(struct run *r, struct sc_stage *self_test)
 		sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
 	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
 		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+	check_reachable(r);
 
 	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
 		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
 		       "(.sphereceti at %.12s)", r->plan.tooling);
 	struct sc_stage check;
 	const char *pin[] = {"--check-bwrap", r->plan.bwrap_sha256, r->plan.bwrap_version, NULL};
-	sandbox_check_start(r, pin, &check);
+	sandbox_check_start(r, pin, &check, 0);
 	sandbox_check_finish(r, &check);
 	const char *self_test_args[] = {"--self-test", NULL};
-	sandbox_check_start(r, self_test_args, self_test);
+	sandbox_check_start(r, self_test_args, self_test, 1);
 
 	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
 		sc_die("%s", err.buf);
@@ -389,7 +435,7 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
 	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
-	push_bwrap(r, &a);
+	push_bwrap(r, &a, 1);
 	sc_argv_push(&a, "--");
 	for (const char *const *p = cmd; *p; p++)
 		sc_argv_push(&a, *p);
@@ -402,6 +448,50 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
 	free(tree);
 	free(timeout_s);
 	return rc;
+}
+
+/* The side's tree becomes the sandbox user's, links themselves and not
+ * what they point at, right before candidate code first runs in it; the
+ * workspace, raw/, the plan and the other side stay ours. */
+static unsigned hand_uid, hand_gid;
+static int hand_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return lchown(path, hand_uid, hand_gid) < 0 ? -1 : 0;
+}
+
+static void hand_over_tree(struct run *r, int side)
+{
+	if (geteuid() != 0)
+		return;
+	if (sscanf(r->o.sandbox_user, "%u:%u", &hand_uid, &hand_gid) != 2)
+		sc_die("bad sandbox user (%s)", r->o.sandbox_user);
+	char *tree = xasprintf("%s/%s", r->ws, sc_side_name(side));
+	if (nftw(tree, hand_one, 64, FTW_PHYS) != 0)
+		sc_die_errno("cannot hand the %s tree to the sandbox user %s (%s)", sc_side_name(side),
+		             r->o.sandbox_user, tree);
+	free(tree);
+}
+
+/* Candidate code ran in the tree (the prebuild, earlier samples): the file
+ * about to be measured must still be the plan's blob.  1 if it is; else
+ * the sample is the error source_changed. */
+static int source_unchanged(struct run *r, int side, const struct sc_plan_file *f)
+{
+	char *tree = xasprintf("%s/%s", r->ws, sc_side_name(side));
+	struct strbuf why = STRBUF_INIT;
+	const char *blob = side == SC_SIDE_BASE ? f->base_blob : f->head_blob;
+	int same = sc_source_is_blob(tree, f->path, blob, &why);
+	if (!same) {
+		char *detail = xasprintf("%s is not the plan's blob %.12s before its sample: %s", f->path,
+		                         blob, why.buf);
+		unmeasured(r, side, f, "source_changed", detail);
+		progress(r, "%s %s: not run (source changed: %s)", sc_side_name(side), f->path, why.buf);
+		free(detail);
+	}
+	sb_release(&why);
+	free(tree);
+	return same;
 }
 
 static int prebuild(struct run *r, int side)
@@ -445,6 +535,8 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 		progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
 		return;
 	}
+	if (!source_unchanged(r, side, f))
+		return;
 	double timeout = left < r->o.sample_timeout ? left : r->o.sample_timeout;
 	const char *cmd[] = {"lake", "env", "lean", "-j1", f->path, NULL};
 	char *time_file, *status_file;
@@ -498,6 +590,7 @@ static void measure(struct run *r)
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
 		if (!on_side[side])
 			continue;
+		hand_over_tree(r, side);
 		int built = prebuild(r, side);
 		double phase_start = sc_monotonic_now() - phase_used;
 		for (size_t i = 0; i < r->plan.n_files; i++) {
@@ -526,7 +619,7 @@ static int report(struct run *r)
 	struct sc_argv a = SC_ARGV_INIT;
 	char *plan = xasprintf("%s/plan.json", r->ws);
 	const char *fixed[] = {"--plan", plan, "--samples", samples, "--out-dir", r->ws,
-	                       "--run-id", r->run_id, NULL};
+	                       "--run-id", r->run_id, "--sandbox-user", r->o.sandbox_user, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
 	if (r->tc.version_line) {
@@ -612,6 +705,7 @@ int main(int argc, char **argv)
 	sc_toolchain_info_free(&r.tc);
 	sb_release(&r.samples);
 	free(r.ws);
+	free(r.o.sandbox_user);
 	free(r.dir);
 	return rc;
 }

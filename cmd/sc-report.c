@@ -30,11 +30,12 @@
 static const char usage[] =
 	"usage: sc-report --plan FILE --samples FILE... --out-dir DIR [--run-id ID]\n"
 	"                 [--lean-version STR] [--lean-sha256 HEX] [--lake-sha256 HEX]\n"
+	"                 [--sandbox-user UID:GID]\n"
 	"                 [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]\n";
 
 struct opts {
 	const char *plan, *out_dir, *run_id;
-	const char *lean_version, *lean_sha256, *lake_sha256;
+	const char *lean_version, *lean_sha256, *lake_sha256, *sandbox_user;
 	const char **samples;
 	size_t n_samples;
 	struct sc_thresholds th;
@@ -109,6 +110,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			set_once(&o->lean_sha256, v, "--lean-sha256");
 		} else if ((v = opt_value(argc, argv, &i, "--lake-sha256"))) {
 			set_once(&o->lake_sha256, v, "--lake-sha256");
+		} else if ((v = opt_value(argc, argv, &i, "--sandbox-user"))) {
+			set_once(&o->sandbox_user, v, "--sandbox-user");
 		} else if ((v = opt_value(argc, argv, &i, "--threshold-ratio"))) {
 			threshold(v, &o->th.ratio_milli, &seen_ratio, "--threshold-ratio");
 		} else if ((v = opt_value(argc, argv, &i, "--threshold-delta"))) {
@@ -131,6 +134,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (o->lean_version && (!*o->lean_version || strlen(o->lean_version) > 512 ||
 	                        !sc_is_printable_utf8(o->lean_version)))
 		sc_die("--lean-version must be one printable UTF-8 line (argv)");
+	unsigned uid, gid;
+	char tail;
+	if (o->sandbox_user && (strspn(o->sandbox_user, "0123456789:") != strlen(o->sandbox_user) ||
+	                        sscanf(o->sandbox_user, "%10u:%10u%c", &uid, &gid, &tail) != 2))
+		sc_die("--sandbox-user wants UID:GID, numeric (%s)", o->sandbox_user);
 	size_t stdin_uses = 0;
 	for (size_t i = 0; i < o->n_samples; i++)
 		stdin_uses += strcmp(o->samples[i], "-") == 0;
@@ -231,7 +239,7 @@ int main(int argc, char **argv)
 		sc_die_errno("cannot read the platform (uname)");
 	char *platform = xasprintf("%s %s", un.sysname, un.release);
 	struct sc_report_env env = {platform, un.machine, o.lean_version, o.lean_sha256,
-	                            o.lake_sha256};
+	                            o.lake_sha256, o.sandbox_user};
 	if (!sc_is_printable_utf8(platform) || !sc_is_printable_utf8(un.machine))
 		sc_die("uname reports unprintable text (uname)");
 

@@ -35,7 +35,8 @@
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
-	"--timeout SECONDS [--bwrap PATH] -- CMD ARG... | --self-test [--bwrap PATH] | "
+	"--timeout SECONDS [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
+	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
 
 /* What sc-init said on its report pipe. */
@@ -154,6 +155,16 @@ static void check_mountpoint(const char *tree)
 	}
 }
 
+/* bwrap runs as the sandbox user: a folder it cannot reach is named here,
+ * not as bwrap's "Can't find source path". */
+static void check_reachable(const struct sc_sandbox *sb, const char *path, const char *what)
+{
+	struct strbuf err = STRBUF_INIT;
+	if (geteuid() == 0 && sc_sandbox_can_reach(path, sb->uid, sb->gid, &err) < 0)
+		sc_die("%s (%s)", err.buf, what);
+	sb_release(&err);
+}
+
 static void print_status(const struct sc_status *st)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -190,9 +201,10 @@ static void remove_tmp(char *tmp)
 	free(tmp);
 }
 
-static int run_command(const char *bwrap, char **argv, const char *tree_in, const char *tc_in,
+static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, const char *tc_in,
                        const char *deps_in, const char *time_in, const char *timeout_in)
 {
+	const char *bwrap = sb.bwrap;
 	double timeout = timeout_arg(timeout_in);
 	if (!time_in)
 		sc_die("--time-file is required (%s)", usage_line);
@@ -222,6 +234,13 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 		sc_die("sc-init lies inside a sandbox mount (%s)", init);
 	check_mountpoint(tree);
 	check_gnu_time();
+	const char *whats[] = {"--tree", "--toolchain", "--dependencies", "sc-init"};
+	char *init_dir = xstrdup(init);
+	*strrchr(init_dir, '/') = '\0';
+	const char *reach[] = {tree, tc, deps, init_dir};
+	for (int i = 0; i < 4; i++)
+		check_reachable(&sb, reach[i], whats[i]);
+	free(init_dir);
 
 	/* GNU time writes a temporary beside the final name; only a complete
 	 * run renames it into place.  From here a stop signal waits for the
@@ -239,7 +258,7 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 	}
 	close(fd);
 
-	struct sc_sandbox sb = {.bwrap = bwrap, .init = init, .tree = tree, .toolchain = tc, .deps = deps};
+	sb.init = init, sb.tree = tree, sb.toolchain = tc, sb.deps = deps;
 	struct sc_argv init_args = SC_ARGV_INIT;
 	sc_argv_push(&init_args, "--");
 	for (char **a = argv; *a; a++)
@@ -315,11 +334,19 @@ static int run_command(const char *bwrap, char **argv, const char *tree_in, cons
 
 /* ---- --self-test ---- */
 
-static char *mkdir_in(const char *base, const char *name)
+/* The sandbox user must reach and write the self-test's folders. */
+static void hand_over(const char *p, const struct sc_sandbox *sb)
+{
+	if (geteuid() == 0 && lchown(p, sb->uid, sb->gid) < 0)
+		sc_die_errno("cannot hand a self-test folder to the sandbox user (%s)", p);
+}
+
+static char *mkdir_in(const char *base, const char *name, const struct sc_sandbox *sb)
 {
 	char *p = xasprintf("%s/%s", base, name);
 	if (mkdir(p, 0700) < 0)
 		sc_die_errno("cannot create a self-test folder (%s)", p);
+	hand_over(p, sb);
 	return p;
 }
 
@@ -334,18 +361,23 @@ static void remove_quietly(const char *base, const char *const *rel)
 	rmdir(base);
 }
 
-static int self_test(const char *bwrap)
+static int self_test(struct sc_sandbox sb)
 {
+	const char *bwrap = sb.bwrap;
 	check_gnu_time();
 	char *init = find_init();
 	/* A stop signal waits for the run loop; the folder is removed before
 	 * we die of it. */
 	sc_sandbox_hold_stop_signals();
 	const char *tmpdir = getenv("TMPDIR");
-	char *base = xasprintf("%s/sc-self-test-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
+	tmpdir = tmpdir && *tmpdir == '/' ? tmpdir : "/tmp";
+	check_reachable(&sb, tmpdir, "the self-test's folder, in TMPDIR");
+	char *base = xasprintf("%s/sc-self-test-XXXXXX", tmpdir);
 	if (!mkdtemp(base))
 		sc_die_errno("cannot create a self-test folder (%s)", base);
-	char *tree = mkdir_in(base, "tree"), *tc = mkdir_in(base, "toolchain"), *deps = mkdir_in(base, "deps");
+	hand_over(base, &sb);
+	char *tree = mkdir_in(base, "tree", &sb), *tc = mkdir_in(base, "toolchain", &sb),
+	     *deps = mkdir_in(base, "deps", &sb);
 	char *time_file = xasprintf("%s/time", base);
 
 	/* Our own namespaces: the sandbox must have different ones. */
@@ -360,7 +392,7 @@ static int self_test(const char *bwrap)
 		free(path);
 		sc_argv_push_owned(&args, xasprintf("%s=%llu", *n, (unsigned long long)st.st_ino));
 	}
-	struct sc_sandbox sb = {.bwrap = bwrap, .init = init, .tree = tree, .toolchain = tc, .deps = deps};
+	sb.init = init, sb.tree = tree, sb.toolchain = tc, sb.deps = deps;
 	struct sc_sandbox_result r;
 	int ran = sc_sandbox_run(&sb, time_file, args.v, 60, &r);
 	int e = errno;
@@ -395,8 +427,10 @@ static int self_test(const char *bwrap)
 		sc_die("self-test: GNU time counted %.2f s of the 0.2 s an orphan burned: CPU is being lost "
 		       "(%s)", tf.user_s + tf.sys_s, bwrap);
 	printf("self-test ok: own PID, network, mount, IPC and UTS namespaces; only lo; "
-	       "read-only mounts refuse writes; orphan CPU counted (%.2f s of 0.20 s)\n",
-	       tf.user_s + tf.sys_s);
+	       "read-only mounts refuse writes; no inherited descriptor; /proc/sys not writable; "
+	       "nested user namespaces refused; uid %u, gid %u (never host root); "
+	       "orphan CPU counted (%.2f s of 0.20 s)\n",
+	       sb.uid, sb.gid, tf.user_s + tf.sys_s);
 	sb_release(&tf_buf);
 	sb_release(&err);
 	sc_argv_release(&args);
@@ -449,10 +483,12 @@ int main(int argc, char **argv)
 	sc_set_progname(argv[0]);
 	sc_check_stdout_at_exit();
 	sane_stdio();
+	if (sc_sandbox_no_inherited_descriptors() < 0)
+		sc_die_errno("cannot keep our descriptors from the sandbox (close_range)");
 	/* Nobody is left to read the status line when whoever started us dies:
 	 * SIGTERM then takes the sandbox down like an interrupt. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	enum { O_TREE = 256, O_TC, O_DEPS, O_TIME, O_TIMEOUT, O_BWRAP, O_SELF, O_CHECK };
+	enum { O_TREE = 256, O_TC, O_DEPS, O_TIME, O_TIMEOUT, O_BWRAP, O_SELF, O_CHECK, O_USER, O_TMP };
 	static const struct option opts[] = {
 		{"tree", required_argument, NULL, O_TREE},
 		{"toolchain", required_argument, NULL, O_TC},
@@ -462,9 +498,12 @@ int main(int argc, char **argv)
 		{"bwrap", required_argument, NULL, O_BWRAP},
 		{"self-test", no_argument, NULL, O_SELF},
 		{"check-bwrap", no_argument, NULL, O_CHECK},
+		{"sandbox-user", required_argument, NULL, O_USER},
+		{"tmp-size", required_argument, NULL, O_TMP},
 		{NULL, 0, NULL, 0},
 	};
 	const char *tree = NULL, *tc = NULL, *deps = NULL, *time_file = NULL, *timeout = NULL;
+	const char *user = NULL, *tmp_size = NULL;
 	const char *bwrap_in = DEFAULT_BWRAP;
 	int self = 0, check = 0, c;
 	const char *pin[2] = {NULL, NULL};
@@ -493,6 +532,8 @@ int main(int argc, char **argv)
 		case O_BWRAP: bwrap_in = optarg; break;
 		case O_SELF: self = 1; break;
 		case O_CHECK: check = 1; break;
+		case O_USER: slot = &user; break;
+		case O_TMP: slot = &tmp_size; break;
 		default:
 			sc_die("unknown or incomplete option \"%s\" (%s)", argv[optind - 1], usage_line);
 		}
@@ -504,8 +545,16 @@ int main(int argc, char **argv)
 	}
 	char *bwrap = resolve_bwrap(bwrap_in);
 	int rc;
-	if (self + check > 1 || ((self || check) && (tree || tc || deps || time_file || timeout)))
+	if (self + check > 1 || ((self || check) && (tree || tc || deps || time_file || timeout)) ||
+	    (check && (user || tmp_size)))
 		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
+	struct sc_sandbox sb = {.bwrap = bwrap};
+	struct strbuf err = STRBUF_INIT;
+	if (sc_sandbox_user(user, &sb.uid, &sb.gid, &err) < 0)
+		sc_die("%s", err.buf);
+	sb.tmp_size = SC_SANDBOX_TMP_DEFAULT;
+	if (tmp_size && sc_sandbox_tmp_size(tmp_size, &sb.tmp_size) < 0)
+		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (%s)", tmp_size);
 	if (check) {
 		if (npin != 2 || optind != argc)
 			sc_die("--check-bwrap needs SHA256 and VERSION (%s)", usage_line);
@@ -513,11 +562,11 @@ int main(int argc, char **argv)
 	} else if (self) {
 		if (optind != argc)
 			sc_die("--self-test takes no arguments (%s)", argv[optind]);
-		rc = self_test(bwrap);
+		rc = self_test(sb);
 	} else {
 		if (optind >= argc || strcmp(argv[optind - 1], "--") != 0)
 			sc_die("the command must follow -- (%s)", usage_line);
-		rc = run_command(bwrap, argv + optind, tree, tc, deps, time_file, timeout);
+		rc = run_command(sb, argv + optind, tree, tc, deps, time_file, timeout);
 	}
 	free(bwrap);
 	return rc;

@@ -62,6 +62,7 @@ struct sc_report_env {
 	const char *platform, *machine;        /* uname */
 	const char *lean_version;              /* NULL when not given */
 	const char *lean_sha256, *lake_sha256; /* NULL when not given */
+	const char *sandbox_user;              /* "UID:GID"; NULL when not given */
 };
 
 struct sc_report {

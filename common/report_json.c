@@ -94,6 +94,10 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e)
 	sc_json_str_or_null(g, e->lean_sha256);
 	sc_json_str(g, "lake_sha256");
 	sc_json_str_or_null(g, e->lake_sha256);
+	if (e->sandbox_user) { /* profile-run always says; bare sc-report runs may not */
+		sc_json_str(g, "sandbox_user");
+		sc_json_str(g, e->sandbox_user);
+	}
 	sc_json_str(g, "dependencies");
 	sc_json_str(g, "operator prepared");
 	sc_json_map_close(g);

@@ -219,6 +219,8 @@ static void environment(struct strbuf *md, const struct sc_report_env *e)
 		else
 			sb_adds(md, "not recorded");
 	}
+	if (e->sandbox_user)
+		sb_addf(md, "\n- Sandbox user (uid:gid): `%s`", e->sandbox_user);
 	sb_adds(md, "\n- Dependencies: operator prepared\n\n");
 }
 

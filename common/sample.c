@@ -10,7 +10,7 @@
 
 static const char *const reasons[] = {
 	"prebuild_failed", "deadline_exceeded", "timeout", "failed", "invalid_counters",
-	"missing_counters", "status_mismatch", "sandbox_failed", NULL,
+	"missing_counters", "status_mismatch", "sandbox_failed", "source_changed", NULL,
 };
 
 int sc_is_error_reason(const char *reason)

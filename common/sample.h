@@ -8,7 +8,7 @@
  *  "wall_s": n|null, "max_rss_kib": int|null, "exit_status": int|null,
  *  "error": null | "prebuild_failed" | "deadline_exceeded" | "timeout" |
  *           "failed" | "invalid_counters" | "missing_counters" |
- *           "status_mismatch" | "sandbox_failed",
+ *           "status_mismatch" | "sandbox_failed" | "source_changed",
  *  "detail": null | "human-readable reason"}
  * An ok sample has every number and error null; an error sample has no
  * cpu numbers (partial data never leaves this model).

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <linux/close_range.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +48,11 @@ void sc_sandbox_hold_stop_signals(void)
 	sigset_t set;
 	stop_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+int sc_sandbox_no_inherited_descriptors(void)
+{
+	return (int)syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
 }
 
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,

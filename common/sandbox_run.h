@@ -32,6 +32,11 @@ struct sc_sandbox_result {
  * sc_sandbox_run, which then stops at once and lets the caller clean up. */
 void sc_sandbox_hold_stop_signals(void);
 
+/* Mark every descriptor from 3 up close-on-exec: what the operator's shell
+ * left open (a secret on 7, a log on 8) reaches neither GNU time nor
+ * bwrap.  Call first thing; returns 0 or -1 (errno). */
+int sc_sandbox_no_inherited_descriptors(void);
+
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r);
 void sc_sandbox_result_release(struct sc_sandbox_result *r);

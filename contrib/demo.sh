@@ -9,6 +9,8 @@ fi
 make all fixture
 tc=$PWD/build/fixture/toolchain
 work=$(mktemp -d "${TMPDIR:-/tmp}/sphereceti-demo.XXXXXX")
+# run as root, the sandbox runs as nobody, which must reach the workspace
+chmod 0711 "$work"
 bash contrib/example/make-example.sh "$work" "$tc"
 # shellcheck disable=SC1091
 . "$work/revs"

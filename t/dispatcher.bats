@@ -64,6 +64,7 @@ load lib/plan
 	mkdir -p "$p/bin" "$p/libexec/sphereceti"
 	cp "$SC_BIN"/sphereceti "$SC_BIN"/sc-plan "$SC_BIN"/sc-sandbox-exec "$p/bin/"
 	cp "$SC_BIN"/sc-init "$p/libexec/sphereceti/"
+	sandbox_reach "$p/libexec/sphereceti"  # the sandbox user binds sc-init from there
 	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
 	[ "$status" -eq 0 ]
 	[[ "$output" == "self-test ok"* ]]

@@ -27,3 +27,16 @@ repo_state() {
 	(cd "$gd" && find . -type f ! -name 'index.lock' -printf '%p %s %T@\n' | LC_ALL=C sort)
 	git -C "$1" for-each-ref
 }
+
+# Run as root, the sandbox runs as `nobody` (sc-sandbox-exec's default
+# --sandbox-user): it must be able to reach the test's folders, which bats
+# creates 0700.
+sandbox_reach() {
+	local d
+	for d in "$@"; do
+		while [ "$d" != / ]; do
+			chmod o+x "$d"
+			d=$(dirname "$d")
+		done
+	done
+}

@@ -203,6 +203,8 @@ error_sample() {
 	mkdir -p "$W/tree" "$W/deps" "$W/raw"
 	echo 'leanprover/lean4:v4.34.0-rc1' > "$W/tree/lean-toolchain"
 	echo '-- fixture: cpu=0.2' > "$W/tree/A.lean"
+	chmod 0777 "$W/tree"  # the sandbox user (nobody, when we are root) writes there
+	sandbox_reach "$W"
 	sc-sandbox-exec --tree "$W/tree" --toolchain "$TC" --dependencies "$W/deps" \
 		--time-file "$W/raw/head-A.time" --timeout 60 -- lake env lean -j1 A.lean > "$W/raw/head-A.status"
 	run --separate-stderr sc-parse-time --time-file "$W/raw/head-A.time" --status "$W/raw/head-A.status" \

@@ -341,3 +341,119 @@ except Exception:
 	grep -q 'packagesDir is "vendor"' <<<"$stderr"
 	[ ! -e "$WS/base" ]
 }
+
+# ---- attacks on the measured source (issue 10) ----
+
+# hostile_toolchain PYTHON: a copy of the fixture toolchain whose `lake`,
+# after every `lake build`, runs PYTHON with /usr/bin/python3 in the
+# package root (a real program, as a Lean initializer or #eval could).
+hostile_toolchain() {
+	local ht=$BATS_TEST_TMPDIR/hostile-toolchain
+	cp -a "$TC" "$ht"
+	mv "$ht/bin/lake" "$ht/bin/lake.real"
+	printf '%s\n' "$1" > "$ht/after-build.py"
+	cat > "$ht/bin/lake" <<'SH'
+#!/usr/bin/bash
+"${0%/*}/lake.real" "$@" || exit
+if [ "$1" = build ]; then /usr/bin/python3 "${0%/*}/../after-build.py"; fi
+SH
+	chmod 755 "$ht/bin/lake"
+	TC=$ht
+}
+
+@test "attack: a prebuild that rewrites the selected source makes its sample source_changed" {
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- heavy' '-- fixture: cpu=1.60'
+	head_commit
+	hostile_toolchain 'p = "Demo/Ring.lean"
+if "heavy" in open(p).read():
+    open(p, "w").write("-- fixture: cpu=0.05\n")'
+	profile --threshold-delta 1
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Ring.lean .head.error)" = source_changed ]
+	[ "$(jqr .status)" = error ]
+	grep -q 'source_changed' "$WS/report.md"
+	[ "$(file_field Demo/Ring.lean .flagged)" != false ]
+	[ "$(jqr .environment.sandbox_user)" = "65534:65534" ]
+}
+
+@test "attack: a FIFO or a link planted at a selected path neither blocks nor redirects the host" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- reworded' '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05'
+	head_commit
+	hostile_toolchain 'import os
+if "reworded" in open("Demo/Ring.lean").read():
+    os.unlink("Demo/Ring.lean")
+    os.mkfifo("Demo/Ring.lean")
+    os.rename("Demo/Basic.lean", "Demo/Basic.copy")
+    os.symlink("Basic.copy", "Demo/Basic.lean")'
+	run --separate-stderr timeout 300 "$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" \
+		--base "$B" --head "$H" --workspace "$WS" --toolchain "$TC" --dependencies "$DEPS" --sample-timeout 10
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Ring.lean .head.error)" = source_changed ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = source_changed ]
+	grep -q 'not a regular file' "$WS/samples.jsonl"
+	grep -q 'a link on its path' "$WS/samples.jsonl"
+}
+
+@test "the side's tree is the sandbox user's; raw/, the plan and the workspace stay the operator's" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05'
+	head_commit
+	profile --sandbox-user 65534:65534
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %u "$WS/head")" -eq 65534 ]
+	[ "$(stat -c %u "$WS/head/Demo/Ring.lean")" -eq 65534 ]
+	[ "$(stat -c %u:%a "$WS")" = 0:755 ]
+	[ "$(stat -c %u "$WS/raw")" -eq 0 ]
+	[ "$(stat -c %u "$WS/plan.json")" -eq 0 ]
+	[ "$(jqr .environment.sandbox_user)" = "65534:65534" ]
+	run --separate-stderr "$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" \
+		--head "$H" --workspace "$WS.2" --toolchain "$TC" --dependencies "$DEPS" --sandbox-user root
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"never runs as root"* ]]
+	[ ! -e "$WS.2" ]
+}
+
+@test "a non-root operator: the whole run as uid 65534 works, the sandbox runs as that uid" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05'
+	head_commit
+	local home=$BATS_TEST_TMPDIR/nobody
+	mkdir -p "$home"
+	chown -R 65534:65534 "$R" "$DEPS" "$home"
+	run --separate-stderr env HOME="$home" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
+		--workspace "$home/ws" --toolchain "$TC" --dependencies "$DEPS"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	WS=$home/ws
+	[ "$(jqr .status)" = ok ]
+	[ "$(jqr .environment.sandbox_user)" = "65534:65534" ]
+	[ "$(stat -c %u "$WS/report.json")" -eq 65534 ]
+	# a non-root operator cannot pick another sandbox user
+	run --separate-stderr env HOME="$home" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
+		--workspace "$home/ws2" --toolchain "$TC" --dependencies "$DEPS" --sandbox-user 1000:1000
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"only root"* ]]
+}
+
+@test "a workspace the sandbox user cannot reach is a precondition failure" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05'
+	head_commit
+	mkdir -m 0700 "$BATS_TEST_TMPDIR/private"
+	WS=$BATS_TEST_TMPDIR/private/ws
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"cannot search $BATS_TEST_TMPDIR/private "*"(--workspace)" ]]
+	[ ! -e "$WS/raw" ]
+}

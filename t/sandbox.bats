@@ -14,6 +14,9 @@ setup() {
 	# A unique module name: lets us find this test's processes in /proc.
 	M="Probe_${BATS_TEST_NUMBER}_$$"
 	LOG="$T/.fixture-log"
+	# writable for the sandbox user (nobody when we are root)
+	chmod 0777 "$T"
+	sandbox_reach "$D" "$W"
 }
 
 # lean_file 'directive...': the test's source file with these directives.
@@ -190,7 +193,7 @@ status_ok() { # exit code
 		write=/toolchain/sc-evil write=/usr/sc-evil write=/project/written
 	sbx 60
 	[ "$status" -eq 0 ]
-	grep -qx 'write /project/.lake/packages/pkg/Dep.lean -> EROFS' "$LOG"
+	grep -qxE 'write /project/.lake/packages/pkg/Dep.lean -> (EROFS|EACCES)' "$LOG"
 	grep -qx 'write /project/.lake/packages/new -> EROFS' "$LOG"
 	grep -qx 'write /toolchain/sc-evil -> EROFS' "$LOG"
 	grep -qx 'write /usr/sc-evil -> EROFS' "$LOG"
@@ -327,4 +330,297 @@ EOF
 	[[ "$stderr" == *"no bubblewrap pin"* ]]
 	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha"
 	[ "$status" -eq 2 ] && assert_error_line sc-sandbox-exec
+}
+
+# ---- attacks (issue 10): a real program as the candidate ----
+
+# The burner: CPU seconds in this process.
+burn_py='import sys, time
+t = time.process_time()
+while time.process_time() - t < float(sys.argv[1]):
+    pass'
+
+@test "attack: the operator's descriptors 7 and 8 never reach the candidate" {
+	echo 'host secret' > "$W/secret"
+	: > "$W/hostlog"
+	sbx 60 /usr/bin/bash -c 'cat <&7 > leak; echo forged >&8; echo done > ran' 7<"$W/secret" 8>>"$W/hostlog"
+	[ "$status" -eq 0 ]
+	[ -f "$T/ran" ]
+	[ ! -s "$T/leak" ]
+	[ ! -s "$W/hostlog" ]
+}
+
+@test "attack: inside, only 0-2 are open, all three on /dev/null" {
+	cat > "$T/fds.py" <<'PY'
+import os
+def is_open(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
+fds = [fd for fd in range(1024) if is_open(fd)]
+links = [os.readlink("/proc/self/fd/%d" % fd) for fd in (0, 1, 2)]
+with open("/project/fds.out", "w") as f:
+    f.write(" ".join(map(str, fds)) + "\n" + "\n".join(links) + "\n")
+PY
+	sbx 60 /usr/bin/python3 fds.py 5<"$W/../" 9>>"$W/hostlog"
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 1p "$T/fds.out")" = "0 1 2" ]
+	[ "$(sed -n 2,4p "$T/fds.out" | sort -u)" = /dev/null ]
+}
+
+@test "attack: a forged record through GNU time's -o descriptor does not replace the counters" {
+	# A real record of a trivial run is the forgery.
+	sbx 60 /usr/bin/true
+	[ "$status" -eq 0 ]
+	cp "$R/$M.time" "$W/fake"
+	rm "$R/$M.time"
+	cp "$W/fake" "$T/fake"
+	cat > "$T/forge.py" <<PY
+import os, stat, errno
+fake = open("/project/fake", "rb").read()
+for fd in range(3, 64):
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            continue
+        os.write(fd, fake)
+        # the shared offset to the file system's limit: GNU time's own
+        # write then fails while GNU time still exits 0
+        lo, hi = 0, (1 << 63) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            try:
+                os.lseek(fd, mid, os.SEEK_SET)
+                lo = mid
+            except OSError:
+                hi = mid - 1
+        os.lseek(fd, lo, os.SEEK_SET)
+        open("/project/forged", "a").write("%d\n" % fd)
+    except OSError:
+        pass
+$burn_py
+PY
+	sbx 60 /usr/bin/python3 forge.py 1.5
+	[ "$status" -eq 0 ]
+	between "$(cpu_of "$R/$M.time")" 1.2 6
+	[ ! -e "$T/forged" ]
+}
+
+@test "attack: host settings under /proc/sys cannot be opened for writing; runc's masks hold" {
+	cat > "$T/sys.py" <<'PY'
+import os
+out = []
+for p in ["/proc/sys/kernel/core_pattern", "/proc/sys/vm/swappiness", "/proc/sys/vm/drop_caches",
+          "/proc/sys/fs/suid_dumpable", "/proc/sysrq-trigger"]:
+    try:
+        fd = os.open(p, os.O_WRONLY)  # opened only: never written
+        os.close(fd)
+        out.append(p + " -> writable")
+    except OSError as e:
+        out.append(p + " -> refused")
+for p in ["/proc/keys", "/proc/timer_list"]:
+    try:
+        out.append(p + (" -> shows %d bytes" % len(open(p).read())))
+    except OSError:
+        out.append(p + " -> hidden")
+out.append("uid %d" % os.getuid())
+open("/project/sys.out", "w").write("\n".join(out) + "\n")
+PY
+	sbx 60 /usr/bin/python3 sys.py
+	[ "$status" -eq 0 ]
+	cat "$T/sys.out"
+	[ "$(grep -c ' -> refused$' "$T/sys.out")" -eq 5 ]
+	run ! grep -E 'writable|shows [1-9]' "$T/sys.out"
+	run ! grep -x 'uid 0' "$T/sys.out"
+}
+
+@test "attack: a nested PID namespace is refused, so it cannot hide a 1 s burn" {
+	printf '%s\n' "$burn_py" > "$T/burn.py"
+	cat > "$T/nest.py" <<'PY'
+import signal, subprocess, sys
+# The nested init ignores SIGCHLD: its burning child is autoreaped there
+# and its CPU would never reach GNU time.
+r = subprocess.run(["unshare", "-Upf", "--", "/usr/bin/python3", "-c",
+    "import os, signal, time\nsignal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
+    "pid = os.fork()\nif pid == 0:\n    os.execv('/usr/bin/python3', ['python3', '/project/burn.py', '1'])\n"
+    "time.sleep(1.5)\n"])
+open("/project/nest.out", "w").write("unshare exit %d\n" % r.returncode)
+PY
+	sbx 60 /usr/bin/python3 nest.py
+	[ "$status" -eq 0 ]
+	cat "$T/nest.out"
+	# where a nested namespace could be made, its burn went uncounted
+	if grep -qx 'unshare exit 0' "$T/nest.out"; then
+		between "$(cpu_of "$R/$M.time")" 0.8 6
+	fi
+	run ! grep -x 'unshare exit 0' "$T/nest.out"
+}
+
+@test "attack: git works in a dependency owned by another uid (safe.directory), not without it" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	# Inside, every unmapped owner shows as the overflow uid 65534, which is
+	# nobody's own: git notices another owner for any other sandbox uid.
+	git -C "$D/pkg" init -q
+	git -C "$D/pkg" add Dep.lean
+	git -C "$D/pkg" commit -qm dep
+	rev=$(git -C "$D/pkg" rev-parse HEAD)
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 --sandbox-user 4242:4242 -- /usr/bin/bash -c 'id -u > uid
+		/usr/bin/git -C .lake/packages/pkg rev-parse --verify HEAD > with 2>&1
+		/usr/bin/env -u GIT_CONFIG_COUNT -u GIT_CONFIG_KEY_0 -u GIT_CONFIG_VALUE_0 \
+			/usr/bin/git -C .lake/packages/pkg rev-parse --verify HEAD > without 2>&1 || true'
+	[ "$status" -eq 0 ]
+	# the dependency is root's; the sandbox is not
+	[ "$(stat -c %u "$D/pkg")" -eq 0 ]
+	[ "$(cat "$T/uid")" -eq 4242 ]
+	[ "$(cat "$T/with")" = "$rev" ]
+	grep -q 'dubious ownership' "$T/without"
+}
+
+@test "sc-sandbox-exec returns only once every process of its PID namespace is gone (timeout)" {
+	cat > "$T/stay.py" <<'PY'
+import os, signal, time
+open("/project/pidns", "w").write(os.readlink("/proc/self/ns/pid"))
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if os.fork() == 0:
+    if os.fork() == 0:
+        open("/project/orphan", "w").write("started")
+        while True:
+            time.sleep(1)
+    os._exit(0)
+while True:
+    time.sleep(1)
+PY
+	sbx 1 /usr/bin/python3 stay.py
+	# checked at once, no waiting: by PID namespace, on the whole host
+	local ns
+	ns=$(cat "$T/pidns")
+	live=$(for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$ns" ] &&
+			[ "$(awk '{ print $3 }' "$p/stat" 2>/dev/null)" != Z ] && echo "${p#/proc/}"
+	done; true)
+	[ "$status" -eq 1 ]
+	[ "$(field timed_out)" = true ]
+	[ -f "$T/orphan" ]
+	[ -n "$ns" ]
+	[ -z "$live" ]
+}
+
+@test "--sandbox-user and --tmp-size: who runs inside, how big /tmp is; bad values refused" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	cat > "$T/who.py" <<'PY'
+import os
+s = os.statvfs("/tmp")
+st = os.stat("/tmp")
+open("/project/who.out", "w").write("%d %d %d %o\n" % (os.getuid(), os.getgid(), s.f_blocks * s.f_frsize, st.st_mode & 0o7777))
+open("/tmp/x", "w").write("tmp is writable")
+PY
+	sbx 60 /usr/bin/python3 who.py
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/who.out")" = "65534 65534 1073741824 1777" ]
+	rm "$R/$M.time"
+	rm "$T/who.out"
+	chmod -R a+rwX "$T/.lake"
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 --sandbox-user 4242:4243 --tmp-size 64M -- /usr/bin/python3 who.py
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/who.out")" = "4242 4243 67108864 1777" ]
+	for bad in root 0:0 1:0 nosuchuser-sc 12 -1:5 1:2:3; do
+		run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+			--time-file "$R/bad.time" --timeout 60 --sandbox-user "$bad" -- /usr/bin/true
+		[ "$status" -eq 2 ]
+		assert_error_line sc-sandbox-exec
+	done
+	for bad in 0 1K 12X '' 99999999999G; do
+		run --separate-stderr sc-sandbox-exec --self-test --tmp-size "$bad"
+		[ "$status" -eq 2 ]
+		assert_error_line sc-sandbox-exec
+	done
+	[ ! -e "$R/bad.time" ]
+}
+
+@test "--self-test fails with one clear line when nested user namespaces are allowed" {
+	# a bubblewrap that drops --disable-userns from what it is given
+	cat > "$W/bwrap" <<'SH'
+#!/usr/bin/bash
+args=()
+for a in "$@"; do [ "$a" = --disable-userns ] || args+=("$a"); done
+exec /usr/bin/bwrap "${args[@]}"
+SH
+	chmod 755 "$W/bwrap"
+	run --separate-stderr sc-sandbox-exec --self-test --bwrap "$W/bwrap"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"a nested user namespace can be created"* ]]
+}
+
+@test "each layer closes descriptors: GNU time gets none of the operator's, bwrap only 0-2 and the report pipe" {
+	echo 'host secret' > "$W/secret"
+	# bwrap as the host step starts it: a wrapper that lists its descriptors
+	mkdir -m 0777 "$W/seen"
+	cat > "$W/bwrap" <<PY
+#!/usr/bin/python3
+import os, sys
+names = os.listdir("/proc/self/fd")
+fds = [(n, os.readlink("/proc/self/fd/" + n)) for n in names if os.path.exists("/proc/self/fd/" + n)]
+with open("$W/seen/bwrap-fds", "w") as f:
+    for n, t in fds:
+        if not t.startswith("/proc/"):
+            f.write("%s %s\n" % (n, t))
+os.execv("/usr/bin/bwrap", ["bwrap"] + sys.argv[1:])
+PY
+	chmod 755 "$W/bwrap"
+	sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --bwrap "$W/bwrap" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/python3 -c '
+import time
+open("/project/ready", "w").write("x")
+time.sleep(60)' 7<"$W/secret" > /dev/null 2>&1 &
+	local exe=$! i tpid=
+	for i in $(seq 300); do [ -e "$T/ready" ] && break; sleep 0.1; done
+	[ -e "$T/ready" ]
+	tpid=$(pgrep -P "$exe" -x time)
+	gnu_time_fds=$(for f in /proc/"$tpid"/fd/*; do readlink "$f"; done)
+	kill -TERM "$exe"
+	wait "$exe" || true
+	echo "$gnu_time_fds"
+	cat "$W/seen/bwrap-fds"
+	# GNU time: its own -o file, 0-2, the report pipe; not the operator's secret
+	run ! grep -F "$W/secret" <<< "$gnu_time_fds"
+	[ "$(grep -c . <<< "$gnu_time_fds")" -eq 5 ]
+	# bwrap: 0-2 and the report pipe, not GNU time's -o file
+	[ "$(wc -l < "$W/seen/bwrap-fds")" -eq 4 ]
+	run ! grep -F "$R/" "$W/seen/bwrap-fds"
+}
+
+@test "a descriptor that reaches bwrap anyway is closed by sc-init before the command" {
+	echo 'host secret' > "$W/secret"
+	chmod 644 "$W/secret"
+	cat > "$W/bwrap" <<SH
+#!/usr/bin/bash
+exec 9<"$W/secret"
+exec /usr/bin/bwrap "\$@"
+SH
+	chmod 755 "$W/bwrap"
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --bwrap "$W/bwrap" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/bash -c 'cat <&9 > leak; ls /proc/self/fd > fds'
+	[ "$status" -eq 0 ]
+	[ ! -s "$T/leak" ]
+	run ! grep -x 9 "$T/fds"
+}
+
+@test "a folder the sandbox user cannot reach is named before bwrap starts" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	mkdir -m 0700 "$W/private"
+	mkdir -m 0777 "$W/private/tree"
+	run --separate-stderr sc-sandbox-exec --tree "$W/private/tree" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/true
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"cannot search $W/private "*"(--tree)" ]]
+	[ ! -e "$R/$M.time" ]
+	run --separate-stderr env TMPDIR="$W/private" sc-sandbox-exec --self-test
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"cannot search $W/private "* ]]
 }

@@ -9,6 +9,7 @@ set -euo pipefail
 PER_FILE=${PER_FILE:-2.0}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
+chmod 0711 "$W"  # run as root, the sandbox runs as nobody, which must reach the workspace
 trap 'rm -rf "$W"' EXIT
 # shellcheck source=../../contrib/example/example.bash
 . "$here/contrib/example/example.bash"

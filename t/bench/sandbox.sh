@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Cost of one sc-sandbox-exec invocation against bare bwrap with the same
-# mounts and against bare `true`, measured in the same run.
-# Env: SC_BIN, SC_FIXTURE (make bench); N (default 200).
+# mounts and against bare `true`, measured in the same run.  With
+# SC_BIN_BEFORE (a build folder of an older sc-sandbox-exec, e.g. main's
+# before the hardening of issue 10) that one is measured in the same run too
+# and the difference is held to its goal: at most 2 ms median.
+# Env: SC_BIN, SC_FIXTURE (make bench); N (default 200); SC_BIN_BEFORE.
 set -euo pipefail
 : "${SC_BIN:?}" "${SC_FIXTURE:?}"
 N=${N:-200}
@@ -9,6 +12,10 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 TC="$SC_FIXTURE/toolchain"
 mkdir -p "$W/tree" "$W/deps" "$W/raw"
+# Run as root, the sandbox runs as nobody: it must reach and write the tree.
+chmod 0711 "$W"
+mkdir -p "$W/tree/.lake/packages"
+chmod -R 0777 "$W/tree"
 
 # The mounts of common/sandbox_args.c, without GNU time and sc-init.
 links=()
@@ -34,8 +41,10 @@ measure() {
 		echo "$t0 $t1" >> "$W/$name"
 	done
 }
-sbx() {
-	"$SC_BIN/sc-sandbox-exec" --tree "$W/tree" --toolchain "$TC" --dependencies "$W/deps" \
+sbx() { sbx_of "$SC_BIN"; }
+sbx_before() { sbx_of "$SC_BIN_BEFORE"; }
+sbx_of() {
+	"$1/sc-sandbox-exec" --tree "$W/tree" --toolchain "$TC" --dependencies "$W/deps" \
 		--time-file "$W/raw/$RANDOM$RANDOM$RANDOM.time" --timeout 30 -- true
 }
 
@@ -43,7 +52,19 @@ sbx() {
 measure warm sbx
 measure true /usr/bin/true
 measure bwrap "${bare_bwrap[@]}"
-measure sbx sbx
+if [ -n "${SC_BIN_BEFORE:-}" ]; then
+	# alternating, so that load from elsewhere falls on both alike
+	: > "$W/sbx"
+	: > "$W/before"
+	for ((i = 0; i < N; i++)); do
+		t0=$EPOCHREALTIME; sbx > /dev/null; t1=$EPOCHREALTIME
+		echo "$t0 $t1" >> "$W/sbx"
+		t0=$EPOCHREALTIME; sbx_before > /dev/null; t1=$EPOCHREALTIME
+		echo "$t0 $t1" >> "$W/before"
+	done
+else
+	measure sbx sbx
+fi
 
 # stats NAME -> "median p90" in ms
 stats() {
@@ -56,6 +77,15 @@ read -r s_m s_p <<< "$(stats sbx)"
 printf 'runs per series: %d\n' "$N"
 printf '%-34s median %7.2f ms  p90 %7.2f ms\n' "bare true" "$t_m" "$t_p" \
 	"bare bwrap (same mounts) true" "$b_m" "$b_p" "sc-sandbox-exec -- true" "$s_m" "$s_p"
+if [ -n "${SC_BIN_BEFORE:-}" ]; then
+	read -r o_m o_p <<< "$(stats before)"
+	printf '%-34s median %7.2f ms  p90 %7.2f ms\n' "before (SC_BIN_BEFORE) -- true" "$o_m" "$o_p"
+	awk -v sm="$s_m" -v om="$o_m" 'BEGIN {
+		d = sm - om
+		printf "hardening (issue 10) adds: median %.2f ms (goal: at most 2 ms)\n", d
+		exit !(d <= 2)
+	}'
+fi
 awk -v sm="$s_m" -v sp="$s_p" -v bm="$b_m" -v bp="$b_p" -v tm="$t_m" 'BEGIN {
 	printf "added over bare bwrap: median %.2f ms, p90 %.2f ms (goal: median < 3 ms)\n", sm - bm, sp - bp
 	printf "ratio: sc-sandbox-exec / bare bwrap %.2fx, / bare true %.1fx\n", sm / bm, sm / tm

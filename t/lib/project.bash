@@ -11,6 +11,8 @@ project_base() {
 	DEPS=$BATS_TEST_TMPDIR/deps
 	WS=$BATS_TEST_TMPDIR/ws
 	mkdir -p "$DEPS"
+	# the sandbox user (nobody, when we are root) reaches the workspace
+	sandbox_reach "$BATS_TEST_TMPDIR"
 	DEP_REV=$(ex_dependency "$DEPS" "$TC")
 	ex_project "$R" "$DEP_REV"
 	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.05'

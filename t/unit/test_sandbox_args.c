@@ -1,44 +1,114 @@
-/* The bwrap command line of common/sandbox_args, where no end-to-end test
- * can see a rule: GNU time already starts bwrap with an empty environment,
- * so bwrap's own --clearenv shows only here.  It is the second wall: if the
- * host ever passed an environment on, the candidate must still get none. */
+/* Unit tests for common/sandbox_args: the sandbox's command line holds
+ * every rule of DESIGN.md's "The sandbox holds against hostile code"
+ * (some, like --clearenv, no end-to-end test can see: the host already
+ * starts GNU time with an empty environment). */
 #include "unit_main.h"
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sandbox_args.h"
 
-static const char BWRAP[] = "/usr/bin/bwrap";
+static struct sc_argv a = SC_ARGV_INIT;
 
-/* Index of the first s in a->v[from, to), or -1. */
-static long find(const struct sc_argv *a, size_t from, size_t to, const char *s)
+static void build(void)
 {
-	for (size_t i = from; i < to && i < a->n; i++)
-		if (strcmp(a->v[i], s) == 0)
-			return (long)i;
+	struct sc_sandbox sb = {.bwrap = "/usr/bin/bwrap", .init = "/opt/sc/sc-init", .tree = "/w/head",
+	                        .toolchain = "/tc", .deps = "/deps", .report_fd = 7, .uid = 65534,
+	                        .gid = 65533, .tmp_size = 1u << 20};
+	sc_argv_release(&a);
+	sc_sandbox_bwrap_argv(&sb, &a);
+}
+
+/* Index of the run of words in the argv, or -1. */
+static int find(const char *const *words)
+{
+	for (int i = 0; a.v[i]; i++) {
+		int j = 0;
+		while (words[j] && a.v[i + j] && strcmp(a.v[i + j], words[j]) == 0)
+			j++;
+		if (!words[j])
+			return i;
+	}
 	return -1;
 }
 
-START_TEST(bwrap_clears_the_environment_before_setting_path_and_home)
+#define HAS(...) ck_assert_int_ge(find((const char *const[]){__VA_ARGS__, NULL}), 0)
+
+START_TEST(host_step_then_bwrap)
 {
-	struct sc_sandbox sb = {.bwrap = BWRAP, .init = "/opt/sc/sc-init", .tree = "/w/tree",
-	                        .toolchain = "/w/toolchain", .deps = "/w/deps", .report_fd = 5};
-	struct sc_argv a = SC_ARGV_INIT;
-	sc_sandbox_bwrap_argv(&sb, &a);
-	/* bwrap's options: from the bwrap binary to the "--" before sc-init */
-	long start = find(&a, 0, a.n, BWRAP);
-	ck_assert_int_ge(start, 0);
-	long end = find(&a, (size_t)start, a.n, "--");
-	ck_assert_int_gt(end, start);
-	ck_assert_str_eq(a.v[end + 1], SC_SANDBOX_INIT);
-	long clear = find(&a, (size_t)start, (size_t)end, "--clearenv");
-	ck_assert_int_gt(clear, start);
-	/* bwrap applies options in order: a --setenv before --clearenv
-	 * would be wiped */
-	long set = find(&a, (size_t)start, (size_t)end, "--setenv");
-	ck_assert_int_gt(set, clear);
-	ck_assert_int_eq(find(&a, (size_t)start, (size_t)clear, "--setenv"), -1);
-	sc_argv_release(&a);
+	build();
+	const char *const head[] = {"/opt/sc/sc-init", "--host", "65534", "65533", "7", "--",
+	                            "/usr/bin/bwrap", NULL};
+	ck_assert_int_eq(find(head), 0);
+	HAS("--", "/sc-init", "7");
+}
+END_TEST
+
+START_TEST(isolation_rules)
+{
+	build();
+	HAS("--clearenv");
+	HAS("--unshare-all");
+	HAS("--unshare-user");
+	HAS("--disable-userns");
+	HAS("--cap-drop", "ALL");
+	HAS("--die-with-parent");
+	HAS("--new-session");
+	HAS("--as-pid-1");
+	HAS("--setenv", "GIT_CONFIG_COUNT", "1");
+	HAS("--setenv", "GIT_CONFIG_KEY_0", "safe.directory");
+	HAS("--setenv", "GIT_CONFIG_VALUE_0", "*");
+	HAS("--perms", "1777", "--size", "1048576", "--tmpfs", "/tmp");
+	HAS("--ro-bind", "/tc", "/toolchain");
+	HAS("--ro-bind", "/deps", "/project/.lake/packages");
+	HAS("--bind", "/w/head", "/project");
+	HAS("--ro-bind", "/opt/sc/sc-init", "/sc-init");
+	/* /proc as runc masks it, wherever this kernel has the entry */
+	struct stat st;
+	if (stat("/proc/sys", &st) == 0)
+		HAS("--ro-bind", "/proc/sys", "/proc/sys");
+	if (stat("/proc/keys", &st) == 0)
+		HAS("--bind", "/dev/null", "/proc/keys");
+	if (stat("/proc/acpi", &st) == 0)
+		HAS("--tmpfs", "/proc/acpi", "--remount-ro", "/proc/acpi");
+	/* the masks come after /proc is mounted */
+	ck_assert_int_lt(find((const char *const[]){"--proc", "/proc", NULL}),
+	                 find((const char *const[]){"--ro-bind", "/proc/sys", "/proc/sys", NULL}));
+}
+END_TEST
+
+START_TEST(sandbox_user_and_tmp_size)
+{
+	struct strbuf err = STRBUF_INIT;
+	unsigned uid, gid;
+	unsigned long long bytes;
+	if (geteuid() == 0) {
+		ck_assert_int_eq(sc_sandbox_user(NULL, &uid, &gid, &err), 0);
+		ck_assert_uint_ne(uid, 0);
+		ck_assert_int_eq(sc_sandbox_user("4242:4243", &uid, &gid, &err), 0);
+		ck_assert_uint_eq(uid, 4242);
+		ck_assert_uint_eq(gid, 4243);
+	} else {
+		ck_assert_int_eq(sc_sandbox_user(NULL, &uid, &gid, &err), 0);
+		ck_assert_uint_eq(uid, getuid());
+		ck_assert_int_eq(sc_sandbox_user("4242:4243", &uid, &gid, &err), -1);
+	}
+	const char *bad[] = {"root", "0:0", "5:0", "x:1", "1:", ":1", "1:2:3", "99999999999:1", NULL};
+	for (const char **b = bad; *b; b++)
+		ck_assert_int_eq(sc_sandbox_user(*b, &uid, &gid, &err), -1);
+	sb_release(&err);
+	ck_assert_int_eq(sc_sandbox_tmp_size("1G", &bytes), 0);
+	ck_assert_uint_eq(bytes, 1ull << 30);
+	ck_assert_int_eq(sc_sandbox_tmp_size("64M", &bytes), 0);
+	ck_assert_uint_eq(bytes, 64ull << 20);
+	ck_assert_int_eq(sc_sandbox_tmp_size("1048576", &bytes), 0);
+	const char *bad_size[] = {"", "0", "1K", "1048575", "12X", "G", "-1G", "1.5G", NULL};
+	for (const char **b = bad_size; *b; b++)
+		ck_assert_int_eq(sc_sandbox_tmp_size(*b, &bytes), -1);
 }
 END_TEST
 
@@ -46,7 +116,9 @@ int main(void)
 {
 	Suite *s = suite_create("sandbox_args");
 	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, bwrap_clears_the_environment_before_setting_path_and_home);
+	tcase_add_test(tc, host_step_then_bwrap);
+	tcase_add_test(tc, isolation_rules);
+	tcase_add_test(tc, sandbox_user_and_tmp_size);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
