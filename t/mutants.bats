@@ -17,7 +17,7 @@ setup() {
 # row NAME FILE FROM TO TESTS: one line of the table.
 row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TABLE"; }
 
-@test "a pattern that occurs twice, or not at all, fails the run before anything is built" {
+@test "a stale row (pattern twice or absent, no such suite or test) fails the run before anything is built" {
 	row twice common/verdict.c '#include' '#include ' unit:test_verdict
 	run --separate-stderr bash "$RUN"
 	[ "$status" -eq 2 ]
@@ -33,6 +33,11 @@ row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TABLE"; }
 	run --separate-stderr bash "$RUN"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"no suite t/nosuch.bats"* ]]
+	: >"$TABLE"
+	row renamed common/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = 0;' 'report.bats:no test is called this'
+	run --separate-stderr bash "$RUN"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"'no test is called this' matches no test of t/report.bats"* ]]
 }
 
 @test "a surviving mutant fails the run; a caught one is named with the test that caught it" {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # Sandbox rules whose effect no other test saw (make check-mutants found them
 # surviving): each is pinned where it is visible, with a real program
-# (/usr/bin/python3) as the candidate.  The candidate answers through its
-# exit code, which sc-sandbox-exec's status line carries: nothing it writes
-# is read back.
+# (/usr/bin/python3) as the candidate, which answers through its exit code
+# (sc-sandbox-exec's status line carries it) or, as a readiness signal, a
+# file it creates in the tree.
 load helpers
 bats_require_minimum_version 1.5.0
 
@@ -99,4 +99,33 @@ PY
 	run ! grep -v -e "^sc-sandbox-exec " -e ' False 0$' "$W/procs"
 	output=$(cat "$W/status")
 	[ "$(field exit_code)" -eq 0 ]
+}
+
+@test "/proc is masked as runc masks it: read-only and hidden entries are mounts over the sandbox's /proc" {
+	# runc's defaults: these read-only, these hidden, each where this
+	# kernel has it.  Visible from inside whatever the sandbox user may
+	# open: the mounts themselves.
+	local p ro=() hidden=()
+	for p in /proc/bus /proc/fs /proc/irq /proc/sys /proc/sysrq-trigger; do
+		[ ! -e "$p" ] || ro+=("$p")
+	done
+	for p in /proc/acpi /proc/kcore /proc/keys /proc/timer_list /proc/sched_debug /proc/scsi; do
+		[ ! -e "$p" ] || hidden+=("$p")
+	done
+	[ "${#ro[@]}" -gt 0 ]
+	[ "${#hidden[@]}" -gt 0 ]
+	# exit 0 when each is a mount point (the read-only ones mounted ro),
+	# else 10 + the index of the first that is not
+	candidate '
+import sys
+mounts = {}
+for line in open("/proc/self/mountinfo"):
+    f = line.split()
+    mounts[f[4]] = f[5].split(",")
+ro = sys.argv[1].split()
+for i, p in enumerate(ro + sys.argv[2].split()):
+    if p not in mounts or (p in ro and "ro" not in mounts[p]):
+        sys.exit(10 + i)' "${ro[*]}" "${hidden[*]}"
+	[ "$status" -eq 0 ]
+	[ "$code" -eq 0 ]
 }

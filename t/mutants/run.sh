@@ -60,6 +60,16 @@ occurrences() {
 	echo $(((${#1} - ${#without}) / ${#2}))
 }
 
+# matches_a_test SUITE REGEX: some test name of SUITE matches REGEX (as
+# bats -f matches it).
+matches_a_test() {
+	local t
+	while IFS= read -r t; do
+		[[ $t =~ $2 ]] && return 0
+	done < <(sed -n 's/^@test "\(.*\)" {$/\1/p' "$1")
+	return 1
+}
+
 read_table() {
 	local line n=0 seen=" "
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -86,7 +96,9 @@ read_table() {
 			unit:*) [ -f "$SRC/t/unit/${spec#unit:}.c" ] || die "mutant $name: no unit test ${spec#unit:} ($TABLE:$n)" ;;
 			*.bats:?* | *.bats@[1-9]*:?*)
 				local suite=${spec%%:*}
-				[ -f "$SRC/t/${suite%@*}" ] || die "mutant $name: no suite t/${suite%@*} ($TABLE:$n)" ;;
+				[ -f "$SRC/t/${suite%@*}" ] || die "mutant $name: no suite t/${suite%@*} ($TABLE:$n)"
+				matches_a_test "$SRC/t/${suite%@*}" "${spec#*:}" ||
+					die "mutant $name: '${spec#*:}' matches no test of t/${suite%@*} ($TABLE:$n)" ;;
 			*) die "mutant $name: bad test spec '$spec' ($TABLE:$n)" ;;
 			esac
 		done
@@ -186,6 +198,9 @@ if [ -n "${SC_MUTANTS_DIR:-}" ]; then
 else
 	S=$(mktemp -d "${TMPDIR:-/tmp}/sc-mutants.XXXXXX")
 fi
+# the sandbox user (nobody, for a root operator) must reach the fixture
+# toolchain and sc-init in the scratch build folder
+chmod 0755 "$S"
 cleanup() {
 	# restore whatever mutant was applied when we were stopped
 	[ -z "${applied:-}" ] || cp "$SRC/$applied" "$S/$applied"
@@ -204,7 +219,7 @@ mapfile -t units < <(unit_names "${all_specs[@]}")
 echo "check-mutants: ${#names[@]} mutants; scratch copy $S"
 fixture=()
 [[ " ${all_specs[*]}" != *".bats"* ]] || fixture=(fixture)
-build "${fixture[@]}" "${units[@]}" || { tail -30 "$LOG"; die "the unmutated copy does not build ($LOG)"; }
+build "${fixture[@]}" "${units[@]}" || { tail -30 "$LOG"; SC_MUTANTS_KEEP=1; die "the unmutated copy does not build ($LOG)"; }
 
 # The unmutated copy passes every test of the table: one bats run per suite
 # with the union of its filters.
@@ -221,6 +236,7 @@ for key in "${!union[@]}"; do
 	run_spec "$spec"
 	if [ -n "$failed" ]; then
 		tail -40 "$LOG"
+		SC_MUTANTS_KEEP=1
 		die "the unmutated copy fails $failed: fix that first ($LOG)"
 	fi
 done
