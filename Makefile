@@ -1,11 +1,21 @@
 # sphereceti — build, test, install.  Out-of-tree: everything goes to $(BUILD).
 # Parallel developers can use separate build folders: make BUILD=build-x check
+#
+# Distribution builds: CPPFLAGS, CFLAGS and LDFLAGS reach every compile and
+# link (dpkg-buildflags' hardening flags included); warnings are errors only
+# for development and CI (DEVELOPER=1, which `make check` sets).  Install
+# paths: prefix, bindir, libexecdir, mandir, DESTDIR; `make uninstall`.
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
+prefix     ?= $(PREFIX)
+bindir     ?= $(prefix)/bin
+libexecdir ?= $(prefix)/libexec
+mandir     ?= $(prefix)/share/man
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 SAN     ?=
+DEVELOPER ?=
 VERSION := 0.1.0
 
 YAJL_CFLAGS  := $(shell pkg-config --cflags yajl 2>/dev/null)
@@ -13,8 +23,9 @@ YAJL_LIBS    := $(shell pkg-config --libs yajl 2>/dev/null || echo -lyajl)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icommon -I$(BUILD) \
-             $(YAJL_CFLAGS) $(CFLAGS) $(SAN)
+WARN = -Wall -Wextra $(if $(DEVELOPER),-Werror)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) \
+             $(YAJL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
 
 COMMON_SRC := $(wildcard common/*.c)
@@ -28,17 +39,44 @@ CMD_BIN   := $(CMD_SRC:cmd/%.c=$(BUILD)/%)
 INIT_BIN  := $(if $(wildcard cmd/sc-init.c),$(BUILD)/sc-init)
 UNIT_SRC  := $(wildcard t/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/unit/%)
-MAN_PAGES := $(wildcard man/*.1)
+MAN_SRC   := $(wildcard man/*.1)
+MAN_PAGES := $(MAN_SRC:man/%=$(BUILD)/man/man1/%)
+# The pages' footer date: SOURCE_DATE_EPOCH (reproducible builds), else the
+# last commit, else today.
+MAN_DATE  := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 
 .PHONY: all check check-unit check-bats check-asan check-valgrind check-fuzz \
-        bench demo install clean fixture deps check-mutants
-all: $(CMD_BIN) $(INIT_BIN)
+        bench demo install uninstall clean fixture deps man check-mutants
+all: $(CMD_BIN) $(INIT_BIN) man
+
+# Every compile depends on the flags it used: a build with other CFLAGS (or
+# DEVELOPER=1) recompiles instead of mixing objects.
+$(BUILD)/build-flags: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# Pages with the version and date in their footer; `sphereceti help` reads
+# them here in the build tree.
+man: $(MAN_PAGES)
+$(BUILD)/man/man1/%.1: man/%.1 Makefile
+	@mkdir -p $(@D)
+	@sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@DATE@/$(MAN_DATE)/g' $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/version.h: Makefile
 	@mkdir -p $(@D)
 	@printf '#define SC_VERSION "%s"\n' '$(VERSION)' > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/version.h
+# Where install puts sc-init and the pages, for the programs that look
+# there when the relative layout (../libexec, ../share/man) does not hold.
+$(BUILD)/paths.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define SC_LIBEXECDIR "%s"\n#define SC_MANDIR "%s"\n' '$(libexecdir)' '$(mandir)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/sphereceti $(BUILD)/sc-sandbox-exec: $(BUILD)/paths.h
+
+$(BUILD)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -46,15 +84,15 @@ $(COMMON_LIB): $(COMMON_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%: cmd/%.c $(COMMON_LIB) $(wildcard common/*.h) $(BUILD)/version.h
+$(BUILD)/%: cmd/%.c $(COMMON_LIB) $(wildcard common/*.h) $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
 
 # The init runs as PID 1 inside the sandbox: no sanitizer runtime, static so
 # that it needs nothing from the sandbox's /usr.
-$(BUILD)/sc-init: cmd/sc-init.c
+$(BUILD)/sc-init: cmd/sc-init.c $(BUILD)/build-flags
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -o $@ $<
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) -static -o $@ $< $(LDFLAGS)
 
 # The profiler's own source tree ID, embedded in sc-plan (profile.tooling).
 # Recomputed on every make; the header is replaced only when the ID changes,
@@ -80,16 +118,17 @@ $(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(wildcard common/*.h)
 # On a fresh Debian machine, as root, `make check` first installs what is
 # missing; the inner make then sees the installed libraries' flags.
 check: deps
-	$(MAKE) check-unit check-bats
+	$(MAKE) DEVELOPER=1 check-unit check-bats
 
 deps:
-	@if [ "$$(id -u)" = 0 ] && command -v dpkg-query >/dev/null; then bash contrib/install-deps.sh; fi
+	@if [ "$$(id -u)" = 0 ] && command -v dpkg-query >/dev/null; then bash contrib/install-deps.sh all; fi
 
 check-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
 
 check-bats: all fixture
-	SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture bats $(BATS_FLAGS) t/*.bats
+	SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture SC_MAN=$(abspath $(BUILD))/man \
+	    bats $(BATS_FLAGS) t/*.bats
 
 # Same suite, own build folder, sanitizers on; leaks are errors too.
 check-asan:
@@ -120,7 +159,7 @@ check-valgrind: all fixture $(UNIT_BIN)
 	        '$(VALGRIND)' '$(VG_FLAGS)' '$(VG_DIR)' "$$n" "$$b" >$(VG_DIR)/$$n; \
 	    chmod +x $(VG_DIR)/$$n; \
 	done
-	@rc=0; SC_VALGRIND=1 SC_BIN=$(VG_DIR) SC_FIXTURE=$(abspath $(BUILD))/fixture \
+	@rc=0; SC_VALGRIND=1 SC_BIN=$(VG_DIR) SC_FIXTURE=$(abspath $(BUILD))/fixture SC_MAN=$(abspath $(BUILD))/man \
 	    bats $(BATS_FLAGS) t/*.bats || rc=$$?; \
 	 echo "$$(ls $(VG_DIR)/logs | wc -l) tool runs under valgrind"; \
 	 find $(VG_DIR)/logs -type f -empty -delete; \
@@ -139,11 +178,22 @@ bench: all fixture
 demo:
 	bash contrib/demo.sh
 
+# sc-sandbox-exec finds sc-init at ../libexec/sphereceti/ from its own
+# folder, else in $(libexecdir)/sphereceti; `sphereceti help` the pages at
+# ../share/man/man1/, else in $(mandir)/man1, else on man's own path.  Both
+# paths are built in: give the same libexecdir and mandir to make and to
+# make install.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/sphereceti $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(CMD_BIN) $(DESTDIR)$(PREFIX)/bin/
-	$(if $(INIT_BIN),install -m 755 $(INIT_BIN) $(DESTDIR)$(PREFIX)/libexec/sphereceti/)
-	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/sphereceti $(DESTDIR)$(mandir)/man1
+	install -m 755 $(CMD_BIN) $(DESTDIR)$(bindir)/
+	$(if $(INIT_BIN),install -m 755 $(INIT_BIN) $(DESTDIR)$(libexecdir)/sphereceti/)
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CMD_BIN))) \
+	      $(DESTDIR)$(libexecdir)/sphereceti/sc-init \
+	      $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN_PAGES)))
+	-rmdir $(DESTDIR)$(libexecdir)/sphereceti
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-vg

@@ -1,6 +1,7 @@
 /* sc-materialize: write one commit's tree into a new directory from raw
  * blobs, as the measured source tree of one side.  See sc-materialize(1). */
 #include "closeout.h"
+#include "badopt.h"
 #include "die.h"
 #include "git.h"
 #include "json.h"
@@ -51,7 +52,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			exit(0);
 		}
 		if (ch == '?' || ch == ':')
-			sc_die("unknown option or missing value (%s)", argv[optind - 1]);
+			sc_die_bad_option(longopts, argv[optind - 1]);
 		const char **slot = slots[idx];
 		if (*slot)
 			sc_die("option given twice (--%s)", longopts[idx].name);

@@ -2,6 +2,7 @@
  * one sample bound to its run, plan, revision and file.  Anything doubtful
  * becomes an error sample, never a number.  See man/sc-parse-time.1. */
 #include "closeout.h"
+#include "badopt.h"
 #include "die.h"
 #include "oid.h"
 #include "run.h"
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c < O_TIME || c > O_DETAIL)
-			sc_die("unknown or incomplete option \"%s\" (%s)", argv[optind - 1], usage_line);
+			sc_die_bad_option(opts, argv[optind - 1]);
 		if (v[c - O_TIME])
 			sc_die("an option is given twice (%s)", usage_line);
 		v[c - O_TIME] = optarg;

@@ -8,6 +8,7 @@
  * base.  That keeps the whole run close to the cost of the bare plumbing. */
 #include "changes.h"
 #include "closeout.h"
+#include "badopt.h"
 #include "die.h"
 #include "git.h"
 #include "gitjob.h"
@@ -16,11 +17,13 @@
 #include "repoconfig.h"
 #include "run.h"
 #include "srctree-id.h"
+#include "srctree.h"
 #include "strbuf.h"
 #include "treelookup.h"
 #include "version.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +68,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			fputs(usage, stdout);
 			exit(0);
 		default:
-			sc_die("unknown option or missing value; see sc-plan --help (%s)",
-			       argv[optind - 1]);
+			sc_die_bad_option(longopts, argv[optind - 1]);
 		}
 		if (*slot)
 			sc_die("option given twice (%s)", name);
@@ -78,17 +80,47 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		sc_die("--repo, --tooling, --base and --head are all required (arguments)");
 }
 
+/* Every bad revision argument is named in one error line, not only the
+ * first: "what (flag)" alone, or "flag: what; flag: what (flag, flag)". */
+struct bad_ids {
+	struct strbuf what, where;
+	int n;
+};
+
+static void bad_id(struct bad_ids *b, const char *flag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void bad_id(struct bad_ids *b, const char *flag, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	sb_addf(&b->what, "%s%s: %s", b->n ? "; " : "", flag, msg);
+	sb_addf(&b->where, "%s%s", b->n ? ", " : "", flag);
+	b->n++;
+}
+
+static void die_bad_ids(struct bad_ids *b, const char *hint)
+{
+	if (!b->n)
+		return;
+	if (b->n == 1) /* "flag: what" -> "what (flag)" */
+		sc_die("%s%s (%s)", b->what.buf + b->where.len + 2, hint, b->where.buf);
+	sc_die("%d bad revisions: %s%s (%s)", b->n, b->what.buf, hint, b->where.buf);
+}
+
 /* An ID already known to be full-length must name a commit. */
 static void check_commit(struct sc_catfile *c, const struct sc_git *g, const char *hex,
-                         const char *flag, char tree[SC_MAX_HEXSZ + 1])
+                         const char *flag, char tree[SC_MAX_HEXSZ + 1], struct bad_ids *bad)
 {
 	char type[16];
 	struct strbuf sb = STRBUF_INIT;
 	if (sc_catfile_read(c, hex, type, &sb) < 0)
-		sc_die("no such object %s (%s)", hex, flag);
-	if (strcmp(type, "commit") != 0)
-		sc_die("object %s is a %s, not a commit (%s)", hex, type, flag);
-	if (sc_commit_parse_tree(sb.buf, sb.len, g->hexsz, tree) < 0)
+		bad_id(bad, flag, "no such object %s", hex);
+	else if (strcmp(type, "commit") != 0)
+		bad_id(bad, flag, "object %s is a %s, not a commit", hex, type);
+	else if (sc_commit_parse_tree(sb.buf, sb.len, g->hexsz, tree) < 0)
 		sc_die_code(SC_EXIT_FAIL, "cannot parse commit %s (%s)", hex, flag);
 	sb_release(&sb);
 }
@@ -157,7 +189,7 @@ static char *read_toolchain(struct sc_catfile *c, const char *blob)
 static void check_tooling(struct sc_catfile *c, const struct sc_git *g, const char *ttree,
                           const char *path)
 {
-	char tree[SC_MAX_HEXSZ + 1];
+	char tree[SC_MAX_HEXSZ + 1], own[SC_MAX_HEXSZ + 1], type[16];
 	if (strcmp(path, ".") == 0) {
 		snprintf(tree, sizeof tree, "%s", ttree);
 	} else {
@@ -169,11 +201,17 @@ static void check_tooling(struct sc_catfile *c, const struct sc_git *g, const ch
 			sc_die("the tooling commit has no directory %s (profile.tooling)", path);
 		memcpy(tree, e.hex, sizeof tree);
 	}
+	/* Only the profiler's own entries count (srctree.h), as at build time. */
+	struct strbuf sb = STRBUF_INIT;
+	if (sc_catfile_read(c, tree, type, &sb) < 0 || strcmp(type, "tree") != 0 ||
+	    sc_srctree_own_id(sb.buf, sb.len, g->hexsz == 40 ? SC_HASH_SHA1 : SC_HASH_SHA256, own) < 0)
+		sc_die_code(SC_EXIT_FAIL, "cannot read the tooling tree (profile.tooling %s)", path);
+	sb_release(&sb);
 	const char *mine = g->hexsz == 40 ? SC_SRCTREE_SHA1 : SC_SRCTREE_SHA256;
-	if (strcmp(mine, tree) != 0)
+	if (strcmp(mine, own) != 0)
 		sc_die("installed profiler sources (tree %s) differ from the tooling commit's "
 		       "%s (tree %s) (profile.tooling)",
-		       mine, path, tree);
+		       mine, path, own);
 }
 
 /* The unique merge base from "git merge-base --all" (exit code, output). */
@@ -273,10 +311,12 @@ int main(int argc, char **argv)
 	p.base_tip = xcalloc(1, SC_MAX_HEXSZ + 1);
 	p.head = xcalloc(1, SC_MAX_HEXSZ + 1);
 	char *hexes[3] = {p.tooling, p.base_tip, p.head};
+	struct bad_ids bad = {STRBUF_INIT, STRBUF_INIT, 0};
 	for (int i = 0; i < 3; i++)
 		if (sc_oid_normalize(ins[i], g.hexsz, hexes[i]) < 0)
-			sc_die("not a full %d-digit %s object ID: '%s' (%s)", g.hexsz, g.object_format,
-			       ins[i], flags[i]);
+			bad_id(&bad, flags[i], "not a full %d-digit %s object ID: '%s'", g.hexsz,
+			       g.object_format, ins[i]);
+	die_bad_ids(&bad, "; 'git rev-parse REV^{commit}' in the repository prints the full ID");
 
 	/* The object reader starts up while merge-base and config finish. */
 	struct sc_catfile *c = sc_catfile_open(&g);
@@ -298,7 +338,8 @@ int main(int argc, char **argv)
 	char ttree[SC_MAX_HEXSZ + 1], btree[SC_MAX_HEXSZ + 1], htree[SC_MAX_HEXSZ + 1];
 	char *trees[3] = {ttree, btree, htree};
 	for (int i = 0; i < 3; i++)
-		check_commit(c, &g, hexes[i], flags[i], trees[i]);
+		check_commit(c, &g, hexes[i], flags[i], trees[i], &bad);
+	die_bad_ids(&bad, "");
 
 	struct sc_tree_entry cfg_entry;
 	int r = sc_tree_find(c, &g, ttree, CONFIG_FILE, &cfg_entry);

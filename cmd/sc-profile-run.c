@@ -4,11 +4,13 @@
  * parse each raw time file -> report.  Every step is a sibling stage run
  * with an argv; this file only sequences them and keeps the workspace. */
 #include "closeout.h"
+#include "badopt.h"
 #include "die.h"
 #include "execdir.h"
 #include "git.h"
 #include "gnutime.h"
 #include "manifest.h"
+#include "pathcheck.h"
 #include "plan.h"
 #include "precond.h"
 #include "run.h"
@@ -50,6 +52,7 @@ struct run {
 	char *dir;      /* exec dir: where the stages live */
 	char *ws;       /* absolute workspace path */
 	struct sc_plan plan;
+	struct strbuf plan_json; /* sc-plan's bytes, written once the workspace exists */
 	char digest[65];
 	char run_id[SC_RUN_ID_HEXSZ + 1];
 	struct sc_toolchain_info tc;
@@ -62,7 +65,10 @@ static const char usage[] =
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H\n"
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR\n"
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]\n"
-	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--quiet]\n";
+	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--quiet]\n"
+	"         [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]\n"
+	"Thresholds (defaults 1.5, 30 s, 150 s) are for scaled-down demonstrations;\n"
+	"the report states them.  See sphereceti help profile-run.\n";
 
 static double parse_seconds(const char *s, const char *flag)
 {
@@ -126,7 +132,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_TMP: o->tmp_size = optarg; break;
 		case 'H': fputs(usage, stdout); exit(0);
 		default:
-			sc_die("unknown or incomplete option (%s)", argv[optind - 1]);
+			sc_die_bad_option(longopts, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -169,10 +175,53 @@ static void stop_if_interrupted(struct run *r)
 	int sig = sc_stage_interrupted();
 	if (sig)
 		sc_die_code(128 + sig, "interrupted by signal %d; the workspace is incomplete (%s)", sig,
-		            r->ws);
+		            r->ws ? r->ws : r->o.workspace);
 }
 
-/* 1. A fresh workspace, claimed with mkdir so two runs can never share it. */
+static void check_gnu_time(void)
+{
+	if (sc_gnu_time_check_version() < 0)
+		sc_die("GNU time is required: %s (%s; apt-get install time)",
+		       errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
+		       SC_GNU_TIME_PATH);
+}
+
+/* 1. What needs neither the plan nor the workspace: a failure here leaves
+ * nothing behind.  The workspace must not exist yet (mkdir claims it only
+ * after every precondition held) and, resolved through its parent, must
+ * not lie in or around the toolchain or the dependencies. */
+static void check_host(struct run *r)
+{
+	struct utsname u;
+	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
+		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
+	check_gnu_time();
+	struct stat st;
+	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
+	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("dependencies folder is missing (--dependencies %s)", r->o.deps);
+	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
+		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+	const char *ws = r->o.workspace;
+	if (lstat(ws, &st) == 0)
+		sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
+	char *copy = xstrdup(ws), *slash = strrchr(copy, '/');
+	char parent[PATH_MAX], tc[PATH_MAX], deps[PATH_MAX];
+	const char *pdir = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
+	if (realpath(pdir, parent) && realpath(r->o.toolchain, tc) && realpath(r->o.deps, deps)) {
+		char *future = xasprintf("%s/%s", parent, strrchr(ws, '/') ? strrchr(ws, '/') + 1 : ws);
+		if (sc_path_within(future, tc) || sc_path_within(tc, future))
+			sc_die("toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
+		if (sc_path_within(future, deps) || sc_path_within(deps, future))
+			sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
+		free(future);
+	}
+	free(copy);
+}
+
+/* 4. A fresh workspace, claimed with mkdir so two runs can never share it;
+ * from here on an error line says that the folder must be removed. */
 static void claim_workspace(struct run *r)
 {
 	const char *ws = r->o.workspace;
@@ -185,10 +234,14 @@ static void claim_workspace(struct run *r)
 	if (!realpath(ws, real))
 		sc_die_errno("cannot resolve workspace (%s)", ws);
 	r->ws = xstrdup(real);
+	sc_die_set_note(xasprintf("the workspace stays: remove %s to retry", r->ws));
 	char *marker = xasprintf("%s/" INCOMPLETE_MARKER, r->ws);
 	static const char text[] = "This profile run has not finished: no report here is complete.\n";
 	sc_write_file_atomic_or_die(marker, text, sizeof text - 1, "workspace marker");
 	free(marker);
+	char *path = xasprintf("%s/plan.json", r->ws);
+	sc_write_file_atomic_or_die(path, r->plan_json.buf, r->plan_json.len, "plan");
+	free(path);
 }
 
 /* 2. The plan, kept byte for byte: its digest binds every sample. */
@@ -201,27 +254,16 @@ static void make_plan(struct run *r)
 	stop_if_interrupted(r);
 	if (rc != 0)
 		exit(SC_EXIT_USAGE); /* sc-plan said why */
-	char *path = xasprintf("%s/plan.json", r->ws);
-	sc_write_file_atomic_or_die(path, out.buf, out.len, "plan");
-	free(path);
 	sc_sha256_hex(out.buf, out.len, r->digest);
 	if (sc_plan_from_json(out.buf, out.len, &r->plan, &err) < 0)
 		sc_die_code(SC_EXIT_FAIL, "sc-plan wrote an invalid plan: %s", err.buf);
-	sb_release(&out);
+	r->plan_json = out;
 	sb_release(&err);
 
 	unsigned char raw[SC_RUN_ID_HEXSZ / 2];
 	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
 		sc_die_errno("cannot draw a run ID (getrandom)");
 	sc_hex(raw, sizeof raw, r->run_id);
-}
-
-static void check_gnu_time(void)
-{
-	if (sc_gnu_time_check_version() < 0)
-		sc_die("GNU time is required: %s (%s; apt-get install time)",
-		       errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
-		       SC_GNU_TIME_PATH);
 }
 
 static void read_manifest(struct run *r, struct sc_manifest *m)
@@ -281,6 +323,14 @@ static void sandbox_check_finish(struct run *r, struct sc_stage *s)
 	struct strbuf out = STRBUF_INIT;
 	int rc = sc_stage_finish(s, &out);
 	stop_if_interrupted(r);
+	if (rc != 0 && r->ws) {
+		/* One line still, ours, saying the workspace stays. */
+		static const char prefix[] = "sc-sandbox-exec: error: ";
+		const char *line = out.buf ? out.buf : "";
+		if (strncmp(line, prefix, sizeof prefix - 1) == 0)
+			line += sizeof prefix - 1;
+		sc_die("the sandbox self-test failed: %.*s", (int)strcspn(line, "\n"), line);
+	}
 	if (rc != 0) {
 		fwrite(out.buf ? out.buf : "", 1, out.len, stderr);
 		exit(SC_EXIT_USAGE);
@@ -289,46 +339,38 @@ static void sandbox_check_finish(struct run *r, struct sc_stage *s)
 }
 
 /* Run as root, the sandbox runs as another user, which must reach what
- * bwrap mounts. */
+ * bwrap mounts: the toolchain, the dependencies and (through the folder
+ * that will hold it) the workspace, which does not exist yet. */
 static void check_reachable(struct run *r)
 {
 	unsigned uid, gid;
 	if (geteuid() != 0 || sscanf(r->o.sandbox_user, "%u:%u", &uid, &gid) != 2)
 		return;
-	const char *paths[] = {r->ws, r->o.toolchain, r->o.deps};
+	char *ws_parent = xstrdup(r->o.workspace);
+	char *slash = strrchr(ws_parent, '/');
+	if (!slash)
+		strcpy(ws_parent, ".");
+	else
+		slash[slash == ws_parent] = '\0';
+	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps};
 	const char *flags[] = {"--workspace", "--toolchain", "--dependencies"};
 	struct strbuf err = STRBUF_INIT;
 	for (int i = 0; i < 3; i++)
 		if (sc_sandbox_can_reach(paths[i], uid, gid, &err) < 0)
 			sc_die("%s: give it search permission (%s)", err.buf, flags[i]);
 	sb_release(&err);
+	free(ws_parent);
 }
 
-/* 3. Everything that must hold before candidate code runs.  The pin comes
- * first: the self-test runs bwrap.  The self-test then burns CPU for a
- * while, so it is left running (self_test) beside the other checks and the
- * materializing; it is waited for before anything else happens. */
+/* 3. Everything that must hold before candidate code runs, still before
+ * the workspace exists.  The pin comes first: the self-test runs bwrap.
+ * The self-test then burns CPU for a while, so it is left running
+ * (self_test) beside the other checks and the materializing; it is waited
+ * for before anything else happens. */
 static void check_preconditions(struct run *r, struct sc_stage *self_test)
 {
-	struct utsname u;
-	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
-		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
-	check_gnu_time();
-
 	struct strbuf err = STRBUF_INIT;
-	struct stat st;
-	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
-	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("dependencies folder is missing (--dependencies %s)", r->o.deps);
-	if (sc_paths_overlap(r->o.toolchain, r->ws))
-		sc_die("toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
-	if (sc_paths_overlap(r->o.deps, r->ws))
-		sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
-	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
-		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
 	check_reachable(r);
-
 	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
 		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
 		       "(.sphereceti at %.12s)", r->plan.tooling);
@@ -688,10 +730,11 @@ int main(int argc, char **argv)
 	r.dir = sc_exec_dir();
 	sc_stage_init_signals();
 
-	claim_workspace(&r);
+	check_host(&r);
 	make_plan(&r);
 	struct sc_stage self_test;
 	check_preconditions(&r, &self_test);
+	claim_workspace(&r);
 	if (!r.plan.no_changes) {
 		materialize(&r, &self_test);
 		measure(&r);
@@ -704,6 +747,7 @@ int main(int argc, char **argv)
 	sc_plan_free(&r.plan);
 	sc_toolchain_info_free(&r.tc);
 	sb_release(&r.samples);
+	sb_release(&r.plan_json);
 	free(r.ws);
 	free(r.o.sandbox_user);
 	free(r.dir);

@@ -1,8 +1,10 @@
 /* sc-sandbox-exec: run one command sealed in bubblewrap, timed from the
  * host by GNU time.  See man/sc-sandbox-exec.1 for the contract. */
 #include "closeout.h"
+#include "badopt.h"
 #include "die.h"
 #include "execdir.h"
+#include "paths.h"
 #include "json.h"
 #include "pathcheck.h"
 #include "precond.h"
@@ -101,12 +103,14 @@ static void check_gnu_time(void)
 		       errno == ENOEXEC ? "this is not GNU time" : strerror(errno), SC_GNU_TIME);
 }
 
-/* sc-init beside us (build tree) or in ../libexec/sphereceti (installed). */
+/* sc-init beside us (build tree), in ../libexec/sphereceti (installed), or
+ * in the libexecdir the build was configured with. */
 static char *find_init(void)
 {
 	char *dir = sc_exec_dir();
-	const char *cands[] = {"%s/sc-init", "%s/../libexec/sphereceti/sc-init"};
-	for (size_t i = 0; i < 2; i++) {
+	const char *cands[] = {"%s/sc-init", "%s/../libexec/sphereceti/sc-init",
+	                       SC_LIBEXECDIR "/sphereceti/sc-init%.0s"};
+	for (size_t i = 0; i < 3; i++) {
 		char *c = xasprintf(cands[i], dir);
 		char *real = realpath(c, NULL);
 		free(c);
@@ -116,8 +120,8 @@ static char *find_init(void)
 		}
 		free(real);
 	}
-	sc_die("the sandbox init sc-init is missing (%s/sc-init or %s/../libexec/sphereceti/sc-init)", dir,
-	       dir);
+	sc_die("the sandbox init sc-init is missing (%s/sc-init, %s/../libexec/sphereceti/sc-init or "
+	       SC_LIBEXECDIR "/sphereceti/sc-init)", dir, dir);
 }
 
 static char *dir_arg(const char *path, const char *flag)
@@ -441,6 +445,12 @@ static int self_test(struct sc_sandbox sb)
 
 /* ---- --check-bwrap ---- */
 
+/* A bubblewrap update breaks the pin: what the operator does about it. */
+#define PIN_REMEDY                                                                       \
+	"if bubblewrap was updated, review the new one and commit its pin to .sphereceti in " \
+	"the tooling branch (bwrapSha256 = the output of 'sha256sum %s', bwrapVersion = "    \
+	"what 'bwrap --version' prints)"
+
 static int check_bwrap(const char *bwrap, const char *want_sha, const char *want_version)
 {
 	if (!want_sha || !*want_sha || !want_version || !*want_version)
@@ -459,7 +469,8 @@ static int check_bwrap(const char *bwrap, const char *want_sha, const char *want
 	if (sc_sha256_file_hex(bwrap, have) < 0)
 		sc_die_errno("cannot hash bubblewrap (%s)", bwrap);
 	if (strcmp(have, lower) != 0)
-		sc_die("bubblewrap's SHA-256 is %s, the pin says %s (%s)", have, lower, bwrap);
+		sc_die("bubblewrap's SHA-256 is %s, the pin says %s; " PIN_REMEDY " (%s)", have, lower,
+		       bwrap, bwrap);
 	const char *argv[] = {bwrap, "--version", NULL};
 	static const char *const env[] = {NULL};
 	struct strbuf out = STRBUF_INIT;
@@ -472,7 +483,8 @@ static int check_bwrap(const char *bwrap, const char *want_sha, const char *want
 	const char *line = out.buf ? out.buf : "";
 	const char *ver = strncmp(line, "bubblewrap ", 11) == 0 ? line + 11 : line;
 	if (strcmp(want_version, line) != 0 && strcmp(want_version, ver) != 0)
-		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\" (%s)", ver, want_version, bwrap);
+		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\"; " PIN_REMEDY " (%s)", ver,
+		       want_version, bwrap, bwrap);
 	printf("bubblewrap %s matches the pin (sha256 %s, %s)\n", ver, have, bwrap);
 	sb_release(&out);
 	return fflush(stdout) == 0 ? SC_EXIT_OK : SC_EXIT_USAGE;
@@ -535,7 +547,7 @@ int main(int argc, char **argv)
 		case O_USER: slot = &user; break;
 		case O_TMP: slot = &tmp_size; break;
 		default:
-			sc_die("unknown or incomplete option \"%s\" (%s)", argv[optind - 1], usage_line);
+			sc_die_bad_option(opts, argv[optind - 1]);
 		}
 		if (slot) {
 			if (*slot)

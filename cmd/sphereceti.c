@@ -4,6 +4,7 @@
 #include "closeout.h"
 #include "die.h"
 #include "execdir.h"
+#include "paths.h"
 #include "strbuf.h"
 #include "version.h"
 
@@ -22,6 +23,7 @@ static const char usage[] =
 	"stages (each is also a program of its own):\n"
 	"  plan, materialize, sandbox-exec, parse-time, report\n"
 	"\n"
+	"  sphereceti help <command>   show that command's manual page\n"
 	"  sphereceti --version | help\n";
 
 static int is_stage(const char *name)
@@ -32,6 +34,42 @@ static int is_stage(const char *name)
 		if (strcmp(*s, name) == 0)
 			return 1;
 	return 0;
+}
+
+/* The page of a command: a stage's own, profile-plan's is sc-plan's,
+ * profile-run's is this program's (sc-profile-run.1 is its alias). */
+static char *page_of(const char *cmd)
+{
+	if (strcmp(cmd, "profile-plan") == 0)
+		return xstrdup("sc-plan");
+	if (strcmp(cmd, "profile-run") == 0 || strcmp(cmd, "sphereceti") == 0 ||
+	    strcmp(cmd, "help") == 0)
+		return xstrdup("sphereceti");
+	if (!is_stage(cmd))
+		sc_die("unknown command '%s'; see 'sphereceti help' (help)", cmd);
+	return xasprintf("sc-%s", cmd);
+}
+
+/* As git help does: man with the page from the build tree (man/man1 beside
+ * us), the installed layout (../share/man/man1) or the configured mandir,
+ * else man's own path. */
+static _Noreturn void show_manual(const char *cmd)
+{
+	char *page = page_of(cmd), *dir = sc_exec_dir();
+	const char *const cands[] = {"%s/man/man1/%s.1", "%s/../share/man/man1/%s.1",
+	                             "%.0s" SC_MANDIR "/man1/%s.1"};
+	for (size_t i = 0; i < sizeof cands / sizeof *cands; i++) {
+		char *path = xasprintf(cands[i], dir, page);
+		if (access(path, R_OK) == 0) {
+			char *const argv[] = {"man", "-l", path, NULL};
+			execvp("man", argv);
+			sc_die_errno("cannot run man (help %s)", cmd);
+		}
+		free(path);
+	}
+	char *const argv[] = {"man", page, NULL};
+	execvp("man", argv);
+	sc_die_errno("cannot run man (help %s)", cmd);
 }
 
 int main(int argc, char **argv)
@@ -46,6 +84,11 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
 		printf("sphereceti %s\n", SC_VERSION);
 		return 0;
+	}
+	if (strcmp(cmd, "help") == 0 && argc > 2) {
+		if (argc > 3)
+			sc_die("help takes one command (%s)", argv[3]);
+		show_manual(argv[2]);
 	}
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
 		fputs(usage, stdout);

@@ -7,6 +7,25 @@
 #include <string.h>
 
 static const char *progname = "sphereceti";
+static const char *note;
+
+void sc_die_set_note(const char *n) { note = n; }
+
+/* "what (where)" -> "what; NOTE (where)"; without a "(where)", at the end. */
+static void add_note(char *raw, size_t size)
+{
+	size_t n = strlen(raw);
+	char *at = raw + n;
+	if (n && raw[n - 1] == ')')
+		for (char *p = raw + n - 1; p > raw; p--)
+			if (p[0] == '(' && p[-1] == ' ') {
+				at = p - 1;
+				break;
+			}
+	char tail[2048];
+	snprintf(tail, sizeof tail, "%s", at);
+	snprintf(at, size - (size_t)(at - raw), "; %s%s", note, tail);
+}
 
 void sc_set_progname(const char *argv0)
 {
@@ -23,6 +42,8 @@ static void emit(const char *kind, const char *fmt, va_list ap, const char *suff
 	int n = vsnprintf(raw, sizeof raw, fmt, ap);
 	if (n < 0)
 		raw[0] = '\0';
+	if (note && strcmp(kind, "error") == 0)
+		add_note(raw, sizeof raw);
 	/* Messages can quote hostile names: keep them on one line and let no
 	 * control byte (terminal escapes included) reach the reader. */
 	size_t k = 0;

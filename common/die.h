@@ -19,6 +19,9 @@ _Noreturn void sc_die_code(int code, const char *fmt, ...)
 _Noreturn void sc_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same with ": strerror(errno)" appended before nothing else. */
 _Noreturn void sc_die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A note every later error line carries before its "(where)", e.g. that a
+ * folder left behind must be removed to retry; NULL for none. */
+void sc_die_set_note(const char *note);
 /* Print the error line without exiting (for tools that clean up first). */
 void sc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "sc-x: warning: ..." */

@@ -1,10 +1,11 @@
 #!/bin/bash
-# make demo: install what is missing, build, profile the bundled example
+# make demo: install what is missing to build and run (not the test tools:
+# `make check` installs those), build, profile the bundled example
 # repository with the fixture toolchain, print report.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ]; then
-	bash contrib/install-deps.sh
+	bash contrib/install-deps.sh run
 fi
 make all fixture
 tc=$PWD/build/fixture/toolchain

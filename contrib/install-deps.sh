@@ -1,9 +1,18 @@
 #!/bin/bash
-# Install the Debian packages sphereceti needs to build, test and run.
-# Idempotent: installs only what is missing.  Run as root.
+# Install the Debian packages sphereceti needs.  Idempotent: installs only
+# what is missing.  Run as root.
+#   install-deps.sh run   build and run (what `make demo` needs)
+#   install-deps.sh all   run + the test tools of `make check` (the default)
 set -euo pipefail
-pkgs=(build-essential pkg-config git libyajl-dev check bats bubblewrap time
-      clang libclang-rt-14-dev valgrind iproute2 procps jq python3 xxd)
+what=${1:-all}
+run_pkgs=(build-essential pkg-config git libyajl-dev bubblewrap time man-db)
+test_pkgs=(check bats clang libclang-rt-14-dev valgrind iproute2 procps jq python3 xxd
+           python3-yaml groff-base)
+case $what in
+run) pkgs=("${run_pkgs[@]}") ;;
+all) pkgs=("${run_pkgs[@]}" "${test_pkgs[@]}") ;;
+*) echo "install-deps: error: want 'run' or 'all' (argument '$what')" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -73,3 +73,43 @@ load lib/plan
 	[ "$status" -ne 0 ]
 	assert_error_line sc-sandbox-exec
 }
+
+@test "sphereceti help CMD shows that command's manual page, as git help does" {
+	export MANPAGER=cat PAGER=cat MANWIDTH=100 LC_ALL=C.UTF-8
+	run --separate-stderr sphereceti help plan
+	[ "$status" -eq 0 ]
+	[[ "$output" == SC-PLAN\(1\)* ]]
+	run --separate-stderr sphereceti help profile-plan
+	[ "$status" -eq 0 ]
+	[[ "$output" == SC-PLAN\(1\)* ]]
+	run --separate-stderr sphereceti help sandbox-exec
+	[ "$status" -eq 0 ]
+	[[ "$output" == SC-SANDBOX-EXEC\(1\)* ]]
+	run --separate-stderr sphereceti help profile-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == SPHERECETI\(1\)* ]]
+	[[ "$output" == *PROFILE-RUN* ]]
+	[[ "$output" == *--threshold-added* ]]
+	run --separate-stderr sphereceti help frobnicate
+	[ "$status" -eq 2 ]
+	assert_error_line sphereceti
+	[[ "$stderr" == *"unknown command 'frobnicate'"* ]]
+}
+
+@test "sphereceti help finds pages in the installed layout, else on man's own path" {
+	[ -z "${SC_VALGRIND:-}" ] || skip "needs the real binaries, not valgrind's wrappers"
+	export MANPAGER=cat PAGER=cat MANWIDTH=100 LC_ALL=C.UTF-8
+	local mandir=${SC_MAN:-$SC_BIN/man} p=$BATS_TEST_TMPDIR/prefix
+	mkdir -p "$p/bin" "$p/share/man/man1"
+	cp "$SC_BIN/sphereceti" "$p/bin/"
+	cp "$mandir/man1/sc-report.1" "$p/share/man/man1/"
+	run --separate-stderr env MANPATH=/nonexistent "$p/bin/sphereceti" help report
+	[ "$status" -eq 0 ]
+	[[ "$output" == SC-REPORT\(1\)* ]]
+	rm "$p/share/man/man1/sc-report.1"
+	run --separate-stderr env MANPATH="$mandir" "$p/bin/sphereceti" help report
+	[ "$status" -eq 0 ]
+	[[ "$output" == SC-REPORT\(1\)* ]]
+	run --separate-stderr env MANPATH=/nonexistent "$p/bin/sphereceti" help report
+	[ "$status" -ne 0 ]
+}

@@ -90,9 +90,18 @@ added library Lib/Sub/C.lean" ]
 	[ "$(jq -r .revisions.head <<<"$output")" = "$H" ]
 }
 
-@test "an abbreviated ID is rejected" {
+@test "an abbreviated ID is rejected, with a hint how to get the full one" {
 	H=$(pcommit head)
-	plan_fails "not a full 40-digit sha1 object ID: '${H:0:12}' (--head)" "$T" "$B" "${H:0:12}"
+	plan_fails "not a full 40-digit sha1 object ID: '${H:0:12}'; 'git rev-parse REV^{commit}' in the repository prints the full ID (--head)" "$T" "$B" "${H:0:12}"
+}
+
+@test "every bad revision argument is named in the one error line, not only the first" {
+	H=$(pcommit head)
+	plan_fails "2 bad revisions: --base: not a full 40-digit sha1 object ID: 'HEAD'; --head: not a full 40-digit sha1 object ID: '${H:0:7}'; 'git rev-parse REV^{commit}' in the repository prints the full ID (--base, --head)" "$T" HEAD "${H:0:7}"
+	local tree missing
+	tree=$(git -C "$R" rev-parse "$T^{tree}")
+	missing=$(printf '0%.0s' {1..40})
+	plan_fails "2 bad revisions: --tooling: object $tree is a tree, not a commit; --head: no such object $missing (--tooling, --head)" "$tree" "$B" "$missing"
 }
 
 @test "ref names are rejected, even HEAD" {
@@ -428,4 +437,35 @@ copy_sources() {
 	T=$(pcommit "wrong path")
 	B=$T H=$T
 	plan_fails "the tooling commit has no directory tools/none (profile.tooling)"
+}
+
+@test "profile.tooling: a Debian packager's debian/ and .pc/ change neither the built ID nor the comparison" {
+	local src=$BATS_TEST_TMPDIR/src gen=$SC_BIN/gen/srctree-id
+	[ -x "$gen" ] || skip "no build-time generator in SC_BIN"
+	copy_sources "$src"
+	# Outside a Git checkout the generator walks the folder: same ID as git's.
+	want=$(sc-plan --version | sed -n 's/^source-tree sha1 //p')
+	(cd "$src" && "$gen") >"$BATS_TEST_TMPDIR/plain.h"
+	grep -q "SC_SRCTREE_SHA1 \"$want\"" "$BATS_TEST_TMPDIR/plain.h"
+	mkdir -p "$src/debian/source" "$src/.pc"
+	echo 'Source: sphereceti' >"$src/debian/control"
+	echo '3.0 (quilt)' >"$src/debian/source/format"
+	echo 'applied' >"$src/.pc/applied-patches"
+	(cd "$src" && "$gen") >"$BATS_TEST_TMPDIR/packaged.h"
+	grep -v '^/\*' "$BATS_TEST_TMPDIR/plain.h" >"$BATS_TEST_TMPDIR/a"
+	grep -v '^/\*' "$BATS_TEST_TMPDIR/packaged.h" >"$BATS_TEST_TMPDIR/b"
+	cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	# The same packaged folder vendored in T still matches this sc-plan.
+	mkdir -p "$R/tools"
+	cp -r "$src" "$R/tools/sc"
+	printf '\ttooling = tools/sc\n' >>"$R/.sphereceti"
+	T=$(pcommit "vendor the packaged profiler")
+	B=$T H=$T
+	plan
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	# ... while any other addition does change it.
+	echo x >"$R/tools/sc/NOTES"
+	T=$(pcommit "one more file")
+	B=$T H=$T
+	plan_fails "installed profiler sources (tree"
 }

@@ -257,8 +257,11 @@ except Exception:
 	TMPDIR=$BATS_TEST_TMPDIR/no-such-dir profile
 	echo "$stderr"
 	[ "$status" -eq 2 ]
-	assert_error_line sc-sandbox-exec
-	[[ "$stderr" == *"cannot create a self-test folder"* ]]
+	# It fails while the trees are written: the workspace exists by then,
+	# and the one line says so.
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"the sandbox self-test failed: cannot create a self-test folder"* ]]
+	[[ "$stderr" == *"the workspace stays: remove $WS to retry"* ]]
 	[ -e "$WS/INCOMPLETE" ]
 	[ ! -e "$WS/raw" ] && [ ! -e "$WS/samples.jsonl" ] && [ ! -e "$WS/report.json" ]
 }

@@ -5,13 +5,15 @@
  * The file set is what "git ls-files" lists (tracked files; their content is
  * taken from the working tree, so an edited source changes the ID at once);
  * outside a Git checkout, or when git lists nothing (sources unpacked inside
- * an unrelated work tree), it is every file below "." except .git and the
- * build folders (top-level build*).  Tracked files deleted from the working
- * tree are left out, as "git add -A" would. */
+ * an unrelated work tree), it is every file below ".".  Either way only the
+ * profiler's own top-level entries count (srctree.h): a debian/ folder, the
+ * build folders and .git change nothing.  Tracked files deleted from the
+ * working tree are left out, as "git add -A" would. */
 #include "die.h"
 #include "git.h"
 #include "gittree.h"
 #include "safefile.h"
+#include "srctree.h"
 #include "strbuf.h"
 
 #include <dirent.h>
@@ -64,11 +66,6 @@ static void add_file(struct files *fs, const char *path)
 	fs->n++;
 }
 
-static int is_build_dir(const char *dir, const char *name)
-{
-	return strcmp(dir, ".") == 0 && strncmp(name, "build", 5) == 0;
-}
-
 static void walk(struct files *fs, const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -77,8 +74,8 @@ static void walk(struct files *fs, const char *dir)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		const char *nm = e->d_name;
-		if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0 || strcmp(nm, ".git") == 0 ||
-		    is_build_dir(dir, nm))
+		if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0 ||
+		    (strcmp(dir, ".") == 0 && !sc_srctree_is_own(nm)))
 			continue;
 		char *path = strcmp(dir, ".") == 0 ? xstrdup(nm) : xasprintf("%s/%s", dir, nm);
 		struct stat st;
@@ -103,7 +100,8 @@ int main(int argc, char **argv)
 	const char *origin = "git ls-files";
 	if (sc_git_run(NULL, &out, 0, "ls-files", "-z", NULL) == 0 && out.len) {
 		for (size_t i = 0; i < out.len; i += strlen(out.buf + i) + 1)
-			add_file(&fs, out.buf + i);
+			if (sc_srctree_is_own(out.buf + i))
+				add_file(&fs, out.buf + i);
 	} else {
 		origin = "directory walk";
 		walk(&fs, ".");

@@ -64,6 +64,7 @@ JSON
 }
 
 # ex_sphereceti REPO LIBRARY_ROOT: configuration pinned to this machine's bwrap.
+# No profile.github: the example has no hosted repository to link to.
 ex_sphereceti() {
 	local bwrap sha ver
 	bwrap=$(command -v bwrap)
@@ -73,7 +74,6 @@ ex_sphereceti() {
 [profile]
 	library = $2
 	roadmap = Roadmap
-	github = example/demo
 [sandbox]
 	bwrapSha256 = $sha
 	bwrapVersion = $ver

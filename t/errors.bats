@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# Error lines that tell the user what to do: getopt_long's one '?' for an
+# unknown option, an ambiguous abbreviation and a missing value is told
+# apart, in every program that takes long options.
+load helpers
+bats_require_minimum_version 1.5.0
+
+@test "an ambiguous option prefix says so and lists the candidates, in every program" {
+	run --separate-stderr sc-profile-run --thr 1
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[ "$stderr" = "sc-profile-run: error: ambiguous option: could be --threshold-ratio, --threshold-delta, --threshold-added; see man sc-profile-run (--thr)" ]
+	run --separate-stderr sc-sandbox-exec --ti 5
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-sandbox-exec: error: ambiguous option: could be --time-file, --timeout; see man sc-sandbox-exec (--ti)" ]
+	run --separate-stderr sc-parse-time --s x
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-parse-time: error: ambiguous option: could be --status, --sample; see man sc-parse-time (--s)" ]
+	run --separate-stderr sphereceti profile-run --threshold x
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"ambiguous option: could be --threshold-ratio, --threshold-delta, --threshold-added"* ]]
+}
+
+@test "an unknown option, a missing value and a value for a flag are three different errors" {
+	run --separate-stderr sc-plan --bogus
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-plan: error: unknown option; see man sc-plan (--bogus)" ]
+	run --separate-stderr sc-plan --repo
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-plan: error: option --repo needs a value (--repo)" ]
+	run --separate-stderr sc-materialize --help=yes
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-materialize: error: option --help takes no value (--help=yes)" ]
+	run --separate-stderr sc-profile-run -x
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-profile-run: error: unknown option; see man sc-profile-run (-x)" ]
+}
+
+@test "an unambiguous prefix still works as getopt_long allows" {
+	run --separate-stderr sc-profile-run --hel
+	[ "$status" -eq 0 ]
+	[[ "$output" == usage:* ]]
+}
+
+@test "a bubblewrap pin mismatch says what to do after a bubblewrap update" {
+	local bwrap
+	bwrap=$(readlink -f /usr/bin/bwrap)
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$(printf '0%.0s' {1..64})" 0.8.0
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"if bubblewrap was updated, review the new one and commit its pin to .sphereceti in the tooling branch (bwrapSha256 = the output of 'sha256sum $bwrap'"* ]]
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$(sha256sum "$bwrap" | cut -c1-64)" 0.0.1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the pin says \"0.0.1\"; if bubblewrap was updated"* ]]
+}

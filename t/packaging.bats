@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# Packaging as Debian expects: the caller's CPPFLAGS/CFLAGS/LDFLAGS reach
+# every compile and link, -Werror only for development, install paths as
+# variables with DESTDIR, and an uninstall that removes what install put.
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() { unset MAKEFLAGS MFLAGS MAKELEVEL DEVELOPER SAN; }
+
+setup_file() {
+	command -v dpkg-buildflags >/dev/null || skip "no dpkg-buildflags (dpkg-dev)"
+	SRC=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+	export SRC PKG=$BATS_FILE_TMPDIR/pkg
+	export DEB_BUILD_MAINT_OPTIONS=hardening=+all
+	# Not the calling make's variables (make check passes DEVELOPER=1 and
+	# check-asan SAN=... down, in MAKEFLAGS and the environment): a
+	# packager's clean build.
+	unset MAKEFLAGS MFLAGS MAKELEVEL DEVELOPER SAN
+	make -C "$SRC" BUILD="$PKG" CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
+		CFLAGS="$(dpkg-buildflags --get CFLAGS)" LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" \
+		all fixture >"$BATS_FILE_TMPDIR/build.log" 2>&1
+}
+
+@test "dpkg-buildflags reach every compile and link line, sc-init and the fixture included" {
+	[ -x "$PKG/sc-init" ]
+	[ -x "$PKG/fixture/toolchain/bin/lean" ]
+	run grep -E '^(cc|gcc|\$\(CC\)) ' "$BATS_FILE_TMPDIR/build.log"
+	[ "$status" -eq 0 ]
+	read -ra cflags <<<"$(cd "$SRC" && dpkg-buildflags --get CPPFLAGS) $(cd "$SRC" && dpkg-buildflags --get CFLAGS)"
+	read -ra ldflags <<<"$(dpkg-buildflags --get LDFLAGS)"
+	[[ " ${cflags[*]} " == *" -D_FORTIFY_SOURCE=2 "* ]]
+	[[ " ${ldflags[*]} " == *" -Wl,-z,now "* ]]
+	n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		for f in "${cflags[@]}"; do
+			[[ "$line " == *" $f "* ]] || { echo "missing $f: $line"; false; }
+		done
+		[[ "$line" != *" -c "* ]] || continue
+		for f in "${ldflags[@]}"; do
+			[[ "$line " == *" $f "* ]] || { echo "link without $f: $line"; false; }
+		done
+	done <<<"$output"
+	[ "$n" -ge 10 ]
+	# ... and are in the binaries: full RELRO (sc-init is static: no
+	# dynamic section, nothing to bind).
+	for b in sphereceti sc-plan sc-sandbox-exec sc-init; do
+		readelf -lW "$PKG/$b" | grep -q GNU_RELRO
+		[ "$b" = sc-init ] || readelf -dW "$PKG/$b" | grep -qE 'BIND_NOW|FLAGS.*NOW'
+	done
+}
+
+@test "a distribution build does not turn warnings into errors; DEVELOPER=1 and make check do" {
+	run grep -c -- '-Werror ' "$BATS_FILE_TMPDIR/build.log"
+	[ "$output" = 0 ]
+	run make -s -n -C "$SRC" BUILD="$PKG" DEVELOPER=1 "$PKG/common/die.o" -W common/die.c
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" -Werror "* ]]
+	run make -n -C "$SRC" BUILD="$PKG" check
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"DEVELOPER=1 check-unit check-bats"* ]]
+}
+
+@test "install honours DESTDIR, bindir, libexecdir and mandir; uninstall removes it all" {
+	local d=$BATS_TEST_TMPDIR/dest
+	vars=(BUILD="$PKG" DESTDIR="$d" prefix=/usr bindir=/usr/bin libexecdir=/usr/libexec
+		mandir=/usr/share/man)
+	make -s -C "$SRC" "${vars[@]}" install >/dev/null
+	for b in sphereceti sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
+		[ -x "$d/usr/bin/$b" ]
+	done
+	[ -x "$d/usr/libexec/sphereceti/sc-init" ]
+	[ -f "$d/usr/share/man/man1/sc-profile-run.1" ]
+	[ -f "$d/usr/share/man/man1/sphereceti.1" ]
+	run find "$d" -type f -path '*gen*'
+	[ -z "$output" ]
+	if [ -z "${SC_VALGRIND:-}" ]; then
+		run --separate-stderr "$d/usr/bin/sphereceti" sandbox-exec --self-test
+		[ "$status" -eq 0 ]
+		run --separate-stderr env MANPAGER=cat MANPATH=/nonexistent "$d/usr/bin/sphereceti" help report
+		[ "$status" -eq 0 ]
+		[[ "$output" == SC-REPORT\(1\)* ]]
+	fi
+	make -s -C "$SRC" "${vars[@]}" uninstall >/dev/null
+	run find "$d" -type f
+	[ -z "$output" ]
+}
+
+@test "a libexecdir and mandir apart from bindir are built in: sc-init and the pages are found there" {
+	[ -z "${SC_VALGRIND:-}" ] || skip "needs the real binaries, not valgrind's wrappers"
+	local p=$BATS_TEST_TMPDIR/p
+	vars=(BUILD="$PKG" prefix="$p/usr" libexecdir="$p/lib/pkg" mandir="$p/doc/man")
+	make -s -C "$SRC" "${vars[@]}" install >/dev/null
+	[ -x "$p/lib/pkg/sphereceti/sc-init" ]
+	[ ! -e "$p/usr/libexec" ]
+	run --separate-stderr "$p/usr/bin/sphereceti" sandbox-exec --self-test
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr env MANPAGER=cat MANPATH=/nonexistent "$p/usr/bin/sphereceti" help plan
+	[ "$status" -eq 0 ]
+	[[ "$output" == SC-PLAN\(1\)* ]]
+	make -s -C "$SRC" "${vars[@]}" uninstall >/dev/null
+	run find "$p" -type f
+	[ -z "$output" ]
+}
