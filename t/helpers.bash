@@ -40,3 +40,15 @@ sandbox_reach() {
 		done
 	done
 }
+
+# sandbox_dirs: the folders of one sandboxed run, in the test's own folder:
+# TC (fixture toolchain), W (the test folder), T (tree, writable for the
+# sandbox user), D (dependencies), R (raw time files).
+sandbox_dirs() {
+	TC="${SC_FIXTURE:?}/toolchain"
+	W="$BATS_TEST_TMPDIR"
+	T="$W/tree" D="$W/deps" R="$W/raw"
+	mkdir -p "$T" "$D" "$R"
+	chmod 0777 "$T"
+	sandbox_reach "$D" "$W"
+}

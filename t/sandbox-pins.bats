@@ -7,16 +7,7 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-setup() {
-	TC="${SC_FIXTURE:?}/toolchain"
-	W="$BATS_TEST_TMPDIR"
-	T="$W/tree" D="$W/deps" R="$W/raw"
-	mkdir -p "$T" "$D" "$R"
-	# the sandbox may run as an unprivileged user: let it reach and write
-	# the tree
-	chmod 0777 "$T"
-	if declare -F sandbox_reach >/dev/null; then sandbox_reach "$T" "$D"; fi
-}
+setup() { sandbox_dirs; }
 
 # field KEY: a field of the status line in $output.
 field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$output" "$1"; }
@@ -126,6 +117,33 @@ ro = sys.argv[1].split()
 for i, p in enumerate(ro + sys.argv[2].split()):
     if p not in mounts or (p in ro and "ro" not in mounts[p]):
         sys.exit(10 + i)' "${ro[*]}" "${hidden[*]}"
+	[ "$status" -eq 0 ]
+	[ "$code" -eq 0 ]
+}
+
+@test "sc-init reaps an orphan as soon as it exits, while the command still runs" {
+	# The command's child X starts Y and exits; Y, orphaned to sc-init,
+	# exits at once.  Reaped, Y's /proc entry goes; left a zombie (only the
+	# command reaped), it stays until the command ends.  Exit 0 when it
+	# went within 10 s, 11 if not.
+	candidate '
+import os, sys, time
+r, w = os.pipe()
+x = os.fork()
+if x == 0:
+    y = os.fork()
+    if y == 0:
+        os._exit(0)
+    os.write(w, b"%d" % y)
+    os._exit(0)
+os.close(w)
+y = int(os.read(r, 64))
+os.waitpid(x, 0)
+t = time.monotonic()
+while os.path.exists("/proc/%d" % y):
+    if time.monotonic() - t > 10:
+        sys.exit(11)
+    time.sleep(0.01)'
 	[ "$status" -eq 0 ]
 	[ "$code" -eq 0 ]
 }
