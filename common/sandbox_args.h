@@ -38,7 +38,8 @@ int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbu
 /* Can uid:gid (no supplementary groups: the host step clears them) search
  * every folder from / down to path, path included?  bwrap, already running
  * as that user, must reach what it mounts.  Returns 0, or -1 naming the
- * first folder it cannot pass in err.  Only meaningful for a root operator
+ * first folder it cannot pass in err (a path that does not resolve is not
+ * judged here: 0).  Only meaningful for a root operator
  * (any other runs the sandbox as itself, with its groups). */
 int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct strbuf *err);
 

@@ -12,14 +12,47 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#define LEAF_FLAGS (O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
+
+/* Without openat2 (before Linux 5.6; valgrind): component by component,
+ * each with O_NOFOLLOW, no "..", ".", empty or absolute component. */
+static int open_walk(int dirfd, const char *path)
+{
+	int cur = dup(dirfd);
+	const char *p = path;
+	while (cur >= 0) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		char name[256];
+		if (n == 0 || n >= sizeof name || (p[0] == '.' && (n == 1 || (n == 2 && p[1] == '.')))) {
+			close(cur);
+			errno = EXDEV;
+			return -1;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		int next = openat(cur, name, slash ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : LEAF_FLAGS);
+		int e = errno;
+		close(cur);
+		if (!slash || next < 0) {
+			errno = e == ENOTDIR && next < 0 ? ELOOP : e;
+			return next;
+		}
+		cur = next;
+		p = slash + 1;
+	}
+	return -1;
+}
+
 /* Beneath dirfd, no symlink anywhere on the path, no magic link. */
 static int open_beneath(int dirfd, const char *path)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+		.flags = LEAF_FLAGS,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+	int fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+	return fd < 0 && errno == ENOSYS ? open_walk(dirfd, path) : fd;
 }
 
 static int read_bounded(int fd, size_t size, struct strbuf *sb)

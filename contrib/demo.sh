@@ -10,8 +10,19 @@ fi
 make all fixture
 tc=$PWD/build/fixture/toolchain
 work=$(mktemp -d "${TMPDIR:-/tmp}/sphereceti-demo.XXXXXX")
-# run as root, the sandbox runs as nobody, which must reach the workspace
+# Run as root, the sandbox runs as nobody, which must reach (search, not
+# read) the workspace and the fixture toolchain, e.g. in a checkout under /root.
 chmod 0711 "$work"
+if [ "$(id -u)" = 0 ]; then
+	d=$tc
+	while [ "$d" != / ]; do
+		if [ -n "$(find "$d" -maxdepth 0 ! -perm -o=x)" ]; then
+			echo "demo: giving the sandbox user search permission on $d" >&2
+			chmod o+x "$d"
+		fi
+		d=$(dirname "$d")
+	done
+fi
 bash contrib/example/make-example.sh "$work" "$tc"
 # shellcheck disable=SC1091
 . "$work/revs"

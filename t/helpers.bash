@@ -40,6 +40,10 @@ sandbox_reach() {
 		done
 	done
 }
+# The build folder (sc-init) and the fixture toolchain are mounted into every
+# sandbox: a checkout under a 0700 folder (/root) gets search permission
+# (never read permission) along their paths.
+[ "$(id -u)" -ne 0 ] || sandbox_reach "$SC_BIN" "${SC_FIXTURE:-$SC_BIN}"
 
 # sandbox_dirs: the folders of one sandboxed run, in the test's own folder:
 # TC (fixture toolchain), W (the test folder), T (tree, writable for the

@@ -11,18 +11,19 @@ _sphereceti_opts() {
 	profile-run)
 		echo "--repo= --tooling= --base= --head= --workspace= --toolchain= --dependencies=" \
 			"--prebuild-timeout= --sample-timeout= --phase-timeout= --bwrap=" \
+			"--sandbox-user= --tmp-size=" \
 			"--threshold-ratio= --threshold-delta= --threshold-added= --quiet --help" ;;
 	materialize)
 		echo "--repo= --commit= --dest= --plan= --help" ;;
 	sandbox-exec)
 		echo "--tree= --toolchain= --dependencies= --time-file= --timeout= --bwrap=" \
-			"--self-test --check-bwrap=" ;;
+			"--sandbox-user= --tmp-size= --self-test --check-bwrap=" ;;
 	parse-time)
 		echo "--time-file= --status= --run-id= --plan-digest= --revision= --sample=" \
 			"--unmeasured= --detail=" ;;
 	report)
 		echo "--plan= --samples= --out-dir= --run-id= --lean-version= --lean-sha256=" \
-			"--lake-sha256= --threshold-ratio= --threshold-delta= --threshold-added=" \
+			"--lake-sha256= --sandbox-user= --threshold-ratio= --threshold-delta= --threshold-added=" \
 			"--help --version" ;;
 	esac
 }
@@ -48,7 +49,8 @@ _sphereceti_complete_for() {
 		return ;;
 	--tooling | --base | --head | --commit | --timeout | --*-timeout | --threshold-* | \
 		--run-id | --plan-digest | --revision | --sample | --unmeasured | --detail | \
-		--lean-version | --lean-sha256 | --lake-sha256 | --check-bwrap)
+		--lean-version | --lean-sha256 | --lake-sha256 | --check-bwrap | --sandbox-user | \
+		--tmp-size)
 		COMPREPLY=()
 		return ;;
 	esac
