@@ -46,7 +46,7 @@ MAN_PAGES := $(MAN_SRC:man/%=$(BUILD)/man/man1/%)
 MAN_DATE  := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 
 .PHONY: all check check-unit check-bats check-asan check-valgrind check-fuzz \
-        bench demo install uninstall clean fixture deps man
+        bench demo install uninstall clean fixture deps man check-mutants
 all: $(CMD_BIN) $(INIT_BIN) man
 
 # Every compile depends on the flags it used: a build with other CFLAGS (or
@@ -166,6 +166,11 @@ check-valgrind: all fixture $(UNIT_BIN)
 	 if [ -n "$$(ls -A $(VG_DIR)/logs)" ]; then cat $(VG_DIR)/logs/*; \
 	     echo "valgrind found errors or leaks (logs in $(VG_DIR)/logs)"; exit 1; fi; \
 	 exit $$rc
+
+# Each rule of DESIGN.md broken once, in a scratch copy: some listed test
+# must notice (t/mutants/mutants.tsv; MUTANTS=regex runs only those).
+check-mutants:
+	bash t/mutants/run.sh '$(MUTANTS)'
 
 bench: all fixture
 	@set -e; for b in t/bench/*.sh; do echo "== $$b"; SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture bash $$b; done

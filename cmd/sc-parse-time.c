@@ -26,7 +26,7 @@
 
 static const char usage_line[] =
 	"usage: sc-parse-time (--time-file FILE --status FILE|- | --unmeasured REASON [--detail TEXT]) "
-	"--run-id ID --plan-digest HEX --revision SHA --sample base:MOD|head:MOD";
+	"--run-id ID --plan-digest HEX --revision SHA --sample base:MOD|head:MOD|base:@prebuild|head:@prebuild";
 
 static struct sc_sample sample;
 static char detail_buf[512];
@@ -164,10 +164,9 @@ int main(int argc, char **argv)
 		sc_die("--plan-digest is not a SHA-256 hex digest (%s)", ARG(O_DIGEST));
 	if (sc_oid_normalize(ARG(O_REV), 40, rev) < 0 && sc_oid_normalize(ARG(O_REV), 64, rev) < 0)
 		sc_die("--revision is not a full object ID (%s)", ARG(O_REV));
-	int side;
-	const char *id;
-	if (sc_sample_id_split(ARG(O_SAMPLE), &side, &id) < 0)
-		sc_die("--sample is not base:MODULE or head:MODULE (%s)", ARG(O_SAMPLE));
+	if (sc_sample_side(ARG(O_SAMPLE)) < 0)
+		sc_die("--sample is not base:MODULE, head:MODULE, base:@prebuild or head:@prebuild (%s)",
+		       ARG(O_SAMPLE));
 	sample.run_id = (char *)ARG(O_RUN);
 	sample.plan_digest = digest;
 	sample.revision = rev;

@@ -13,6 +13,7 @@
 #include "pathcheck.h"
 #include "plan.h"
 #include "precond.h"
+#include "report.h"
 #include "run.h"
 #include "safefile.h"
 #include "sample.h"
@@ -485,6 +486,48 @@ static char *output_hint(const struct run *r, int side, const char *name)
 	return xasprintf("Lake's output: logs/%s-%s.log", sc_side_name(side), name);
 }
 
+/* sc-parse-time on one raw time file and its status line, bound to this
+ * run; the sample line is recorded and returned parsed. */
+static int parse_raw(struct run *r, int side, const char *sample, const char *time_file,
+                     const char *status_file, struct sc_sample *s)
+{
+	const char *args[] = {"--time-file", time_file, "--status", status_file, "--run-id",
+	                      r->run_id, "--plan-digest", r->digest, "--revision",
+	                      sc_plan_side_rev(&r->plan, side), "--sample", sample, NULL};
+	struct strbuf out = STRBUF_INIT;
+	int prc = sc_stage_run(r->dir, "parse-time", args, &out);
+	stop_if_interrupted(r);
+	if (prc != 0 && prc != 1)
+		sc_die_code(SC_EXIT_FAIL, "sc-parse-time failed for %s (%s)", sample, time_file);
+	int ok = add_sample(r, &out, s);
+	sb_release(&out);
+	return ok;
+}
+
+/* The prebuild's own counters go into the report as "<side>:@prebuild"
+ * (rc: sc-sandbox-exec's; 0 and 1 left a status line and a time file). */
+static void prebuild_sample(struct run *r, int side, int rc, const char *time_file,
+                            const char *status_file)
+{
+	char *sample = xasprintf("%s:" SC_PREBUILD_ID, sc_side_name(side));
+	struct sc_sample s;
+	if (rc == 0 || rc == 1) {
+		parse_raw(r, side, sample, time_file, status_file, &s);
+	} else {
+		const char *args[] = {"--unmeasured", "sandbox_failed", "--detail",
+		                      "sc-sandbox-exec could not run the prebuild", "--run-id",
+		                      r->run_id, "--plan-digest", r->digest, "--revision",
+		                      sc_plan_side_rev(&r->plan, side), "--sample", sample, NULL};
+		struct strbuf out = STRBUF_INIT;
+		if (sc_stage_run(r->dir, "parse-time", args, &out) != 1)
+			sc_die_code(SC_EXIT_FAIL, "sc-parse-time failed for %s", sample);
+		add_sample(r, &out, &s);
+		sb_release(&out);
+	}
+	sc_sample_free(&s);
+	free(sample);
+}
+
 /* Run one command in the side's sandbox; the status line is kept beside the
  * raw counters.  Returns sc-sandbox-exec's exit code (2: did not run). */
 static int sandboxed(struct run *r, int side, const char *name, double timeout,
@@ -616,6 +659,7 @@ static int prebuild(struct run *r, int side)
 	int rc = sandboxed(r, side, "prebuild", r->o.prebuild_timeout, cmd.v, &time_file, &status_file);
 	double wall = sc_monotonic_now() - t0;
 	stop_if_interrupted(r);
+	prebuild_sample(r, side, rc, time_file, status_file);
 	r->step++;
 	int late = rc == 1 && timed_out(status_file);
 	char *hint = output_hint(r, side, "prebuild");
@@ -661,16 +705,8 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 		return;
 	}
 	char *sample = xasprintf("%s:%s", sc_side_name(side), f->id);
-	const char *args[] = {"--time-file", time_file, "--status", status_file, "--run-id",
-	                      r->run_id, "--plan-digest", r->digest, "--revision",
-	                      sc_plan_side_rev(&r->plan, side), "--sample", sample, NULL};
-	struct strbuf out = STRBUF_INIT;
-	int prc = sc_stage_run(r->dir, "parse-time", args, &out);
-	stop_if_interrupted(r);
-	if (prc != 0 && prc != 1)
-		sc_die_code(SC_EXIT_FAIL, "sc-parse-time failed for %s (%s)", sample, time_file);
 	struct sc_sample s;
-	if (add_sample(r, &out, &s)) {
+	if (parse_raw(r, side, sample, time_file, status_file, &s)) {
 		char *cpu = fmt_seconds(s.cpu_s), *wall = fmt_seconds(s.wall_s);
 		progress(r, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu, wall);
 		free(cpu);
@@ -682,7 +718,6 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 		free(hint);
 	}
 	sc_sample_free(&s);
-	sb_release(&out);
 	free(sample);
 	free(time_file);
 	free(status_file);
@@ -773,26 +808,22 @@ static int report(struct run *r)
 	if (stat(json, &st) < 0)
 		sc_die_code(SC_EXIT_FAIL, "sc-report wrote no report.json; the workspace is incomplete (%s)",
 		            r->ws);
-	free(json);
 
 	char *marker = xasprintf("%s/" INCOMPLETE_MARKER, r->ws);
 	unlink(marker);
 	free(marker);
 
-	/* The summary is report.md's first line: say it where the person looks. */
+	/* The report's headline, plain text, where the person looks. */
 	char *md = xasprintf("%s/report.md", r->ws);
 	struct strbuf text = STRBUF_INIT;
-	if (sc_read_file(md, &text, 1u << 24) == 0) {
-		char *nl = strchr(text.buf, '\n');
-		if (nl)
-			*nl = '\0';
+	if (sc_report_read_headline(json, &text) == 0)
 		printf("%s\n", text.buf);
-	}
 	printf("report: %s\n", md);
 	printf("report: %s/report.json\n", r->ws);
 	fflush(stdout);
 	sb_release(&text);
 	free(md);
+	free(json);
 	return rc == 0 && !r->measurement_failed ? 0 : SC_EXIT_FAIL;
 }
 

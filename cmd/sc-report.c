@@ -75,6 +75,24 @@ static void threshold(const char *v, long long *out, int *seen, const char *name
 		sc_die("--threshold-ratio must be at most 1000 (%s)", v);
 }
 
+/* "UID:GID", each a decimal below 2^32 without leading zeros. */
+static int is_uid_gid(const char *s)
+{
+	for (int part = 0; part < 2; part++) {
+		const char *start = s;
+		unsigned long long v = 0;
+		for (; *s >= '0' && *s <= '9'; s++)
+			if ((v = v * 10 + (unsigned)(*s - '0')) > 0xffffffffULL)
+				return 0;
+		if (s == start || (*start == '0' && s - start > 1))
+			return 0;
+		if (*s != (part ? '\0' : ':'))
+			return 0;
+		s++;
+	}
+	return 1;
+}
+
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -134,11 +152,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (o->lean_version && (!*o->lean_version || strlen(o->lean_version) > 512 ||
 	                        !sc_is_printable_utf8(o->lean_version)))
 		sc_die("--lean-version must be one printable UTF-8 line (argv)");
-	unsigned uid, gid;
-	char tail;
-	if (o->sandbox_user && (strspn(o->sandbox_user, "0123456789:") != strlen(o->sandbox_user) ||
-	                        sscanf(o->sandbox_user, "%10u:%10u%c", &uid, &gid, &tail) != 2))
-		sc_die("--sandbox-user wants UID:GID, numeric (%s)", o->sandbox_user);
+	if (o->sandbox_user && !is_uid_gid(o->sandbox_user))
+		sc_die("--sandbox-user is not UID:GID in decimal (%s)", o->sandbox_user);
 	size_t stdin_uses = 0;
 	for (size_t i = 0; i < o->n_samples; i++)
 		stdin_uses += strcmp(o->samples[i], "-") == 0;
@@ -178,11 +193,25 @@ static void read_samples_file(const char *path, struct strbuf *sb)
 		close(fd);
 }
 
+/* A samples file inside the output folder is named relative to it (the
+ * workspace, under profile-run): no runner's absolute path in the report. */
+static const char *source_name(const char *path, const char *out_dir)
+{
+	if (strcmp(path, "-") == 0)
+		return "stdin";
+	size_t n = strlen(out_dir);
+	while (n > 1 && out_dir[n - 1] == '/')
+		n--;
+	if (strncmp(path, out_dir, n) == 0 && path[n] == '/' && path[n + 1])
+		return path + n + 1;
+	return path;
+}
+
 /* Every non-empty line must be one sample; a bad line is bad input. */
-static void parse_samples(const char *path, const struct strbuf *sb, struct sc_sample_in **in,
+static void parse_samples(const char *path, const char *out_dir, const struct strbuf *sb, struct sc_sample_in **in,
                           size_t *n, size_t *alloc)
 {
-	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
+	const char *name = source_name(path, out_dir);
 	size_t lineno = 0;
 	struct strbuf err = STRBUF_INIT;
 	for (const char *p = sb->buf, *end = sb->buf + sb->len; p < end;) {
@@ -230,7 +259,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < o.n_samples; i++) {
 		struct strbuf sb = STRBUF_INIT;
 		read_samples_file(o.samples[i], &sb);
-		parse_samples(o.samples[i], &sb, &in, &n_in, &alloc_in);
+		parse_samples(o.samples[i], o.out_dir, &sb, &in, &n_in, &alloc_in);
 		sb_release(&sb);
 	}
 
@@ -238,8 +267,8 @@ int main(int argc, char **argv)
 	if (uname(&un) < 0)
 		sc_die_errno("cannot read the platform (uname)");
 	char *platform = xasprintf("%s %s", un.sysname, un.release);
-	struct sc_report_env env = {platform, un.machine, o.lean_version, o.lean_sha256,
-	                            o.lake_sha256, o.sandbox_user};
+	struct sc_report_env env = {platform, un.machine, o.sandbox_user, o.lean_version,
+	                            o.lean_sha256, o.lake_sha256};
 	if (!sc_is_printable_utf8(platform) || !sc_is_printable_utf8(un.machine))
 		sc_die("uname reports unprintable text (uname)");
 

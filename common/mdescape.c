@@ -83,6 +83,24 @@ void sc_md_code(const char *s, struct strbuf *out)
 	sb_adds(out, "</code>");
 }
 
+void sc_md_code_path(const char *path, struct strbuf *out)
+{
+	struct strbuf part = STRBUF_INIT;
+	sb_adds(out, "<code>");
+	for (const char *p = path;;) {
+		const char *slash = strchr(p, '/');
+		sb_reset(&part);
+		sb_add(&part, p, slash ? (size_t)(slash - p) : strlen(p));
+		sc_md_escape(part.len ? part.buf : "", out);
+		if (!slash)
+			break;
+		sb_adds(out, "/<wbr>");
+		p = slash + 1;
+	}
+	sb_adds(out, "</code>");
+	sb_release(&part);
+}
+
 int sc_is_printable_utf8(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

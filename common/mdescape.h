@@ -19,6 +19,10 @@ void sc_md_escape(const char *s, struct strbuf *out);
 /* The same inside <code>...</code>: GitHub does not turn "@name" or "#12"
  * inside code into mentions or issue links. */
 void sc_md_code(const char *s, struct strbuf *out);
+/* A path as sc_md_code(), with "<wbr>" after each '/': a long path can
+ * wrap at its separators in a narrow table cell instead of pushing the
+ * other columns off-screen. */
+void sc_md_code_path(const char *path, struct strbuf *out);
 /* 1 when s is valid UTF-8 without control characters: text that may be
  * recorded as one line (e.g. an operator-supplied version string). */
 int sc_is_printable_utf8(const char *s);

@@ -15,7 +15,9 @@ const char sc_report_limits_text[] =
 	"runs, only between the two sides of this report. Bounds: at most 32 changed "
 	"modules, 900 s per prebuild (`lake build +Mod:deps`: the import cones, not the "
 	"selected modules), 300 s per sample, 1800 s for the timed phase, one "
-	"elaboration thread (lean -j1).";
+	"elaboration thread (lean -j1). Resource-usage (rusage) accounting misses children that are "
+	"reaped automatically because their parent ignores SIGCHLD, so a deliberately "
+	"hostile candidate can understate its own cost: flags stay advisory.";
 
 static void problem(struct sc_report *r, const char *sample, const char *source,
                     const char *kind, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -52,10 +54,12 @@ void sc_report_init(struct sc_report *r, const struct sc_plan *p, const char *pl
 	r->files = xcalloc(p->n_files ? p->n_files : 1, sizeof *r->files);
 	for (size_t i = 0; i < p->n_files; i++) {
 		r->files[i].f = &p->files[i];
-		for (int s = 0; s < 2; s++)
-			r->files[i].side[s].state = sc_change_on_side(p->files[i].change, s)
-			                                    ? SC_SLOT_MISSING
-			                                    : SC_SLOT_UNUSED;
+		for (int s = 0; s < 2; s++) {
+			int on = sc_change_on_side(p->files[i].change, s);
+			r->files[i].side[s].state = on ? SC_SLOT_MISSING : SC_SLOT_UNUSED;
+			if (on)
+				r->prebuild[s].state = SC_SLOT_MISSING;
+		}
 	}
 }
 
@@ -77,6 +81,38 @@ static int counters_to_ms(const struct sc_sample *s, struct sc_report_side *side
 	           : 0;
 }
 
+/* The slot a sample claims: a file's side or a side's prebuild; NULL (with
+ * the problem recorded) when it names neither. */
+static struct sc_report_side *find_slot(struct sc_report *r, const struct sc_sample_in *in,
+                                        int *side)
+{
+	const struct sc_sample *s = &in->s;
+	if ((*side = sc_sample_prebuild_side(s->sample)) >= 0) {
+		if (r->prebuild[*side].state == SC_SLOT_UNUSED) {
+			problem(r, s->sample, in->source, "unexpected",
+			        "the %s side measures no file, so it has no prebuild", sc_side_name(*side));
+			return NULL;
+		}
+		return &r->prebuild[*side];
+	}
+	const char *id;
+	if (sc_sample_id_split(s->sample, side, &id) < 0) {
+		problem(r, s->sample, in->source, "unexpected", "not a sample id");
+		return NULL;
+	}
+	struct sc_report_file *rf = find_file(r, id);
+	if (!rf) {
+		problem(r, s->sample, in->source, "unexpected", "the plan has no file %s", id);
+		return NULL;
+	}
+	if (rf->side[*side].state == SC_SLOT_UNUSED) {
+		problem(r, s->sample, in->source, "unexpected", "%s file %s has no %s sample",
+		        sc_change_name(rf->f->change), rf->f->path, sc_side_name(*side));
+		return NULL;
+	}
+	return &rf->side[*side];
+}
+
 /* Checks run in a fixed order so that each sample gets one, most basic,
  * reason: a sample of another run is "cross_run" even if its id is also
  * unknown. */
@@ -96,22 +132,9 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 		return;
 	}
 	int side;
-	const char *id;
-	if (sc_sample_id_split(s->sample, &side, &id) < 0) {
-		problem(r, s->sample, in->source, "unexpected", "not a sample id");
+	struct sc_report_side *sd = find_slot(r, in, &side);
+	if (!sd)
 		return;
-	}
-	struct sc_report_file *rf = find_file(r, id);
-	if (!rf) {
-		problem(r, s->sample, in->source, "unexpected", "the plan has no file %s", id);
-		return;
-	}
-	struct sc_report_side *sd = &rf->side[side];
-	if (sd->state == SC_SLOT_UNUSED) {
-		problem(r, s->sample, in->source, "unexpected", "%s file %s has no %s sample",
-		        sc_change_name(rf->f->change), rf->f->path, sc_side_name(side));
-		return;
-	}
 	const char *want = sc_plan_side_rev(r->plan, side);
 	if (strcmp(s->revision, want) != 0) {
 		problem(r, s->sample, in->source, "wrong_revision",

@@ -60,9 +60,9 @@ struct sc_problem {
 
 struct sc_report_env {
 	const char *platform, *machine;        /* uname */
+	const char *sandbox_user;              /* "UID:GID", NULL when not given */
 	const char *lean_version;              /* NULL when not given */
 	const char *lean_sha256, *lake_sha256; /* NULL when not given */
-	const char *sandbox_user;              /* "UID:GID"; NULL when not given */
 };
 
 struct sc_report {
@@ -73,6 +73,10 @@ struct sc_report {
 	struct sc_report_env env;
 	struct sc_report_file *files;
 	size_t n_files;
+	/* Each side's prebuild ("<side>:@prebuild"): UNUSED when the side
+	 * measures no file; MISSING when not given (optional: it bears on no
+	 * verdict), otherwise bound like any sample. */
+	struct sc_report_side prebuild[2];
 	struct sc_problem *problems;
 	size_t n_problems, alloc_problems;
 	size_t n_compared, n_flagged;
@@ -90,7 +94,15 @@ void sc_report_not_compared_reason(const struct sc_report_file *rf, struct strbu
 const char *sc_report_status(const struct sc_report *r);
 void sc_report_free(struct sc_report *r);
 
+/* What got slower, in one line: problems first when there are any, then
+ * each flagged file with base -> head CPU, ratio and delta (or that nothing
+ * got slower beyond the thresholds).  markdown 0: plain text for a
+ * terminal (report.json "headline"); 1: report.md's first line. */
+void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *out);
+
 void sc_report_to_json(const struct sc_report *r, struct strbuf *out);
+/* A written report.json's "headline" (one printable line); 0 or -1. */
+int sc_report_read_headline(const char *json_path, struct strbuf *out);
 void sc_report_to_md(const struct sc_report *r, struct strbuf *out);
 
 #endif

@@ -1,5 +1,7 @@
 /* report.json, schema "sphereceti.report/1" (see sc-report(1)). */
 #include "json.h"
+#include "mdescape.h"
+#include "safefile.h"
 #include "report.h"
 #include "version.h"
 
@@ -88,16 +90,14 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e)
 	sc_json_str(g, e->platform);
 	sc_json_str(g, "machine");
 	sc_json_str(g, e->machine);
+	sc_json_str(g, "sandbox_user");
+	sc_json_str_or_null(g, e->sandbox_user);
 	sc_json_str(g, "lean_version");
 	sc_json_str_or_null(g, e->lean_version);
 	sc_json_str(g, "lean_sha256");
 	sc_json_str_or_null(g, e->lean_sha256);
 	sc_json_str(g, "lake_sha256");
 	sc_json_str_or_null(g, e->lake_sha256);
-	if (e->sandbox_user) { /* profile-run always says; bare sc-report runs may not */
-		sc_json_str(g, "sandbox_user");
-		sc_json_str(g, e->sandbox_user);
-	}
 	sc_json_str(g, "dependencies");
 	sc_json_str(g, "operator prepared");
 	sc_json_map_close(g);
@@ -132,6 +132,11 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 	sc_json_str(g, SC_VERSION);
 	sc_json_str(g, "status");
 	sc_json_str(g, sc_report_status(r));
+	struct strbuf headline = STRBUF_INIT;
+	sc_report_headline(r, 0, &headline);
+	sc_json_str(g, "headline");
+	sc_json_str(g, headline.buf);
+	sb_release(&headline);
 	sc_plan_revisions_to_json(g, r->plan);
 	sc_json_str(g, "github");
 	sc_json_str_or_null(g, r->plan->github);
@@ -154,6 +159,14 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 
 	gen_env(g, &r->env);
 	gen_limits(g);
+
+	sc_json_str(g, "prebuild");
+	sc_json_map_open(g);
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		sc_json_str(g, sc_side_name(side));
+		gen_side(g, &r->prebuild[side]);
+	}
+	sc_json_map_close(g);
 
 	sc_json_str(g, "files");
 	sc_json_array_open(g);
@@ -191,4 +204,24 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 	sc_json_array_close(g);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
+}
+
+int sc_report_read_headline(const char *json_path, struct strbuf *out)
+{
+	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
+	int rc = -1;
+	if (sc_read_file(json_path, &raw, 1u << 24) == 0) {
+		yajl_val v = sc_json_parse(raw.buf, raw.len, &err);
+		const char *line;
+		if (v && sc_json_get_str(v, "headline", &line, &err) == 0 &&
+		    sc_is_printable_utf8(line)) {
+			sb_adds(out, line);
+			rc = 0;
+		}
+		if (v)
+			yajl_tree_free(v);
+	}
+	sb_release(&raw);
+	sb_release(&err);
+	return rc;
 }

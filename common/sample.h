@@ -6,12 +6,15 @@
  *  "revision": oid, "sample": "base:A.B" | "head:A.B", "ok": bool,
  *  "cpu_user_s": n|null, "cpu_sys_s": n|null, "cpu_s": n|null,
  *  "wall_s": n|null, "max_rss_kib": int|null, "exit_status": int|null,
- *  "error": null | "prebuild_failed" | "prebuild_timeout" | "deadline_exceeded" | "timeout" |
+ *  "error": null | "prebuild_failed" | "prebuild_timeout" |
+ *           "source_changed" | "deadline_exceeded" | "timeout" |
  *           "failed" | "invalid_counters" | "missing_counters" |
  *           "status_mismatch" | "sandbox_failed" | "source_changed",
  *  "detail": null | "human-readable reason"}
  * An ok sample has every number and error null; an error sample has no
- * cpu numbers (partial data never leaves this model).
+ * cpu numbers (partial data never leaves this model).  Counters are whole
+ * milliseconds.  "<side>:@prebuild" is the side's prebuild ('@' is in no
+ * module name, so it names no file).
  *
  * The status line sc-sandbox-exec prints, schema "sphereceti.status/1":
  * {"schema": "sphereceti.status/1", "exit_code": int, "signal": int,
@@ -53,5 +56,10 @@ int sc_status_from_json(const char *buf, size_t len, struct sc_status *st, struc
 
 /* "base:A.B" -> side and id (pointer into s); returns 0 or -1. */
 int sc_sample_id_split(const char *sample, int *side, const char **id);
+#define SC_PREBUILD_ID "@prebuild"
+/* "base:@prebuild" / "head:@prebuild" -> the side; anything else -> -1. */
+int sc_sample_prebuild_side(const char *sample);
+/* The side of a file sample or a prebuild sample; -1 when it is neither. */
+int sc_sample_side(const char *sample);
 
 #endif

@@ -23,7 +23,14 @@ int sc_seconds_to_ms(double s, long long *ms)
 		return -1;
 	/* s >= 0, so adding one half and truncating rounds to nearest (no
 	 * libm: the tools link without -lm). */
-	*ms = (long long)(s * 1000.0 + 0.5);
+	double x = s * 1000.0;
+	long long r = (long long)(x + 0.5);
+	double off = x > (double)r ? x - (double)r : (double)r - x;
+	/* A decimal with three places is off by a few ulps at most (below
+	 * 1e-3 ms even at SC_MAX_MS); a fourth decimal is off by >= 0.1 ms. */
+	if (off > 1e-6 + (double)r * 1e-15)
+		return -1;
+	*ms = r;
 	return 0;
 }
 
@@ -106,16 +113,16 @@ void sc_verdict_reason(enum sc_change change, const struct sc_verdict *v,
 	switch (change) {
 	case SC_CHANGE_MODIFIED:
 		if (v->flagged)
-			sb_addf(out, "head >= %sx base and >= +%s s", ratio.buf, delta.buf);
+			sb_addf(out, "head ≥ %s× base and ≥ +%s s", ratio.buf, delta.buf);
 		else if (!v->ratio_met && !v->delta_met)
-			sb_addf(out, "below %sx base and below +%s s", ratio.buf, delta.buf);
+			sb_addf(out, "below %s× base and below +%s s", ratio.buf, delta.buf);
 		else if (!v->ratio_met)
-			sb_addf(out, "below %sx base", ratio.buf);
+			sb_addf(out, "below %s× base", ratio.buf);
 		else
 			sb_addf(out, "below +%s s", delta.buf);
 		break;
 	case SC_CHANGE_ADDED:
-		sb_addf(out, "new file %s %s s", v->flagged ? "at or above" : "below", added.buf);
+		sb_addf(out, "new file %s %s s", v->flagged ? "≥" : "below", added.buf);
 		break;
 	case SC_CHANGE_REMOVED:
 		sb_adds(out, "removed files are listed, never flagged");
@@ -124,4 +131,61 @@ void sc_verdict_reason(enum sc_change change, const struct sc_verdict *v,
 	sb_release(&ratio);
 	sb_release(&delta);
 	sb_release(&added);
+}
+
+/* Decimals a thousandths value needs: 1500 -> 1, 30000 -> 0, 149999 -> 3. */
+static int milli_decimals(long long v)
+{
+	return v % 10 ? 3 : v % 100 ? 2 : v % 1000 ? 1 : 0;
+}
+
+static int at_least(int a, int b) { return a > b ? a : b; }
+
+void sc_display_init(const struct sc_thresholds *t, struct sc_display *d)
+{
+	d->sec_decimals = at_least(2, at_least(milli_decimals(t->delta_ms), milli_decimals(t->added_ms)));
+	d->ratio_decimals = at_least(2, milli_decimals(t->ratio_milli));
+}
+
+static long long floor_div(long long a, long long b)
+{
+	long long q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* v in units of 10^-decimals, printed with that many decimals. */
+static void add_scaled(long long v, int decimals, struct strbuf *out)
+{
+	long long scale = 1;
+	for (int i = 0; i < decimals; i++)
+		scale *= 10;
+	long long a = v < 0 ? -v : v;
+	sb_addf(out, "%s%lld", v < 0 ? "-" : "", a / scale);
+	if (decimals)
+		sb_addf(out, ".%0*lld", decimals, a % scale);
+}
+
+void sc_format_ms_floor(long long ms, int decimals, struct strbuf *out)
+{
+	long long unit = 1;
+	for (int i = decimals; i < 3; i++)
+		unit *= 10;
+	add_scaled(floor_div(ms, unit), decimals, out);
+}
+
+void sc_format_ratio_floor(long long head_ms, long long base_ms, int decimals,
+                           struct strbuf *out)
+{
+	long long scale = 1;
+	for (int i = 0; i < decimals; i++)
+		scale *= 10;
+	add_scaled(floor_div(head_ms * scale, base_ms), decimals, out);
+}
+
+void sc_format_pct_floor(long long head_ms, long long base_ms, struct strbuf *out)
+{
+	long long tenths = floor_div((head_ms - base_ms) * 1000, base_ms);
+	if (tenths >= 0)
+		sb_addc(out, '+');
+	add_scaled(tenths, 1, out);
 }

@@ -34,8 +34,11 @@ struct sc_thresholds {
 void sc_thresholds_default(struct sc_thresholds *t);
 int sc_thresholds_are_default(const struct sc_thresholds *t);
 
-/* Seconds (finite, >= 0, <= SC_MAX_MS/1000) to the nearest millisecond;
- * returns 0, or -1 for anything else. */
+/* Seconds (finite, >= 0, <= SC_MAX_MS/1000) that are a whole number of
+ * milliseconds, as GNU time and sc-parse-time write them, to milliseconds;
+ * returns 0, or -1 for anything else.  Only the double's own error is
+ * absorbed: 60.0005 is refused rather than rounded, so no figure is rounded
+ * on the way in and the verdict and the display start from one number. */
 int sc_seconds_to_ms(double s, long long *ms);
 /* A decimal string with at most three decimals ("1.5", "30", "0.001") to
  * thousandths; no sign, no exponent.  Returns 0 or -1. */
@@ -55,8 +58,27 @@ struct sc_verdict {
 /* Pure: base_ms is ignored for added, head_ms for removed. */
 void sc_verdict_compute(enum sc_change change, long long base_ms, long long head_ms,
                         const struct sc_thresholds *t, struct sc_verdict *v);
-/* One sentence for a person, e.g. "head is >= 1.5x base and >= +30 s". */
+/* One sentence for a person, e.g. "head ≥ 1.5× base and ≥ +30 s". */
 void sc_verdict_reason(enum sc_change change, const struct sc_verdict *v,
                        const struct sc_thresholds *t, struct strbuf *out);
+
+/* Figures shown to a person are truncated toward minus infinity at a
+ * precision at which every threshold is exact (at least 2 decimals): a shown
+ * figure then sits on the same side of each threshold as the exact one, so
+ * the display never contradicts the verdict (ratio 1.49998 shows "1.49",
+ * never "1.50" beside "below 1.5×"). */
+struct sc_display {
+	int sec_decimals;   /* CPU seconds and deltas */
+	int ratio_decimals; /* ratios */
+};
+void sc_display_init(const struct sc_thresholds *t, struct sc_display *d);
+/* Milliseconds at that many decimals (0-3), truncated: -50, 1 -> "-0.1". */
+void sc_format_ms_floor(long long ms, int decimals, struct strbuf *out);
+/* head / base (base > 0) at that many decimals, truncated. */
+void sc_format_ratio_floor(long long head_ms, long long base_ms, int decimals,
+                           struct strbuf *out);
+/* (head - base) / base in percent (base > 0), one decimal, truncated, with
+ * its sign: "+50.0", "-33.4", "+0.0". */
+void sc_format_pct_floor(long long head_ms, long long base_ms, struct strbuf *out);
 
 #endif

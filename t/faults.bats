@@ -408,5 +408,6 @@ big_tree() {
 	# The winner's run is whole.
 	[ "$(jq -r .status "$WS/report.json")" = ok ]
 	[ ! -e "$WS/INCOMPLETE" ]
-	[ "$(wc -l <"$WS/samples.jsonl")" -eq 2 ]
+	# Two file samples and the two sides' prebuilds.
+	[ "$(wc -l <"$WS/samples.jsonl")" -eq 4 ]
 }

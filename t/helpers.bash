@@ -44,3 +44,15 @@ sandbox_reach() {
 # sandbox: a checkout under a 0700 folder (/root) gets search permission
 # (never read permission) along their paths.
 [ "$(id -u)" -ne 0 ] || sandbox_reach "$SC_BIN" "${SC_FIXTURE:-$SC_BIN}"
+
+# sandbox_dirs: the folders of one sandboxed run, in the test's own folder:
+# TC (fixture toolchain), W (the test folder), T (tree, writable for the
+# sandbox user), D (dependencies), R (raw time files).
+sandbox_dirs() {
+	TC="${SC_FIXTURE:?}/toolchain"
+	W="$BATS_TEST_TMPDIR"
+	T="$W/tree" D="$W/deps" R="$W/raw"
+	mkdir -p "$T" "$D" "$R"
+	chmod 0777 "$T"
+	sandbox_reach "$D" "$W"
+}

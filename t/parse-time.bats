@@ -213,3 +213,26 @@ error_sample() {
 	[ "$(field ok)" = true ]
 	awk -v x="$(field cpu_s)" 'BEGIN { exit !(x >= 0.15 && x <= 2) }'
 }
+
+@test "a side's prebuild is a sample too: <side>:@prebuild, and no other @ id" {
+	timefile 41.20 3.05 1048576 0 45.00
+	statusline 0 0 false 45.500
+	run --separate-stderr sc-parse-time --time-file "$W/t.time" --status "$W/t.status" \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample base:@prebuild
+	[ "$status" -eq 0 ]
+	[ "$(field sample)" = base:@prebuild ]
+	[ "$(field cpu_s)" = 44.25 ]
+	[ "$(field max_rss_kib)" = 1048576 ]
+	run --separate-stderr sc-parse-time --unmeasured prebuild_timeout --detail 'out of time' \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:@prebuild
+	error_sample prebuild_timeout
+	run --separate-stderr sc-parse-time --unmeasured source_changed \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:A
+	error_sample source_changed
+	for id in base:@other head:@ @prebuild base:A@prebuild; do
+		run --separate-stderr sc-parse-time --time-file "$W/t.time" --status "$W/t.status" \
+			--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample "$id"
+		[ "$status" -eq 2 ] || { echo "$id: $status"; return 1; }
+		assert_error_line sc-parse-time
+	done
+}

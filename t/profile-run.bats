@@ -78,6 +78,15 @@ basic_change() {
 	# Progress: one line per step; stdout names the report.
 	[ "$(grep -c '^\[[0-9]*/10\] ' <<<"$stderr")" -eq 10 ]
 	grep -q "report: $WS/report.md" <<<"$output"
+	# The terminal gets the report's headline in plain text, no markdown.
+	[ "$(head -1 <<<"$output")" = "$(jqr .headline)" ]
+	[[ "$output" == "1 of 5 files got slower beyond the thresholds: Demo/Ring.lean "*" s CPU ("*"×, +"* ]]
+	[[ "$output" != *'**'* ]]
+	[[ "$output" != *'<code>'* ]]
+	# Each side's prebuild: CPU, wall and peak memory, in both reports.
+	jq -e '.prebuild | .base.status == "ok" and .head.status == "ok"
+		and (.head.cpu_s | type) == "number" and .head.wall_s > 0 and .head.max_rss_kib > 0' "$WS/report.json"
+	grep -qE '^\| head \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9] \| [0-9]+ \|$' "$WS/report.md"
 	# The source repository was only read.
 	[ "$(repo_state "$R")" = "$before" ]
 	no_process_left
@@ -177,6 +186,11 @@ except Exception:
 	[ "$(file_field Demo/Ring.lean '.base.error // empty')" = "" ]
 	grep -q 'head prebuild.*FAILED' <<<"$stderr"
 	grep -q "rerun with --keep-logs to keep Lake's output" <<<"$stderr"
+	# The prebuild's own sample says so; the report names no runner's path.
+	[ "$(jqr .prebuild.head.error)" = failed ]
+	jqr '.errors[] | select(.sample == "head:@prebuild") | .source' | grep -qx 'samples\.jsonl:[0-9]*' 
+	[[ "$output" == "Measurement incomplete — "*" problems with the samples (listed in report.md); "* ]]
+	run ! grep -qF "$WS" "$WS/report.md"
 }
 
 @test "a sample timeout ends the candidate, leaves nothing running" {

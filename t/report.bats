@@ -49,15 +49,21 @@ mkplan() {
 digest() { sha256sum "$1" | cut -d' ' -f1; }
 
 # ok SIDE MODULE CPU WALL [RUN] [DIGEST] [REV] -> one ok sample line.
-# CPU splits into user + 0.25 s system (less when CPU is smaller).
+# CPU splits into user + 0.25 s system (less when CPU is smaller); a CPU of
+# "U+S" gives user and system as they are, CPU their sum (as sc-parse-time).
 ok() {
 	local side=$1 mod=$2 cpu=$3 wall=$4 run=${5:-$RUN} d=${6:-$(digest plan.json)} rev=$7
 	[ -n "$rev" ] || { [ "$side" = base ] && rev=$M || rev=$H; }
+	local user=null sys=null
+	if [[ "$cpu" == *+* ]]; then
+		user=${cpu%+*} sys=${cpu#*+} cpu=null
+	fi
 	jq -nc --arg run "$run" --arg d "$d" --arg rev "$rev" --arg s "$side:$mod" \
-		--argjson cpu "$cpu" --argjson w "$wall" '
-		([0.25, $cpu] | min) as $sys
+		--argjson cpu "$cpu" --argjson user "$user" --argjson sys "$sys" --argjson w "$wall" '
+		(if $cpu == null then $sys else ([0.25, $cpu] | min) end) as $sys
+		| (if $cpu == null then $user else $cpu - $sys end) as $user
 		| {schema: "sphereceti.sample/1", run_id: $run, plan_digest: $d, revision: $rev,
-		   sample: $s, ok: true, cpu_user_s: ($cpu - $sys), cpu_sys_s: $sys, cpu_s: $cpu,
+		   sample: $s, ok: true, cpu_user_s: $user, cpu_sys_s: $sys, cpu_s: ($user + $sys),
 		   wall_s: $w, max_rss_kib: 524288, exit_status: 0, error: null, detail: null}'
 }
 
@@ -136,7 +142,10 @@ assert_error_report() {
 	[ "$(jq -r '.files[] | select(.id == "Roadmap.B") | .verdict' out/report.json)" = not_flagged ]
 	[ "$(jq -r '.files[] | select(.id == "Lib.New") | .flagged' out/report.json)" = true ]
 	[ "$(jq -r '.files[] | select(.id == "Roadmap.Old") | .flagged' out/report.json)" = false ]
-	head -1 out/report.md | grep -qx '\*\*2 of 4 files flagged\*\* (advisory: flags do not change the exit status).'
+	# The first line names what got slower, by how much; a terminal gets it
+	# as plain text.
+	head -1 out/report.md | grep -qxF '**2 of 4 files got slower beyond the thresholds:** <code>Lib/New.lean</code> new, 150.00 s CPU; <code>Lib/A.lean</code> 60.00 → 90.00 s CPU (1.50×, +30.00 s). Flags are advisory.'
+	[ "$(jq -r .headline out/report.json)" = '2 of 4 files got slower beyond the thresholds: Lib/New.lean new, 150.00 s CPU; Lib/A.lean 60.00 → 90.00 s CPU (1.50×, +30.00 s). Flags are advisory.' ]
 	grep -q "\[\`4444444\`\](https://github.com/owner/repo/commit/$H)" out/report.md
 	# Library and roadmap files each get their own section, in that order.
 	[ "$(grep -n '^## ' out/report.md | cut -d: -f2- | head -2 | tr '\n' ,)" = "## Library files,## Roadmap files," ]
@@ -184,7 +193,9 @@ assert_error_report() {
 		| .verdict == "not_compared" and .flagged == null and .ratio == null
 		  and .delta_s == null and .base.status == "error" and .base.error == "timeout"' \
 		out/report.json
-	grep -q '| <code>Lib/A.lean</code> | modified | error: timeout | 90.000 s | — | — |' out/report.md
+	grep -qF '| <code>Lib/A.lean</code> | modified | error: timeout | 90.00 | — | — | — | **not compared** (see Problems) |' out/report.md
+	# The problem comes first on the first line, then what got slower.
+	head -1 out/report.md | grep -qxF '**Measurement incomplete** — 1 problem with the samples (listed under Problems below); 3 of 4 files compared, no verdict for the rest. Of those compared, 1 of 3 files got slower beyond the thresholds: <code>Roadmap/B.lean</code> 100.00 → 200.00 s CPU (2.00×, +100.00 s). Flags are advisory.' 
 	# Other complete files still get their verdicts.
 	[ "$(jq -r '.files[] | select(.id == "Roadmap.B") | .verdict' out/report.json)" = flagged ]
 	[ "$(jq -c .summary out/report.json)" = '{"files":4,"compared":3,"flagged":1,"errors":1}' ]
@@ -372,8 +383,8 @@ assert_error_report() {
 	[ "$status" -eq 0 ]
 	jq -e '.files[0] | .ratio == null and .flagged == true and .delta_s == 30' out/report.json
 	jq -e '.files[1] | .ratio == null and .flagged == false' out/report.json
-	grep -q '<code>Lib/Z.lean</code> | modified | 0.000 s | 30.000 s | ∞ | +30.000 s |' out/report.md
-	grep -q '<code>Lib/Y.lean</code> | modified | 0.000 s | 0.000 s | — | +0.000 s |' out/report.md
+	grep -qF '<code>Lib/Z.lean</code> | modified | 0.00 | 30.00 | ∞ | +30.00 | — |' out/report.md
+	grep -qF '<code>Lib/Y.lean</code> | modified | 0.00 | 0.00 | — | +0.00 | — |' out/report.md
 }
 
 @test "an existing report is replaced whole; no temporary files remain" {
@@ -407,38 +418,64 @@ assert_error_report() {
 }
 
 # The anchor table: the same base/head CPU numbers through the real tool,
-# against the verdict TauCeti's rule gives (>= 1.5x and >= +30 s; added >= 150 s).
-@test "anchor: TauCeti's thresholds, row by row, through sc-report" {
-	local rows=() n=0 change base head want
-	while IFS=$'\t' read -r change base head want; do
+# against the exact rule's verdict (>= 1.5x and >= +30 s; added >= 150 s).
+@test "anchor: the exact rule, row by row, through sc-report" {
+	local rows=() n=0 change base head tauceti want
+	while IFS=$'\t' read -r change base head tauceti want; do
 		[[ -z "$change" || "$change" == \#* || "$change" == change ]] && continue
 		n=$((n + 1))
 		rows+=("$change $base $head $want")
 	done <"$ANCHOR"
-	[ "$n" -ge 20 ]
-	local entries=() i=0
-	for r in "${rows[@]}"; do
-		read -r change base head want <<<"$r"
+	[ "$n" -ge 30 ]
+	# A plan holds at most 32 files: the table goes through in chunks.
+	local start
+	for ((start = 0; start < n; start += 30)); do
+		anchor_chunk "${rows[@]:start:30}"
+	done
+}
+
+# anchor_chunk "CHANGE BASE HEAD WANT"...: one plan, one report, every verdict.
+anchor_chunk() {
+	local entries=() i=0 r change base head want got
+	for r in "$@"; do
 		i=$((i + 1))
-		entries+=("$(entry "Lib/Row$i.lean" library "$change")")
+		entries+=("$(entry "Lib/Row$i.lean" library "${r%% *}")")
 	done
 	mkplan plan.json "" "${entries[@]}"
 	i=0
-	for r in "${rows[@]}"; do
+	for r in "$@"; do
 		read -r change base head want <<<"$r"
 		i=$((i + 1))
 		[ "$change" = added ] || ok base "Lib.Row$i" "$base" 1
 		[ "$change" = removed ] || ok head "Lib.Row$i" "$head" 1
 	done >samples.jsonl
 	report --samples samples.jsonl
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	i=0
-	for r in "${rows[@]}"; do
+	for r in "$@"; do
 		read -r change base head want <<<"$r"
 		i=$((i + 1))
 		got=$(jq -r --arg id "Lib.Row$i" '.files[] | select(.id == $id) | .verdict' out/report.json)
-		[ "$got" = "$want" ] || { echo "row $i ($r): got $got"; return 1; }
+		[ "$got" = "$want" ] || { echo "row ($r): got $got"; return 1; }
 	done
+}
+
+# TauCeti's own float comparison, recomputed for every row, so the labels
+# cannot drift; where it says "pass" and the exact rule flags, the row is an
+# exact boundary that doubles miss.
+@test "anchor: TauCeti's float verdicts recomputed with python3 match the labels" {
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/anchor/tauceti-float.py" "$ANCHOR"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# The boundary rows where the two rules part are there and labelled so.
+	local split
+	split=$(awk -F'\t' '$4 == "pass" && $5 == "flagged" {print $2 "/" $3}' "$ANCHOR" | tr '\n' ' ')
+	[ "$split" = "60.128/90.192 2.001/32.001 60.14/90.21 2.05/32.05 9.10+8.64/45.37+2.37 " ]
+	# No row where TauCeti fails a file the exact rule passes.
+	[ -z "$(awk -F'\t' '$4 == "fail" && $5 != "flagged"' "$ANCHOR")" ]
+	# The check can fail: one flipped label is caught.
+	sed 's/^\(modified\t60.14\t90.21\t\)pass/\1fail/' "$ANCHOR" >flipped.tsv
+	run ! /usr/bin/python3 "$BATS_TEST_DIRNAME/anchor/tauceti-float.py" flipped.tsv
+	[[ "$output" == *"60.14 -> 90.21: TauCeti says pass, table says fail"* ]]
 }
 
 @test "a plan path with markup never reaches the report: the plan is invalid input" {
@@ -449,4 +486,197 @@ assert_error_report() {
 	assert_error_line sc-report
 	[[ "$stderr" == "sc-report: error: invalid plan: "* ]]
 	[ -z "$(ls out)" ]
+}
+
+# Rounding a finer counter could put the shown figure or the verdict on the
+# wrong side of a threshold (149.9995 s flagged as >= 150 s; 60.0005 ->
+# 90.0008 shown as 1.500x beside "below 1.5x"): such input is refused.
+@test "counters finer than a millisecond are bad input, never rounded" {
+	mkplan plan.json "" "$(entry Lib/New.lean library added)" "$(entry Lib/A.lean library modified)"
+	{ ok head Lib.New 149.9995 150; ok base Lib.A 60 61; ok head Lib.A 90 91; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 2 ]
+	assert_error_line sc-report
+	[[ "$stderr" == *'"cpu_user_s" is not a whole number of milliseconds (samples.jsonl:1)' ]]
+	[ -z "$(ls out)" ]
+	{ ok head Lib.New 1 1; ok base Lib.A 60.0005 61; ok head Lib.A 90.0008 91; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"(samples.jsonl:2)" ]]
+	[ -z "$(ls out)" ]
+	# A wall time finer than a millisecond too.
+	{ ok head Lib.New 1 1.0001; ok base Lib.A 60 61; ok head Lib.A 90 91; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *'"wall_s" is not a whole number of milliseconds (samples.jsonl:1)' ]]
+	# Whole milliseconds, even as a double sum like 9.10 + 8.64, are fine.
+	{ ok head Lib.New 9.10+8.64 20; ok base Lib.A 60 61; ok head Lib.A 90 91; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.files[0].head.cpu_s' out/report.json)" = 17.74 ]
+}
+
+# render: report.md as GitHub renders it (cmark-gfm with the table
+# extension; raw HTML kept, as GitHub keeps <code> and <wbr>) -> tables.tsv,
+# one line per table row, cells tab-separated (t/lib/mdtables.py).
+render() {
+	cmark-gfm --unsafe -e table out/report.md >report.html
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/lib/mdtables.py" <report.html >tables.tsv
+	run ! grep -q '^BAD' tables.tsv
+}
+
+# cells TABLE FIRST-CELL: that row's cells after the table number, tab-joined
+cells() { awk -F'\t' -v t="$1" -v c="$2" '$1 == t && $2 == c' tables.tsv | cut -f2-; }
+
+LONG=Lib/Algebra/Category/ModuleCat/Monoidal/Symmetric/Braided/Coherence/HexagonLema.lean
+
+@test "report.md at GitHub's width: flagged first, then by CPU delta, totals, one figure per cell" {
+	[ "${#LONG}" -eq 84 ]
+	local long=${LONG%.lean}
+	long=${long//\//.}
+	mkplan plan.json owner/repo "$(entry Lib/A.lean library modified)" "$(entry $LONG library modified)" \
+		"$(entry Lib/New.lean library added)" "$(entry Lib/Small.lean library modified)" \
+		"$(entry Lib/Err.lean library modified)" "$(entry Roadmap/Old.lean roadmap removed)"
+	{
+		ok base Lib.A 60 61.5; ok head Lib.A 90 91.25
+		ok base "$long" 12.5 13.1; ok head "$long" 14.4 15.2
+		ok head Lib.New 21 21.1
+		ok base Lib.Small 1 1.1; ok head Lib.Small 6 6.2
+		bad base Lib.Err timeout "sample exceeded 300 s"; ok head Lib.Err 3 3
+		ok base Roadmap.Old 12.5 13
+	} >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 1 ]
+	render
+	# Table 1 is the revisions; 2 library, 3 roadmap, 4 wall and memory, 5 prebuild.
+	[ "$(cells 2 file)" = $'file\tchange\tbase CPU (s)\thead CPU (s)\tratio\tΔ CPU (s)\tΔ %\tverdict' ]
+	[ -z "$(awk -F'\t' '($1 == 2 || $1 == 3) && NF != 9' tables.tsv)" ]
+	[ -z "$(awk -F'\t' '$1 == 4 && NF != 6' tables.tsv)" ]
+	[ -z "$(awk -F'\t' '$1 == 5 && NF != 5' tables.tsv)" ]
+	# Flagged first, then by delta (+21, +5, +1.9), then the file without a
+	# comparison, then the totals.
+	[ "$(awk -F'\t' '$1 == 2 {print $2}' tables.tsv | tr '\n' ,)" = "file,Lib/A.lean,Lib/New.lean,Lib/Small.lean,$LONG,Lib/Err.lean,total," ]
+	[ "$(cells 2 Lib/A.lean)" = $'Lib/A.lean\tmodified\t60.00\t90.00\t1.50×\t+30.00\t+50.0%\tflagged: head ≥ 1.5× base and ≥ +30~s' ]
+	# The long path is one cell, whole; its figures are in theirs.
+	[ "$(cells 2 $LONG)" = "$LONG"$'\tmodified\t12.50\t14.40\t1.15×\t+1.90\t+15.2%\tnot flagged: below 1.5× base and below +30~s' ]
+	grep -qF '<code>Lib/<wbr>Algebra/<wbr>Category/<wbr>' out/report.md
+	# A short path stays whole.
+	grep -qF '| <code>Lib/A.lean</code> | modified |' out/report.md
+	# One noisy sample gets two decimals, not "6.000x".
+	[ "$(cells 2 Lib/Small.lean | cut -f5)" = 6.00× ]
+	[ "$(cells 2 Lib/New.lean)" = $'Lib/New.lean\tadded\t—\t21.00\t—\t+21.00\t—\tnot flagged: new file below 150~s' ]
+	[ "$(cells 2 Lib/Err.lean)" = $'Lib/Err.lean\tmodified\terror: timeout\t3.00\t—\t—\t—\tnot compared (see Problems)' ]
+	[ "$(cells 2 total)" = $'total\t4 compared\t73.50\t131.40\t—\t+57.90\t+78.7%\t1 flagged, 1 not compared' ]
+	[ "$(cells 3 total)" = $'total\t1 compared\t12.50\t0.00\t—\t-12.50\t-100.0%\t0 flagged' ]
+	# Figures are numbers; units live in the headers, never a space away
+	# from a number in a cell.
+	[ -z "$(awk -F'\t' '($1 == 2 || $1 == 3) && $2 != "file" {for (i = 4; i <= 8; i++) if ($i !~ /^([+-]?[0-9]+\.[0-9]+(×|%)?|—|∞|error: [a-z_]+)$/) print}' tables.tsv)" ]
+	[ -z "$(grep -E '[0-9] (s|MiB)([^a-z]|$)' tables.tsv)" ]
+	# Wall time and peak memory per sample, in their own table.
+	[ "$(cells 4 $LONG)" = "$LONG"$'\t13.1\t15.2\t512\t512' ]
+	[ "$(cells 4 Lib/Err.lean)" = $'Lib/Err.lean\t—\t3.0\t—\t512' ]
+}
+
+# 60.001 -> 90.001 is 1.49998x: shown rounded it would read "1.500x" beside
+# "below 1.5x base".  Truncated figures stay on the verdict's side.
+@test "shown figures never contradict the verdict" {
+	mkplan plan.json "" "$(entry Lib/R.lean library modified)" "$(entry Lib/D.lean library modified)" \
+		"$(entry Lib/N.lean library added)" "$(entry Lib/F.lean library modified)"
+	{
+		ok base Lib.R 60.001 61; ok head Lib.R 90.001 91
+		ok base Lib.D 20 21; ok head Lib.D 49.999 51
+		ok head Lib.N 149.999 150
+		ok base Lib.F 60.01 61; ok head Lib.F 90.015 91
+	} >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 0 ]
+	render
+	[ "$(cells 2 Lib/R.lean | cut -f5,8)" = $'1.49×\tnot flagged: below 1.5× base' ]
+	[ "$(cells 2 Lib/D.lean | cut -f6,8)" = $'+29.99\tnot flagged: below +30~s' ]
+	[ "$(cells 2 Lib/N.lean | cut -f4,8)" = $'149.99\tnot flagged: new file below 150~s' ]
+	[ "$(cells 2 Lib/F.lean | cut -f5,8)" = $'1.50×\tflagged: head ≥ 1.5× base and ≥ +30~s' ]
+	# One notation throughout: no ASCII ">=" or "1.5x" anywhere.
+	run ! grep -qE '>=|[0-9]x( |$)' out/report.md
+	run ! grep -qE '>=|[0-9]x( |$)' out/report.json
+}
+
+@test "each side's prebuild: CPU, wall and peak memory, bound like any sample" {
+	four_plan
+	prebuild() {
+		local side=$1 rev=$M
+		[ "$side" = base ] || rev=$H
+		jq -nc --arg run "${3:-$RUN}" --arg d "$(digest plan.json)" --arg rev "${4:-$rev}" \
+			--arg s "$side:@prebuild" --argjson cpu "$2" '
+			{schema: "sphereceti.sample/1", run_id: $run, plan_digest: $d, revision: $rev,
+			 sample: $s, ok: true, cpu_user_s: ($cpu - 1), cpu_sys_s: 1, cpu_s: $cpu,
+			 wall_s: ($cpu + 2.5), max_rss_kib: 2097152, exit_status: 0, error: null, detail: null}'
+	}
+	{ four_samples; prebuild base 120.5; prebuild head 130.25; } >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 0 ]
+	jq -e '.prebuild.base | .status == "ok" and .cpu_s == 120.5 and .wall_s == 123 and .max_rss_kib == 2097152' out/report.json
+	jq -e '.prebuild.head | .cpu_s == 130.25 and .cpu_user_s == 129.25 and .cpu_sys_s == 1' out/report.json
+	render
+	[ "$(cells 5 side)" = $'side\tCPU (s)\twall (s)\tmax RSS (MiB)' ]
+	[ "$(cells 5 base)" = $'base\t120.50\t123.0\t2048' ]
+	[ "$(cells 5 head)" = $'head\t130.25\t132.8\t2048' ]
+	# Not given: optional, said so, no problem.
+	four_samples >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 0 ]
+	jq -e '.prebuild.base.status == "missing"' out/report.json
+	render
+	[ "$(cells 5 base | cut -f2)" = "not recorded" ]
+	# Duplicate, other run, other revision: rejected like file samples.
+	{ four_samples; prebuild base 1; prebuild base 2; prebuild head 3 $OTHER_RUN; } >samples.jsonl
+	report --samples samples.jsonl
+	assert_error_report
+	problem base:@prebuild duplicate
+	problem head:@prebuild cross_run
+	{ four_samples; prebuild head 3 $RUN $M; } >samples.jsonl
+	report --samples samples.jsonl
+	assert_error_report
+	problem head:@prebuild wrong_revision
+	# A side that measures no file has no prebuild.
+	mkplan plan.json "" "$(entry Lib/New.lean library added)"
+	{ ok head Lib.New 1 1; prebuild base 1; } >samples.jsonl
+	report --samples samples.jsonl
+	assert_error_report
+	problem base:@prebuild unexpected
+	# A failed prebuild is an error sample: named, no numbers.
+	{ ok head Lib.New 1 1; bad head @prebuild prebuild_timeout "lake build ran out of time"; } >samples.jsonl
+	report --samples samples.jsonl
+	assert_error_report
+	problem head:@prebuild sample_error
+	jq -e '.prebuild.head | .status == "error" and .error == "prebuild_timeout"' out/report.json
+}
+
+@test "the sandbox user is recorded; the limits state what rusage misses" {
+	four_plan
+	four_samples >samples.jsonl
+	report --samples samples.jsonl --sandbox-user 65534:65534
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .environment.sandbox_user out/report.json)" = 65534:65534 ]
+	grep -qxF -- '- Sandbox user: `65534:65534` (uid:gid)' out/report.md
+	jq -e '.limits.text | contains("ignores SIGCHLD") and contains("understate its own cost")' out/report.json
+	grep -q 'ignores SIGCHLD, so a deliberately hostile candidate can understate its own cost' out/report.md
+	for u in 65534 nobody 1:x :1 1: 01:1 4294967296:1 -1:1; do
+		report --samples samples.jsonl --sandbox-user "$u"
+		[ "$status" -eq 2 ] || { echo "$u: $status"; return 1; }
+		assert_error_line sc-report
+	done
+}
+
+@test "problems name sample files relative to the output folder, never by absolute path" {
+	four_plan
+	{ four_samples; ok head Lib.A 90 91; } >out/samples.jsonl
+	run --separate-stderr sc-report --plan "$PWD/plan.json" --samples "$PWD/out/samples.jsonl" \
+		--out-dir "$PWD/out/"
+	[ "$status" -eq 1 ]
+	jq -e '.errors[0] | .source == "samples.jsonl:7" and (.detail | contains("samples.jsonl:2"))' out/report.json
+	grep -qF -- '- `head:Lib.A` (samples.jsonl&#58;7) — duplicate' out/report.md
+	run ! grep -qF "$PWD" out/report.md
+	# Outside the output folder a file keeps the name it was given.
+	run --separate-stderr sc-report --plan plan.json --samples "$PWD/out/samples.jsonl" --out-dir out
+	[ "$(jq -r '.errors[0].source' out/report.json)" = "$PWD/out/samples.jsonl:7" ]
 }

@@ -5,18 +5,13 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup() {
-	TC="${SC_FIXTURE:?}/toolchain"
-	W="$BATS_TEST_TMPDIR"
-	T="$W/tree" D="$W/deps" R="$W/raw"
-	mkdir -p "$T" "$D/pkg" "$R"
+	sandbox_dirs
+	mkdir -p "$D/pkg"
 	echo 'leanprover/lean4:v4.34.0-rc1' > "$T/lean-toolchain"
 	echo 'def dep := 1' > "$D/pkg/Dep.lean"
 	# A unique module name: lets us find this test's processes in /proc.
 	M="Probe_${BATS_TEST_NUMBER}_$$"
 	LOG="$T/.fixture-log"
-	# writable for the sandbox user (nobody when we are root)
-	chmod 0777 "$T"
-	sandbox_reach "$D" "$W"
 }
 
 # lean_file 'directive...': the test's source file with these directives.

@@ -133,6 +133,16 @@ START_TEST(code_wrapper)
 	/* Exactly one opening and one closing tag survive. */
 	ck_assert_ptr_eq(strstr(sb.buf + 1, "<code>"), NULL);
 	ck_assert_ptr_eq(strstr(sb.buf, "</code>"), sb.buf + sb.len - 7);
+	/* A path may wrap after each '/'; its parts are escaped as ever. */
+	sb_reset(&sb);
+	sc_md_code_path("Lib/Deep/A.lean", &sb);
+	ck_assert_str_eq(sb.buf, "<code>Lib/<wbr>Deep/<wbr>A.lean</code>");
+	sb_reset(&sb);
+	sc_md_code_path("A.lean", &sb);
+	ck_assert_str_eq(sb.buf, "<code>A.lean</code>");
+	sb_reset(&sb);
+	sc_md_code_path("a|b/</code>/", &sb);
+	ck_assert_str_eq(sb.buf, "<code>a&#124;b/<wbr>&#60;/<wbr>code&#62;/<wbr></code>");
 	sb_release(&sb);
 }
 END_TEST

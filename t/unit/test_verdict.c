@@ -78,8 +78,9 @@ START_TEST(modified_base_zero)
 	ck_assert(!v.flagged && v.ratio_met && !v.delta_met && !v.has_ratio);
 	sc_verdict_compute(SC_CHANGE_MODIFIED, 0, 0, &th, &v);
 	ck_assert(!v.flagged && !v.has_ratio);
-	/* 0.0004 s rounds to 0 ms: still "base 0". */
-	ck_assert_int_eq(ms(0.0004), 0);
+	/* 0.0004 s is no whole millisecond: refused, not rounded to "base 0". */
+	long long z;
+	ck_assert_int_eq(sc_seconds_to_ms(0.0004, &z), -1);
 }
 END_TEST
 
@@ -138,7 +139,19 @@ START_TEST(seconds_to_ms)
 {
 	long long v;
 	ck_assert_int_eq(ms(89.999), 89999);
-	ck_assert_int_eq(ms(0.0005), 1);
+	ck_assert_int_eq(ms(0.001), 1);
+	/* Sums and differences of three-decimal numbers carry the double's
+	 * error, never a fourth decimal: accepted. */
+	ck_assert_int_eq(ms(9.10 + 8.64), 17740);
+	ck_assert_int_eq(ms(129.999 - 0.25), 129749);
+	ck_assert_int_eq(ms(999999999.999), 999999999999LL);
+	/* Finer than a millisecond is refused, never rounded: 149.9995 would
+	 * round to a flagged 150 s, 60.0005 -> 90.0008 to a "1.500x". */
+	ck_assert_int_eq(sc_seconds_to_ms(149.9995, &v), -1);
+	ck_assert_int_eq(sc_seconds_to_ms(60.0005, &v), -1);
+	ck_assert_int_eq(sc_seconds_to_ms(90.0008, &v), -1);
+	ck_assert_int_eq(sc_seconds_to_ms(0.0005, &v), -1);
+	ck_assert_int_eq(sc_seconds_to_ms(0.0001, &v), -1);
 	ck_assert_int_eq(ms(150), 150000);
 	ck_assert_int_eq(sc_seconds_to_ms(-0.001, &v), -1);
 	ck_assert_int_eq(sc_seconds_to_ms(NAN, &v), -1);
@@ -184,11 +197,11 @@ START_TEST(reasons)
 		long long base, head;
 		const char *want;
 	} cases[] = {
-		{SC_CHANGE_MODIFIED, 60000, 90000, "head >= 1.5x base and >= +30 s"},
-		{SC_CHANGE_MODIFIED, 60000, 89999, "below 1.5x base and below +30 s"},
-		{SC_CHANGE_MODIFIED, 100000, 130000, "below 1.5x base"},
+		{SC_CHANGE_MODIFIED, 60000, 90000, "head ≥ 1.5× base and ≥ +30 s"},
+		{SC_CHANGE_MODIFIED, 60000, 89999, "below 1.5× base and below +30 s"},
+		{SC_CHANGE_MODIFIED, 100000, 130000, "below 1.5× base"},
 		{SC_CHANGE_MODIFIED, 10000, 20000, "below +30 s"},
-		{SC_CHANGE_ADDED, 0, 150000, "new file at or above 150 s"},
+		{SC_CHANGE_ADDED, 0, 150000, "new file ≥ 150 s"},
 		{SC_CHANGE_ADDED, 0, 149999, "new file below 150 s"},
 		{SC_CHANGE_REMOVED, 5000, 0, "removed files are listed, never flagged"},
 	};
@@ -197,6 +210,93 @@ START_TEST(reasons)
 		sc_verdict_compute(cases[i].c, cases[i].base, cases[i].head, &th, &v);
 		sc_verdict_reason(cases[i].c, &v, &th, &sb);
 		ck_assert_str_eq(sb.buf, cases[i].want);
+	}
+	sb_release(&sb);
+}
+END_TEST
+
+static char *fmt_ms(long long v, int d)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	sb_reset(&sb);
+	sc_format_ms_floor(v, d, &sb);
+	return sb.buf;
+}
+
+START_TEST(display_truncates)
+{
+	struct sc_display d;
+	sc_display_init(&th, &d);
+	ck_assert_int_eq(d.sec_decimals, 2);
+	ck_assert_int_eq(d.ratio_decimals, 2);
+	ck_assert_str_eq(fmt_ms(149999, 2), "149.99");
+	ck_assert_str_eq(fmt_ms(150000, 2), "150.00");
+	ck_assert_str_eq(fmt_ms(-50, 1), "-0.1");
+	ck_assert_str_eq(fmt_ms(-50, 2), "-0.05");
+	ck_assert_str_eq(fmt_ms(7, 0), "0");
+	ck_assert_str_eq(fmt_ms(29999, 3), "29.999");
+	struct strbuf sb = STRBUF_INIT;
+	sc_format_ratio_floor(90001, 60001, 2, &sb);
+	ck_assert_str_eq(sb.buf, "1.49");
+	sb_reset(&sb);
+	sc_format_ratio_floor(6000, 1000, 2, &sb);
+	ck_assert_str_eq(sb.buf, "6.00");
+	sb_reset(&sb);
+	sc_format_pct_floor(90001, 60001, &sb);
+	ck_assert_str_eq(sb.buf, "+49.9");
+	sb_reset(&sb);
+	sc_format_pct_floor(2000, 3000, &sb);
+	ck_assert_str_eq(sb.buf, "-33.4");
+	sb_reset(&sb);
+	sc_format_pct_floor(3000, 3000, &sb);
+	ck_assert_str_eq(sb.buf, "+0.0");
+	/* Three-decimal thresholds get three decimals. */
+	th.ratio_milli = 1234;
+	th.delta_ms = 29999;
+	sc_display_init(&th, &d);
+	ck_assert_int_eq(d.sec_decimals, 3);
+	ck_assert_int_eq(d.ratio_decimals, 3);
+	sb_release(&sb);
+}
+END_TEST
+
+/* Every shown ratio, delta and head, read back, is on the verdict's side of
+ * its threshold, for default and odd thresholds around the boundaries. */
+START_TEST(display_never_contradicts_the_verdict)
+{
+	const long long ratios[] = {1500, 1234, 1001}, deltas[] = {30000, 29999, 10}, added[] = {150000, 150001};
+	struct strbuf sb = STRBUF_INIT;
+	for (int k = 0; k < 3; k++) {
+		th.ratio_milli = ratios[k];
+		th.delta_ms = deltas[k];
+		th.added_ms = added[k % 2];
+		struct sc_display d;
+		sc_display_init(&th, &d);
+		for (long long base = 59900; base <= 60100; base += 7) {
+			for (long long head = base * ratios[k] / 1000 - 40; head <= base * ratios[k] / 1000 + 40; head++) {
+				struct sc_verdict v;
+				long long shown;
+				sc_verdict_compute(SC_CHANGE_MODIFIED, base, head, &th, &v);
+				sb_reset(&sb);
+				sc_format_ratio_floor(head, base, d.ratio_decimals, &sb);
+				ck_assert_int_eq(sc_parse_milli(sb.buf, &shown), 0);
+				ck_assert_msg((shown >= th.ratio_milli) == v.ratio_met, "%lld/%lld shows %s", head, base, sb.buf);
+			}
+		}
+		for (long long delta = th.delta_ms < 40 ? 0 : th.delta_ms - 40; delta <= th.delta_ms + 40; delta++) {
+			long long shown;
+			sb_reset(&sb);
+			sc_format_ms_floor(delta, d.sec_decimals, &sb);
+			ck_assert_int_eq(sc_parse_milli(sb.buf, &shown), 0);
+			ck_assert((shown >= th.delta_ms) == (delta >= th.delta_ms));
+		}
+		for (long long head = th.added_ms - 40; head <= th.added_ms + 40; head++) {
+			long long shown;
+			sb_reset(&sb);
+			sc_format_ms_floor(head, d.sec_decimals, &sb);
+			ck_assert_int_eq(sc_parse_milli(sb.buf, &shown), 0);
+			ck_assert((shown >= th.added_ms) == (head >= th.added_ms));
+		}
 	}
 	sb_release(&sb);
 }
@@ -216,6 +316,8 @@ int main(void)
 	tcase_add_test(tc, seconds_to_ms);
 	tcase_add_test(tc, parse_and_format_milli);
 	tcase_add_test(tc, reasons);
+	tcase_add_test(tc, display_truncates);
+	tcase_add_test(tc, display_never_contradicts_the_verdict);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }

@@ -1,0 +1,288 @@
+#!/bin/bash
+# make check-mutants: break one rule of DESIGN.md at a time in a scratch copy
+# of this tree, rebuild, run the tests that should notice, and fail if any
+# mutant survives (every test it ran stays green with the rule broken).
+#
+#   t/mutants/run.sh [NAME-REGEX]      only the mutants whose name matches
+#
+# The table is t/mutants/mutants.tsv, one mutant a line, tab-separated:
+#   NAME  FILE  FROM  TO  TESTS
+# FROM must occur exactly once in FILE (else the table is stale: we fail,
+# never skip); the mutant is FILE with FROM replaced by TO, both literal
+# text.  TESTS is a ';'-separated list of X.bats:REGEX (bats -f REGEX on
+# t/X.bats; X.bats@N:REGEX bounds each test at N seconds, for a mutant that
+# makes its test hang) and unit:NAME (the check program t/unit/NAME.c), run
+# in order until one fails.  Lines starting with # are comments.
+#
+# The working tree is never touched: its tracked and untracked-but-not-
+# ignored files are copied to a scratch folder once, built once, and each
+# mutant is applied there, rebuilt incrementally (only the touched objects
+# recompile) and reverted.  Before any mutant, the unmutated copy must pass
+# every test the table names, so a red test cannot pass for a catch.  Tests
+# run in their own PID and mount namespaces (unshare, as root) so that
+# nothing a mutant leaves running outlives its tests or is seen by other
+# suites on the host; each test is bounded by BATS_TEST_TIMEOUT.
+#
+# Environment: SC_MUTANTS_TABLE (another table), SC_MUTANTS_DIR (scratch folder; default a new one under
+# TMPDIR, removed at the end unless SC_MUTANTS_KEEP=1), SC_MUTANTS_JOBS
+# (make -j, default 2), SC_MUTANTS_TEST_TIMEOUT (seconds per test, 60).
+set -euo pipefail
+export LC_ALL=C
+
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+TABLE=${SC_MUTANTS_TABLE:-$SRC/t/mutants/mutants.tsv}
+FILTER=${1:-}
+JOBS=${SC_MUTANTS_JOBS:-2}
+export BATS_TEST_TIMEOUT=${SC_MUTANTS_TEST_TIMEOUT:-60}
+
+die() {
+	echo "check-mutants: error: $1" >&2
+	exit 2
+}
+
+# ---- the table ----
+
+names=() files=() froms=() tos=() tests=()
+# split_tab LINE: fields of a tab-separated line into $fields (empty kept).
+split_tab() {
+	local rest=$1
+	fields=()
+	while [[ $rest == *$'\t'* ]]; do
+		fields+=("${rest%%$'\t'*}")
+		rest=${rest#*$'\t'}
+	done
+	fields+=("$rest")
+}
+
+# occurrences TEXT NEEDLE: how many times NEEDLE occurs in TEXT.
+occurrences() {
+	local without=${1//"$2"/}
+	echo $(((${#1} - ${#without}) / ${#2}))
+}
+
+# matches_a_test SUITE REGEX: some test name of SUITE matches REGEX (as
+# bats -f matches it).
+matches_a_test() {
+	local t
+	while IFS= read -r t; do
+		[[ $t =~ $2 ]] && return 0
+	done < <(sed -n 's/^@test "\(.*\)" {$/\1/p' "$1")
+	return 1
+}
+
+read_table() {
+	local line n=0 seen=" "
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		[[ -z $line || $line == \#* ]] && continue
+		split_tab "$line"
+		[ ${#fields[@]} -eq 5 ] || die "line $n has ${#fields[@]} fields, not 5 ($TABLE:$n)"
+		local name=${fields[0]} file=${fields[1]} from=${fields[2]} to=${fields[3]} t=${fields[4]}
+		[[ $name =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "bad mutant name '$name' ($TABLE:$n)"
+		[[ $seen != *" $name "* ]] || die "mutant $name is listed twice ($TABLE:$n)"
+		seen+="$name "
+		[ -f "$SRC/$file" ] || die "mutant $name: no file $file ($TABLE:$n)"
+		[ -n "$from" ] && [ "$from" != "$to" ] || die "mutant $name changes nothing ($TABLE:$n)"
+		[ -n "$t" ] || die "mutant $name names no tests ($TABLE:$n)"
+		local text count
+		text=$(<"$SRC/$file")
+		count=$(occurrences "$text" "$from")
+		[ "$count" -eq 1 ] ||
+			die "mutant $name: its pattern occurs $count times in $file, not once: update the table ($TABLE:$n)"
+		local spec
+		IFS=';' read -r -a specs <<<"$t"
+		for spec in "${specs[@]}"; do
+			case $spec in
+			unit:*) [ -f "$SRC/t/unit/${spec#unit:}.c" ] || die "mutant $name: no unit test ${spec#unit:} ($TABLE:$n)" ;;
+			*.bats:?* | *.bats@[1-9]*:?*)
+				local suite=${spec%%:*}
+				[ -f "$SRC/t/${suite%@*}" ] || die "mutant $name: no suite t/${suite%@*} ($TABLE:$n)"
+				matches_a_test "$SRC/t/${suite%@*}" "${spec#*:}" ||
+					die "mutant $name: '${spec#*:}' matches no test of t/${suite%@*} ($TABLE:$n)" ;;
+			*) die "mutant $name: bad test spec '$spec' ($TABLE:$n)" ;;
+			esac
+		done
+		[ -z "$FILTER" ] || [[ $name =~ $FILTER ]] || continue
+		names+=("$name") files+=("$file") froms+=("$from") tos+=("$to") tests+=("$t")
+	done <"$TABLE"
+	[ ${#names[@]} -gt 0 ] || die "no mutant matches '$FILTER' ($TABLE)"
+}
+
+# ---- the scratch copy ----
+
+copy_tree() {
+	(cd "$SRC" && git ls-files -z --cached --others --exclude-standard |
+		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+		tar --null -T - -cf -) | tar -xf - -C "$S"
+}
+
+# build [fixture] UNIT...: incremental build of the tools (and the fixture)
+# and the named unit tests.
+build() {
+	local targets=(all) u
+	for u in "$@"; do
+		if [ "$u" = fixture ]; then targets+=(fixture); else targets+=("build/t/unit/$u"); fi
+	done
+	make -C "$S" -j"$JOBS" BUILD=build DEVELOPER=1 "${targets[@]}" >>"$LOG" 2>&1
+}
+
+# unit_names SPECS...: the unit programs among test specs.
+unit_names() {
+	local s
+	for s in "$@"; do [[ $s == unit:* ]] && echo "${s#unit:}"; done | sort -u
+}
+
+# ---- running tests ----
+
+# run_spec SPEC: run one test spec in the scratch tree.  Sets ran (tests
+# run), failed (first failing test's name, empty if all passed).
+run_spec() {
+	local spec=$1 out rc=0
+	ran=0 failed=""
+	if [[ $spec == unit:* ]]; then
+		local u=${spec#unit:}
+		out=$(cd "$S" && CK_FORK=yes timeout -k 10 "$BATS_TEST_TIMEOUT" "build/t/unit/$u" 2>&1) || rc=$?
+		printf '%s\n' "$out" >>"$LOG"
+		ran=$(printf '%s\n' "$out" | sed -n 's/^[0-9]*%: Checks: \([0-9]*\).*/\1/p' | head -1)
+		ran=${ran:-0}
+		if [ "$rc" -ne 0 ]; then
+			# check: FILE:LINE:F:TCASE:TEST:...  (E for errors)
+			failed=$(printf '%s\n' "$out" | awk -F: '$3 == "F" || $3 == "E" { print $5; exit }')
+			failed="$u: ${failed:-exit $rc}"
+		fi
+		return 0
+	fi
+	local suite=${spec%%:*} regex=${spec#*:} limit=$BATS_TEST_TIMEOUT
+	if [[ $suite == *@* ]]; then limit=${suite#*@} suite=${suite%@*}; fi
+	# A PID and mount namespace of their own: when bats ends, whatever a
+	# mutant left running ends too.
+	out=$(cd "$S" && SC_BIN="$S/build" SC_FIXTURE="$S/build/fixture" BATS_TEST_TIMEOUT=$limit \
+		timeout -k 10 $((BATS_TEST_TIMEOUT * 20)) \
+		unshare --pid --fork --mount-proc --kill-child -- \
+		bats -f "$regex" "t/$suite" 2>&1) || rc=$?
+	printf '%s\n' "$out" >>"$LOG"
+	ran=$(printf '%s\n' "$out" | grep -cE '^(not )?ok ' || true)
+	failed=$(printf '%s\n' "$out" | sed -n 's/^not ok [0-9]* //p' | head -1)
+	if [ "$rc" -ne 0 ] && [ -z "$failed" ]; then
+		failed="$suite: exit $rc"
+	elif [ -n "$failed" ]; then
+		failed="$suite: $failed"
+	fi
+}
+
+# run_specs SPEC...: in order until one fails.  Sets total, caught.
+run_specs() {
+	local spec
+	total=0 caught=""
+	for spec in "$@"; do
+		run_spec "$spec"
+		total=$((total + ran))
+		[ "$ran" -gt 0 ] || { caught="!! $spec ran no test"; return; }
+		if [ -n "$failed" ]; then
+			caught=$failed
+			return
+		fi
+	done
+}
+
+# ---- main ----
+
+read_table
+command -v unshare >/dev/null || die "unshare (util-linux) is required"
+[ "$(id -u)" = 0 ] || die "run as root: tests run in their own PID namespace (unshare)"
+
+if [ -n "${SC_MUTANTS_DIR:-}" ]; then
+	S=$SC_MUTANTS_DIR
+	mkdir -p "$S"
+	[ -z "$(ls -A "$S")" ] || die "SC_MUTANTS_DIR is not empty ($S)"
+else
+	S=$(mktemp -d "${TMPDIR:-/tmp}/sc-mutants.XXXXXX")
+fi
+# the sandbox user (nobody, for a root operator) must reach the fixture
+# toolchain and sc-init in the scratch build folder
+chmod 0755 "$S"
+cleanup() {
+	# restore whatever mutant was applied when we were stopped
+	[ -z "${applied:-}" ] || cp "$SRC/$applied" "$S/$applied"
+	[ "${SC_MUTANTS_KEEP:-0}" = 1 ] || rm -rf "$S"
+}
+trap cleanup EXIT
+LOG="$S/mutants.log"
+copy_tree
+
+all_specs=()
+for t in "${tests[@]}"; do
+	IFS=';' read -r -a specs <<<"$t"
+	all_specs+=("${specs[@]}")
+done
+mapfile -t units < <(unit_names "${all_specs[@]}")
+echo "check-mutants: ${#names[@]} mutants; scratch copy $S"
+fixture=()
+[[ " ${all_specs[*]}" != *".bats"* ]] || fixture=(fixture)
+build "${fixture[@]}" "${units[@]}" || { tail -30 "$LOG"; SC_MUTANTS_KEEP=1; die "the unmutated copy does not build ($LOG)"; }
+
+# The unmutated copy passes every test of the table: one bats run per suite
+# with the union of its filters.
+declare -A union=()
+for spec in "${all_specs[@]}"; do
+	[[ $spec == unit:* ]] && { union[$spec]=1; continue; }
+	s=${spec%%:*} r=${spec#*:}
+	s=${s%@*}
+	union[$s]="${union[$s]:+${union[$s]}|}($r)"
+done
+t0=$SECONDS
+for key in "${!union[@]}"; do
+	if [[ $key == unit:* ]]; then spec=$key; else spec="$key:${union[$key]}"; fi
+	run_spec "$spec"
+	if [ -n "$failed" ]; then
+		tail -40 "$LOG"
+		SC_MUTANTS_KEEP=1
+		die "the unmutated copy fails $failed: fix that first ($LOG)"
+	fi
+done
+echo "check-mutants: the unmutated copy passes every listed test ($((SECONDS - t0)) s)"
+
+rows=() survivors=() errors=()
+for i in "${!names[@]}"; do
+	name=${names[$i]} file=${files[$i]} total=0
+	t0=$SECONDS
+	echo "== $name ($file)" >>"$LOG"
+	text=$(<"$SRC/$file")
+	applied=$file
+	printf '%s\n' "${text/"${froms[$i]}"/"${tos[$i]}"}" >"$S/$file"
+	IFS=';' read -r -a specs <<<"${tests[$i]}"
+	mapfile -t u < <(unit_names "${specs[@]}")
+	if ! build "${u[@]}"; then
+		caught="!! does not build"
+		errors+=("$name")
+	else
+		run_specs "${specs[@]}"
+		if [ -z "$caught" ]; then
+			caught="!! SURVIVED"
+			survivors+=("$name")
+		elif [[ $caught == '!!'* ]]; then
+			errors+=("$name")
+		fi
+	fi
+	# a fresh mtime: make rebuilds the original on the next round
+	cp "$SRC/$file" "$S/$file"
+	applied=""
+	rows+=("$name"$'\t'"$file"$'\t'"$total: ${tests[$i]}"$'\t'"$caught"$'\t'"$((SECONDS - t0)) s")
+	printf '%-26s %-4s %s\n' "$name" "$((SECONDS - t0))s" "$caught"
+done
+
+echo
+{
+	printf 'mutant\tfile\ttests run\tcaught by\ttime\n'
+	printf '%s\n' "${rows[@]}"
+} | awk -F'\t' '{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } }
+	END { for (r = 1; r <= NR; r++) { for (i = 1; i <= 5; i++) printf "%-*s%s", w[i], c[r, i], i < 5 ? "  " : "\n" } }'
+echo
+if [ ${#survivors[@]} -gt 0 ] || [ ${#errors[@]} -gt 0 ]; then
+	[ ${#survivors[@]} -eq 0 ] || echo "check-mutants: SURVIVED (no listed test notices): ${survivors[*]}"
+	[ ${#errors[@]} -eq 0 ] || echo "check-mutants: broken table rows: ${errors[*]} (log: $LOG)"
+	SC_MUTANTS_KEEP=1
+	echo "check-mutants: scratch copy and log kept in $S"
+	exit 1
+fi
+echo "check-mutants: all ${#names[@]} mutants caught"

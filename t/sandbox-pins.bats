@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# Sandbox rules whose effect no other test saw (make check-mutants found them
+# surviving): each is pinned where it is visible, with a real program
+# (/usr/bin/python3) as the candidate, which answers through its exit code
+# (sc-sandbox-exec's status line carries it) or, as a readiness signal, a
+# file it creates in the tree.
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() { sandbox_dirs; }
+
+# field KEY: a field of the status line in $output.
+field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$output" "$1"; }
+
+# candidate PYTHON-SOURCE [ARG...]: run it sandboxed; the status line in
+# $output, the exit code the candidate chose in $code.
+candidate() {
+	local src=$1
+	shift
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/t.time" --timeout 60 -- /usr/bin/python3 -c "$src" "$@"
+	echo "status $status, stderr: $stderr, status line: $output"
+	code=$(field exit_code)
+}
+
+@test "every namespace is the sandbox's own: cgroup, ipc, mnt, net, pid, uts" {
+	local ns args=()
+	for ns in cgroup ipc mnt net pid uts; do
+		args+=("$ns=$(stat -L -c %i "/proc/self/ns/$ns")")
+	done
+	# exit 0 when each namespace differs from the host's, else 10 + the
+	# index of the first shared one
+	candidate '
+import os, sys
+for i, a in enumerate(sys.argv[1:]):
+    name, host = a.split("=")
+    if os.stat("/proc/self/ns/" + name).st_ino == int(host):
+        sys.exit(10 + i)' "${args[@]}"
+	[ "$status" -eq 0 ]
+	[ "$code" -eq 0 ]
+}
+
+@test "GNU time and everything between it and the sandbox start with an empty environment" {
+	# The candidate says it is running, then waits for the test to look.
+	SC_PIN_SECRET=host-only-value sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/t.time" --timeout 90 -- /usr/bin/python3 -c '
+import os, time
+open("/project/ready", "w").close()
+t = time.monotonic()
+while not os.path.exists("/project/go") and time.monotonic() - t < 60:
+    time.sleep(0.02)' >"$W/status" &
+	local exec_pid=$! i
+	for i in $(seq 600); do [ -e "$T/ready" ] && break; sleep 0.1; done
+	[ -e "$T/ready" ]
+	# sc-sandbox-exec and every process below it in our PID namespace (the
+	# sandbox's own namespace is the candidate's): "comm secret-seen
+	# environment-bytes" for each
+	/usr/bin/python3 - "$exec_pid" >"$W/procs" <<'PY'
+import os, sys
+own = os.readlink("/proc/self/ns/pid")
+kids = {}
+for p in os.listdir("/proc"):
+    if p.isdigit():
+        try:
+            stat = open("/proc/%s/stat" % p).read()
+        except OSError:
+            continue
+        kids.setdefault(int(stat[stat.rindex(")") + 2:].split()[1]), []).append(int(p))
+todo = [int(sys.argv[1])]
+while todo:
+    p = todo.pop()
+    try:
+        if os.readlink("/proc/%d/ns/pid" % p) != own:
+            continue
+        comm = open("/proc/%d/comm" % p).read().strip()
+        env = open("/proc/%d/environ" % p, "rb").read()
+    except OSError:
+        continue
+    print(comm, b"SC_PIN_SECRET" in env, len(env))
+    todo.extend(kids.get(p, []))
+PY
+	touch "$T/go"
+	wait "$exec_pid"
+	cat "$W/procs"
+	# control: sc-sandbox-exec itself had the variable
+	grep -q '^sc-sandbox-exec True ' "$W/procs"
+	# GNU time and bwrap were seen, each with an empty environment
+	grep -qx 'time False 0' "$W/procs"
+	grep -qx 'bwrap False 0' "$W/procs"
+	run ! grep -v -e "^sc-sandbox-exec " -e ' False 0$' "$W/procs"
+	output=$(cat "$W/status")
+	[ "$(field exit_code)" -eq 0 ]
+}
+
+@test "/proc is masked as runc masks it: read-only and hidden entries are mounts over the sandbox's /proc" {
+	# runc's defaults: these read-only, these hidden, each where this
+	# kernel has it.  Visible from inside whatever the sandbox user may
+	# open: the mounts themselves.
+	local p ro=() hidden=()
+	for p in /proc/bus /proc/fs /proc/irq /proc/sys /proc/sysrq-trigger; do
+		[ ! -e "$p" ] || ro+=("$p")
+	done
+	for p in /proc/acpi /proc/kcore /proc/keys /proc/timer_list /proc/sched_debug /proc/scsi; do
+		[ ! -e "$p" ] || hidden+=("$p")
+	done
+	[ "${#ro[@]}" -gt 0 ]
+	[ "${#hidden[@]}" -gt 0 ]
+	# exit 0 when each is a mount point (the read-only ones mounted ro),
+	# else 10 + the index of the first that is not
+	candidate '
+import sys
+mounts = {}
+for line in open("/proc/self/mountinfo"):
+    f = line.split()
+    mounts[f[4]] = f[5].split(",")
+ro = sys.argv[1].split()
+for i, p in enumerate(ro + sys.argv[2].split()):
+    if p not in mounts or (p in ro and "ro" not in mounts[p]):
+        sys.exit(10 + i)' "${ro[*]}" "${hidden[*]}"
+	[ "$status" -eq 0 ]
+	[ "$code" -eq 0 ]
+}
+
+@test "sc-init reaps an orphan as soon as it exits, while the command still runs" {
+	# The command's child X starts Y and exits; Y, orphaned to sc-init,
+	# exits at once.  Reaped, Y's /proc entry goes; left a zombie (only the
+	# command reaped), it stays until the command ends.  Exit 0 when it
+	# went within 10 s, 11 if not.
+	candidate '
+import os, sys, time
+r, w = os.pipe()
+x = os.fork()
+if x == 0:
+    y = os.fork()
+    if y == 0:
+        os._exit(0)
+    os.write(w, b"%d" % y)
+    os._exit(0)
+os.close(w)
+y = int(os.read(r, 64))
+os.waitpid(x, 0)
+t = time.monotonic()
+while os.path.exists("/proc/%d" % y):
+    if time.monotonic() - t > 10:
+        sys.exit(11)
+    time.sleep(0.01)'
+	[ "$status" -eq 0 ]
+	[ "$code" -eq 0 ]
+}
