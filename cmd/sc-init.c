@@ -1,6 +1,6 @@
 /* sc-init: the trusted PID 1 of a sphereceti sandbox.
  *
- *   sc-init REPORT_FD -- CMD ARG...
+ *   sc-init REPORT_FD [--keep-output] -- CMD ARG...
  *   sc-init REPORT_FD --self-test NS=INODE...
  *   sc-init --host UID GID REPORT_FD -- BWRAP ARG...   (on the host)
  *
@@ -77,16 +77,18 @@ static int close_all_but(int keep)
 
 /* What the candidate gets: 0, 1, 2 on /dev/null, nothing of the host's
  * streams (they stay open only in bwrap, outside), and no other descriptor
- * but REPORT_FD, which the command's child closes before it execs.  The
- * one place that decides the candidate's descriptors. */
-static int candidate_descriptors(void)
+ * but REPORT_FD, which the command's child closes before it execs.  With
+ * --keep-output (sc-sandbox-exec --log) 1 and 2 stay what bwrap got: a pipe
+ * the host reads, bounded, into an untrusted log.  The one place that
+ * decides the candidate's descriptors. */
+static int candidate_descriptors(int keep_output)
 {
 	if (close_all_but(report_fd) < 0)
 		return -1;
 	int fd = open("/dev/null", O_RDWR);
 	if (fd < 0)
 		return -1;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < (keep_output ? 1 : 3); i++)
 		if (dup2(fd, i) < 0)
 			return -1;
 	if (fd > 2)
@@ -434,7 +436,10 @@ int main(int argc, char **argv)
 	/* Non-dumpable: sandboxed code (same uid, no capabilities) cannot
 	 * ptrace us or open /proc/1/fd/REPORT_FD. */
 	prctl(PR_SET_DUMPABLE, 0);
-	if (candidate_descriptors() < 0) {
+	int keep_output = strcmp(argv[2], "--keep-output") == 0;
+	if (keep_output)
+		argv++, argc--;
+	if (candidate_descriptors(keep_output) < 0) {
 		say_str("init-failed", "cannot set up the candidate's descriptors");
 		return 125;
 	}

@@ -137,14 +137,17 @@ static char *needed_by_plan(const struct sc_plan *p, const char *path)
 		char **roots = pass ? p->roadmap : p->library;
 		size_t nroots = pass ? p->n_roadmap : p->n_library;
 		for (size_t i = 0; i < nroots; i++) {
-			const char *r = roots[i];
+			char *full = p->source_dir ? xasprintf("%s/%s", p->source_dir, roots[i]) : xstrdup(roots[i]);
+			const char *r = full;
 			size_t rl = strlen(r), pl = strlen(path);
 			int inside = pl >= rl && strncmp(path, r, rl) == 0 &&
 			             (path[rl] == '\0' || path[rl] == '/');
 			int above = rl > pl && strncmp(r, path, pl) == 0 && r[pl] == '/';
-			if (inside || above)
-				return xasprintf("%s %s root '%s'", inside ? "at or inside" : "above",
-				                 pass ? "roadmap" : "library", r);
+			char *why = inside || above ? xasprintf("%s %s root '%s'", inside ? "at or inside" : "above",
+			                                        pass ? "roadmap" : "library", r) : NULL;
+			free(full);
+			if (why)
+				return why;
 		}
 	}
 	return NULL;

@@ -250,8 +250,8 @@ static void start_diff(struct sc_gitjob *job, const struct sc_git *g, const stru
 	};
 	size_t nfixed = sizeof fixed / sizeof *fixed;
 	size_t nroots = p->n_library + p->n_roadmap;
-	const char **args = xcalloc(nfixed + 3 + 2 * nroots + 1, sizeof *args);
-	char **specs = xcalloc(nroots, sizeof *specs);
+	const char **args = xcalloc(nfixed + 3 + 4 * nroots + 1, sizeof *args);
+	char **specs = xcalloc(3 * nroots, sizeof *specs);
 	size_t k = 0;
 	for (size_t i = 0; i < nfixed; i++)
 		args[k++] = fixed[i];
@@ -263,10 +263,16 @@ static void start_diff(struct sc_gitjob *job, const struct sc_git *g, const stru
 		specs[i] = xasprintf("%s.lean", root);
 		args[k++] = root;
 		args[k++] = specs[i];
+		if (p->source_dir) { /* roots live below it; the others are refused */
+			specs[nroots + i] = xasprintf("%s/%s", p->source_dir, root);
+			specs[2 * nroots + i] = xasprintf("%s/%s.lean", p->source_dir, root);
+			args[k++] = specs[nroots + i];
+			args[k++] = specs[2 * nroots + i];
+		}
 	}
 	args[k] = NULL;
 	sc_gitjob_start(job, g, args);
-	for (size_t i = 0; i < nroots; i++)
+	for (size_t i = 0; i < 3 * nroots; i++)
 		free(specs[i]);
 	free(specs);
 	free(args);

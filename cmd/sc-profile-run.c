@@ -46,6 +46,7 @@ struct opts {
 	double prebuild_timeout, sample_timeout, phase_timeout;
 	const char *thr_ratio, *thr_delta, *thr_added;
 	int quiet;
+	int keep_logs; /* --keep-logs: candidate output into WS/logs/, bounded */
 };
 
 struct run {
@@ -66,7 +67,7 @@ static const char usage[] =
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H\n"
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR\n"
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]\n"
-	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--quiet]\n"
+	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--keep-logs] [--quiet]\n"
 	"         [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]\n"
 	"Thresholds (defaults 1.5, 30 s, 150 s) are for scaled-down demonstrations;\n"
 	"the report states them.  See sphereceti help profile-run.\n";
@@ -102,6 +103,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"sandbox-user", required_argument, NULL, O_USER},
 		{"tmp-size", required_argument, NULL, O_TMP},
 		{"quiet", no_argument, NULL, 'q'},
+		{"keep-logs", no_argument, NULL, 'k'},
 		{"help", no_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
 	};
@@ -122,6 +124,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'c': o->toolchain = optarg; break;
 		case 'd': o->deps = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case 'k': o->keep_logs = 1; break;
 		case O_PREBUILD: o->prebuild_timeout = parse_seconds(optarg, "--prebuild-timeout"); break;
 		case O_SAMPLE: o->sample_timeout = parse_seconds(optarg, "--sample-timeout"); break;
 		case O_PHASE: o->phase_timeout = parse_seconds(optarg, "--phase-timeout"); break;
@@ -426,6 +429,11 @@ static void materialize(struct run *r, struct sc_stage *self_test)
 	if (mkdir(raw, 0755) < 0)
 		sc_die_errno("cannot create raw counter folder (%s)", raw);
 	free(raw);
+	/* Untrusted text lives apart from raw/, which is parsed. */
+	char *logs = xasprintf("%s/logs", r->ws);
+	if (r->o.keep_logs && mkdir(logs, 0755) < 0)
+		sc_die_errno("cannot create the log folder (%s)", logs);
+	free(logs);
 }
 
 static char *fmt_seconds(double s)
@@ -462,6 +470,20 @@ static void unmeasured(struct run *r, int side, const struct sc_plan_file *f, co
 	sc_sample_free(&s);
 	sb_release(&out);
 	free(sample);
+}
+
+/* Where --keep-logs keeps one sandboxed invocation's output (malloc'd). */
+static char *log_path(const struct run *r, int side, const char *name)
+{
+	return xasprintf("%s/logs/%s-%s.log", r->ws, sc_side_name(side), name);
+}
+
+/* What a failure line says about Lake's output (malloc'd). */
+static char *output_hint(const struct run *r, int side, const char *name)
+{
+	if (!r->o.keep_logs)
+		return xstrdup("rerun with --keep-logs to keep Lake's output");
+	return xasprintf("Lake's output: logs/%s-%s.log", sc_side_name(side), name);
 }
 
 /* sc-parse-time on one raw time file and its status line, bound to this
@@ -520,6 +542,10 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
 	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
+	if (r->o.keep_logs) {
+		sc_argv_push(&a, "--log");
+		sc_argv_push_owned(&a, log_path(r, side, name));
+	}
 	push_bwrap(r, &a, 1);
 	sc_argv_push(&a, "--");
 	for (const char *const *p = cmd; *p; p++)
@@ -579,6 +605,42 @@ static int source_unchanged(struct run *r, int side, const struct sc_plan_file *
 	return same;
 }
 
+/* 1 when the status line says the command ran out of time. */
+static int timed_out(const char *status_file)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	struct sc_status st = {0};
+	int t = sc_read_file(status_file, &buf, 4096) == 0 &&
+	        sc_status_from_json(buf.buf, buf.len, &st, &err) == 0 && st.timed_out;
+	sb_release(&buf);
+	sb_release(&err);
+	return t;
+}
+
+/* Lake loads the workspace read-only before anything is built (DESIGN.md
+ * "Real Lake": git in every dependency, the lakefile.lean config cache). */
+static void preflight(struct run *r, int side)
+{
+	const char *cmd[] = {"lake", "env", "true", NULL};
+	char *time_file, *status_file;
+	int rc = sandboxed(r, side, "preflight", r->o.prebuild_timeout, cmd, &time_file, &status_file);
+	stop_if_interrupted(r);
+	if (rc != 0) {
+		char *hint = output_hint(r, side, "preflight");
+		sc_die_code(SC_EXIT_USAGE,
+		            "Lake could not load the %s workspace in the sandbox: likely a dependency not "
+		            "prepared in a checkout of T with this toolchain (HEAD not at its manifest rev, a "
+		            "missing lakefile.lean config cache) or git refusing its owner; prepare --dependencies "
+		            "with `lake build` in a trusted checkout of T; %s (%s)",
+		            sc_side_name(side), hint, r->o.deps);
+	}
+	free(time_file);
+	free(status_file);
+}
+
+/* 1 built, 0 failed, -1 ran out of time.  `+Mod:deps` builds each selected
+ * module's import cone but not the module (Build/Facets.lean), so the
+ * module is elaborated once per side, in its sample. */
 static int prebuild(struct run *r, int side)
 {
 	struct sc_argv cmd = SC_ARGV_INIT;
@@ -588,8 +650,7 @@ static int prebuild(struct run *r, int side)
 	for (size_t i = 0; i < r->plan.n_files; i++) {
 		const struct sc_plan_file *f = &r->plan.files[i];
 		if (sc_change_on_side(f->change, side)) {
-			/* "+Mod" names a module, never a library or executable target. */
-			sc_argv_push_owned(&cmd, xasprintf("+%s", f->module));
+			sc_argv_push_owned(&cmd, xasprintf("+%s:deps", f->module));
 			nmod++;
 		}
 	}
@@ -600,16 +661,20 @@ static int prebuild(struct run *r, int side)
 	stop_if_interrupted(r);
 	prebuild_sample(r, side, rc, time_file, status_file);
 	r->step++;
+	int late = rc == 1 && timed_out(status_file);
+	char *hint = output_hint(r, side, "prebuild");
 	if (rc == 0)
 		progress(r, "%s prebuild (%zu module%s): %.1f s wall", sc_side_name(side), nmod,
 		         nmod == 1 ? "" : "s", wall);
 	else
-		progress(r, "%s prebuild (%zu module%s): FAILED (%s)", sc_side_name(side), nmod,
-		         nmod == 1 ? "" : "s", rc == 2 ? "sandbox did not run" : "lake build failed or timed out");
+		progress(r, "%s prebuild (%zu module%s): FAILED (%s; %s)", sc_side_name(side), nmod,
+		         nmod == 1 ? "" : "s", rc == 2 ? "sandbox did not run" : late ? "prebuild_timeout" :
+		         "lake build failed", hint);
+	free(hint);
 	sc_argv_release(&cmd);
 	free(time_file);
 	free(status_file);
-	return rc == 0;
+	return rc == 0 ? 1 : late ? -1 : 0;
 }
 
 static void sample_file(struct run *r, int side, const struct sc_plan_file *f, double phase_start)
@@ -624,7 +689,9 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 	if (!source_unchanged(r, side, f))
 		return;
 	double timeout = left < r->o.sample_timeout ? left : r->o.sample_timeout;
-	const char *cmd[] = {"lake", "env", "lean", "-j1", f->path, NULL};
+	/* `lake lean` passes the package's leanOptions (CLI/Help.lean helpLean);
+	 * `lake env lean` would drop them. */
+	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
 	char *time_file, *status_file;
 	int rc = sandboxed(r, side, f->id, timeout, cmd, &time_file, &status_file);
 	stop_if_interrupted(r);
@@ -645,7 +712,10 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 		free(cpu);
 		free(wall);
 	} else {
-		progress(r, "%s %s: FAILED (%s)", sc_side_name(side), f->path, s.error);
+		char *hint = r->o.keep_logs ? output_hint(r, side, f->id) : xstrdup("");
+		progress(r, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error, *hint ? "; " : "",
+		         hint);
+		free(hint);
 	}
 	sc_sample_free(&s);
 	free(sample);
@@ -668,17 +738,23 @@ static void measure(struct run *r)
 		if (!on_side[side])
 			continue;
 		hand_over_tree(r, side);
+		preflight(r, side);
 		int built = prebuild(r, side);
 		double phase_start = sc_monotonic_now() - phase_used;
 		for (size_t i = 0; i < r->plan.n_files; i++) {
 			const struct sc_plan_file *f = &r->plan.files[i];
 			if (!sc_change_on_side(f->change, side))
 				continue;
-			if (!built) {
+			if (built != 1) {
 				r->step++;
-				unmeasured(r, side, f, "prebuild_failed",
-				           "lake build of this side's selected modules failed");
-				progress(r, "%s %s: not run (prebuild failed)", sc_side_name(side), f->path);
+				char *hint = output_hint(r, side, "prebuild");
+				char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
+				                         built ? "ran out of time" : "failed", hint);
+				unmeasured(r, side, f, built ? "prebuild_timeout" : "prebuild_failed", detail);
+				free(detail);
+				free(hint);
+				progress(r, "%s %s: not run (%s)", sc_side_name(side), f->path,
+				         built ? "prebuild_timeout" : "prebuild failed");
 				continue;
 			}
 			sample_file(r, side, f, phase_start);

@@ -37,7 +37,7 @@
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
-	"--timeout SECONDS [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
+	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
 	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
 
@@ -205,8 +205,36 @@ static void remove_tmp(char *tmp)
 	free(tmp);
 }
 
+/* --log: the run's stdout and stderr (untrusted text, bounded), written
+ * whole under a temporary name, then renamed; never printed, never parsed. */
+static void write_log(const char *log, const struct sc_sandbox_result *r)
+{
+	struct strbuf text = STRBUF_INIT;
+	sb_add(&text, r->output.buf ? r->output.buf : "", r->output.len);
+	if (r->dropped)
+		sb_addf(&text, "\n[sc-sandbox-exec: %zu more bytes of output dropped]\n", r->dropped);
+	sc_write_file_atomic_or_die(log, text.buf ? text.buf : "", text.len, "log");
+	sb_release(&text);
+}
+
+/* A new file outside every mount of the sandbox, for the time file and the log. */
+static char *host_file(const char *in, const char *what, const char *const *dirs, const char *const *names)
+{
+	char *f = sc_canonical_new_file(in);
+	if (!f) {
+		if (errno == EEXIST)
+			sc_die("the %s already exists (%s)", what, in);
+		sc_die_errno("the %s's folder is not usable (%s)", what, in);
+	}
+	for (int i = 0; i < 3; i++)
+		if (sc_path_within(f, dirs[i]))
+			sc_die("the %s lies inside %s: the sandbox could write it (%s)", what, names[i], f);
+	return f;
+}
+
 static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, const char *tc_in,
-                       const char *deps_in, const char *time_in, const char *timeout_in)
+                       const char *deps_in, const char *time_in, const char *timeout_in,
+                       const char *log_in)
 {
 	const char *bwrap = sb.bwrap;
 	double timeout = timeout_arg(timeout_in);
@@ -223,16 +251,9 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		for (int j = i + 1; j < 3; j++)
 			if (sc_paths_overlap(dirs[i], dirs[j]))
 				sc_die("%s and %s overlap (%s, %s)", names[i], names[j], dirs[i], dirs[j]);
-	char *time_file = sc_canonical_new_file(time_in);
-	if (!time_file) {
-		if (errno == EEXIST)
-			sc_die("the time file already exists (%s)", time_in);
-		sc_die_errno("the time file's folder is not usable (%s)", time_in);
-	}
-	for (int i = 0; i < 3; i++)
-		if (sc_path_within(time_file, dirs[i]))
-			sc_die("the time file lies inside %s: the sandbox could write it (%s)", names[i],
-			       time_file);
+	char *time_file = host_file(time_in, "time file", dirs, names);
+	char *log = log_in ? host_file(log_in, "log", dirs, names) : NULL;
+	sb.keep_output = log != NULL;
 	char *init = find_init();
 	if (sc_path_within(init, tree) || sc_path_within(init, deps))
 		sc_die("sc-init lies inside a sandbox mount (%s)", init);
@@ -264,6 +285,8 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 
 	sb.init = init, sb.tree = tree, sb.toolchain = tc, sb.deps = deps;
 	struct sc_argv init_args = SC_ARGV_INIT;
+	if (log)
+		sc_argv_push(&init_args, "--keep-output");
 	sc_argv_push(&init_args, "--");
 	for (char **a = argv; *a; a++)
 		sc_argv_push(&init_args, *a);
@@ -275,6 +298,9 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		sc_die_errno("cannot start the sandbox (%s)", bwrap);
 	}
 	sc_argv_release(&init_args);
+	if (log && !r.interrupted)
+		write_log(log, &r);
+	free(log);
 	struct init_report ir;
 	parse_report(&r.report, &ir);
 	int keep = 0, rc = SC_EXIT_FAIL;
@@ -500,7 +526,8 @@ int main(int argc, char **argv)
 	/* Nobody is left to read the status line when whoever started us dies:
 	 * SIGTERM then takes the sandbox down like an interrupt. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	enum { O_TREE = 256, O_TC, O_DEPS, O_TIME, O_TIMEOUT, O_BWRAP, O_SELF, O_CHECK, O_USER, O_TMP };
+	enum { O_TREE = 256, O_TC, O_DEPS, O_TIME, O_TIMEOUT, O_BWRAP, O_SELF, O_CHECK, O_USER, O_TMP,
+	       O_LOG };
 	static const struct option opts[] = {
 		{"tree", required_argument, NULL, O_TREE},
 		{"toolchain", required_argument, NULL, O_TC},
@@ -512,10 +539,11 @@ int main(int argc, char **argv)
 		{"check-bwrap", no_argument, NULL, O_CHECK},
 		{"sandbox-user", required_argument, NULL, O_USER},
 		{"tmp-size", required_argument, NULL, O_TMP},
+		{"log", required_argument, NULL, O_LOG},
 		{NULL, 0, NULL, 0},
 	};
 	const char *tree = NULL, *tc = NULL, *deps = NULL, *time_file = NULL, *timeout = NULL;
-	const char *user = NULL, *tmp_size = NULL;
+	const char *user = NULL, *tmp_size = NULL, *log = NULL;
 	const char *bwrap_in = DEFAULT_BWRAP;
 	int self = 0, check = 0, c;
 	const char *pin[2] = {NULL, NULL};
@@ -546,6 +574,7 @@ int main(int argc, char **argv)
 		case O_CHECK: check = 1; break;
 		case O_USER: slot = &user; break;
 		case O_TMP: slot = &tmp_size; break;
+		case O_LOG: slot = &log; break;
 		default:
 			sc_die_bad_option(opts, argv[optind - 1]);
 		}
@@ -557,7 +586,7 @@ int main(int argc, char **argv)
 	}
 	char *bwrap = resolve_bwrap(bwrap_in);
 	int rc;
-	if (self + check > 1 || ((self || check) && (tree || tc || deps || time_file || timeout)) ||
+	if (self + check > 1 || ((self || check) && (tree || tc || deps || time_file || timeout || log)) ||
 	    (check && (user || tmp_size)))
 		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
 	struct sc_sandbox sb = {.bwrap = bwrap};
@@ -578,7 +607,7 @@ int main(int argc, char **argv)
 	} else {
 		if (optind >= argc || strcmp(argv[optind - 1], "--") != 0)
 			sc_die("the command must follow -- (%s)", usage_line);
-		rc = run_command(sb, argv + optind, tree, tc, deps, time_file, timeout);
+		rc = run_command(sb, argv + optind, tree, tc, deps, time_file, timeout, log);
 	}
 	free(bwrap);
 	return rc;

@@ -71,9 +71,25 @@ static int in_area(char **roots, size_t n, const char *path)
 	return 0;
 }
 
+static int in_any_area(const struct sc_plan *p, const char *rel)
+{
+	return in_area(p->library, p->n_library, rel) || in_area(p->roadmap, p->n_roadmap, rel);
+}
+
 int sc_plan_in_root_area(const struct sc_plan *p, const char *path)
 {
-	return in_area(p->library, p->n_library, path) || in_area(p->roadmap, p->n_roadmap, path);
+	const char *rel = sc_plan_source_rel(p, path);
+	return rel && in_any_area(p, rel);
+}
+
+/* With profile.sourceDir set, a Lean file at a root's place outside it is
+ * no module of any lean_lib: Lake's `+Mod` would fail the whole prebuild
+ * ("unknown module", Config/LeanLib.lean isBuildableModule). */
+static int outside_source_dir(const struct sc_plan *p, const char *path)
+{
+	size_t n = strlen(path);
+	return p->source_dir && !sc_plan_source_rel(p, path) && in_any_area(p, path) && n > 5 &&
+	       strcmp(path + n - 5, ".lean") == 0;
 }
 
 static int by_path(const void *a, const void *b)
@@ -84,6 +100,11 @@ static int by_path(const void *a, const void *b)
 static int select_one(struct sc_plan *p, const struct sc_rawdiff *d, size_t *alloc,
                       size_t *count, struct strbuf *err)
 {
+	if (outside_source_dir(p, d->path)) {
+		sb_addf(err, "%s is outside profile.sourceDir '%s': no library root covers its module "
+		        "(Lake would fail the prebuild with \"unknown module\")", d->path, p->source_dir);
+		return -1;
+	}
 	if (!sc_plan_in_root_area(p, d->path))
 		return 0;
 	if (d->status == 'T') {
@@ -112,7 +133,8 @@ static int select_one(struct sc_plan *p, const struct sc_rawdiff *d, size_t *all
 	}
 	struct strbuf module = STRBUF_INIT;
 	enum sc_role role;
-	if (sc_lean_module_of(d->path, &module) < 0 || !sc_plan_classify(p, d->path, &role)) {
+	if (sc_lean_module_of(sc_plan_source_rel(p, d->path), &module) < 0 ||
+	    !sc_plan_classify(p, d->path, &role)) {
 		sb_release(&module);
 		sb_addf(err, "unsupported module name: %s", d->path);
 		return -1;

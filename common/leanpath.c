@@ -57,3 +57,22 @@ int sc_root_covers(const char *root, const char *path)
 		return 1;
 	return path[r] == '/' && n > r + 1 + 5 && strcmp(path + n - 5, ".lean") == 0;
 }
+
+int sc_is_tree_path(const char *s)
+{
+	if (strcmp(s, ".") == 0)
+		return 1;
+	size_t start = 0, n = strlen(s);
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && ((unsigned char)s[i] < 0x20 || s[i] == 0x7f))
+			return 0;
+		if (i == n || s[i] == '/') {
+			size_t k = i - start;
+			if (k == 0 || (k == 1 && s[start] == '.') ||
+			    (k == 2 && s[start] == '.' && s[start + 1] == '.'))
+				return 0;
+			start = i + 1;
+		}
+	}
+	return 1;
+}

@@ -13,5 +13,8 @@ int sc_lean_module_of(const char *path, struct strbuf *module);
 int sc_root_covers(const char *root, const char *path);
 /* A configured root must itself be a '/'-separated identifier path. */
 int sc_is_valid_root(const char *root);
+/* 1 if s is "." or a relative '/'-separated path without empty, "." or
+ * ".." components and without control bytes. */
+int sc_is_tree_path(const char *s);
 
 #endif

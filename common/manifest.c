@@ -1,5 +1,6 @@
 #include "manifest.h"
 #include "json.h"
+#include "leanpath.h"
 #include "oid.h"
 
 #include <stdlib.h>
@@ -16,6 +17,81 @@ static int plain_name(const char *s)
 	return 1;
 }
 
+/* Lean's «» escape names the unescaped folder (Materialize.lean:
+ * name.toString (escape := false)); NULL if the name is not plain. */
+static char *folder_of(const char *name)
+{
+	size_t n = strlen(name);
+	char *d = n >= 4 && strncmp(name, "\xc2\xab", 2) == 0 && strcmp(name + n - 2, "\xc2\xbb") == 0
+	                  ? xstrndup(name + 2, n - 4) : xstrdup(name);
+	if (!plain_name(d)) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* 1 for the schema versions Lake's Load/Manifest.lean reads, 0 else;
+ * *v6 when entries have the old {"git": {...}} shape. */
+static int known_version(yajl_val root, int *v6)
+{
+	yajl_val v = sc_json_member(root, "version");
+	*v6 = 0;
+	if (v && YAJL_IS_INTEGER(v) && YAJL_GET_INTEGER(v) >= 5 && YAJL_GET_INTEGER(v) <= 7) {
+		*v6 = YAJL_GET_INTEGER(v) < 7;
+		return 1;
+	}
+	const char *s = v && YAJL_IS_STRING(v) ? YAJL_GET_STRING(v) : NULL;
+	return s && (strcmp(s, "1.0.0") == 0 || strcmp(s, "1.1.0") == 0 || strcmp(s, "1.2.0") == 0);
+}
+
+static int add_pkg(struct sc_manifest *m, yajl_val e, int v6, struct strbuf *err)
+{
+	const char *type = "git", *name, *rev, *sub = NULL;
+	const char *subkey = v6 ? "subDir?" : "subDir";
+	yajl_val g = v6 ? sc_json_member(e, "git") : e;
+	if (v6 && (!g || !YAJL_IS_OBJECT(g))) {
+		sb_adds(err, "lake-manifest.json has a package that is not a git package");
+		return -1;
+	}
+	if ((!v6 && sc_json_get_str(g, "type", &type, err) < 0) || sc_json_get_str(g, "name", &name, err) < 0 ||
+	    sc_json_get_str(g, "rev", &rev, err) < 0 ||
+	    (sc_json_member(g, subkey) && sc_json_get_str_or_null(g, subkey, &sub, err) < 0))
+		return -1;
+	if (strcmp(type, "git") != 0) {
+		sb_addf(err, "lake-manifest.json package \"%s\" is of type \"%s\", not \"git\"", name, type);
+		return -1;
+	}
+	char *dir = folder_of(name);
+	if (!dir) {
+		sb_adds(err, "lake-manifest.json has a package name outside [A-Za-z0-9_-]");
+		return -1;
+	}
+	struct sc_manifest_pkg *p = &m->pkgs[m->n];
+	p->name = dir;
+	if (!sc_is_lower_hex(rev, 40) && !sc_is_lower_hex(rev, 64)) {
+		sb_addf(err, "lake-manifest.json package \"%s\" rev is not a full commit ID", dir);
+		goto bad;
+	}
+	if (sub && (!sc_is_tree_path(sub) || strcmp(sub, ".") == 0)) {
+		sb_addf(err, "lake-manifest.json package \"%s\" subDir is not a relative path", dir);
+		goto bad;
+	}
+	for (size_t j = 0; j < m->n; j++)
+		if (strcmp(m->pkgs[j].name, dir) == 0) {
+			sb_addf(err, "lake-manifest.json lists package \"%s\" twice", dir);
+			goto bad;
+		}
+	p->rev = xstrdup(rev);
+	p->subdir = sub ? xstrdup(sub) : NULL;
+	m->n++;
+	return 0;
+bad:
+	free(dir);
+	p->name = NULL;
+	return -1;
+}
+
 int sc_manifest_parse(const char *buf, size_t len, struct sc_manifest *m, struct strbuf *err)
 {
 	memset(m, 0, sizeof *m);
@@ -24,8 +100,13 @@ int sc_manifest_parse(const char *buf, size_t len, struct sc_manifest *m, struct
 		return -1;
 	int rc = -1;
 	const char *dir;
+	int v6;
 	if (!YAJL_IS_OBJECT(root)) {
 		sb_adds(err, "lake-manifest.json is not a JSON object");
+		goto out;
+	}
+	if (!known_version(root, &v6)) {
+		sb_adds(err, "lake-manifest.json has a schema version Lake does not read (5-7, 1.0.0-1.2.0)");
 		goto out;
 	}
 	if (sc_json_member(root, "packagesDir")) {
@@ -46,35 +127,9 @@ int sc_manifest_parse(const char *buf, size_t len, struct sc_manifest *m, struct
 		goto out;
 	}
 	m->pkgs = xcalloc(pkgs->u.array.len, sizeof *m->pkgs);
-	for (size_t i = 0; i < pkgs->u.array.len; i++) {
-		yajl_val p = pkgs->u.array.values[i];
-		const char *type, *name, *rev;
-		if (sc_json_get_str(p, "type", &type, err) < 0 ||
-		    sc_json_get_str(p, "name", &name, err) < 0 ||
-		    sc_json_get_str(p, "rev", &rev, err) < 0)
+	for (size_t i = 0; i < pkgs->u.array.len; i++)
+		if (add_pkg(m, pkgs->u.array.values[i], v6, err) < 0)
 			goto out;
-		if (strcmp(type, "git") != 0) {
-			sb_addf(err, "lake-manifest.json package \"%s\" is of type \"%s\", not \"git\"",
-			        name, type);
-			goto out;
-		}
-		if (!plain_name(name)) {
-			sb_adds(err, "lake-manifest.json has a package name outside [A-Za-z0-9_-]");
-			goto out;
-		}
-		if (!sc_is_lower_hex(rev, 40) && !sc_is_lower_hex(rev, 64)) {
-			sb_addf(err, "lake-manifest.json package \"%s\" rev is not a full commit ID", name);
-			goto out;
-		}
-		for (size_t j = 0; j < m->n; j++)
-			if (strcmp(m->pkgs[j].name, name) == 0) {
-				sb_addf(err, "lake-manifest.json lists package \"%s\" twice", name);
-				goto out;
-			}
-		m->pkgs[m->n].name = xstrdup(name);
-		m->pkgs[m->n].rev = xstrdup(rev);
-		m->n++;
-	}
 	rc = 0;
 out:
 	yajl_tree_free(root);
@@ -88,6 +143,7 @@ void sc_manifest_free(struct sc_manifest *m)
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->pkgs[i].name);
 		free(m->pkgs[i].rev);
+		free(m->pkgs[i].subdir);
 	}
 	free(m->pkgs);
 	memset(m, 0, sizeof *m);

@@ -92,6 +92,10 @@ void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
 	sc_json_str_or_null(g, p->github);
 	sc_json_str(g, "tooling_path");
 	sc_json_str_or_null(g, p->tooling_path);
+	if (p->source_dir) { /* only when set: plans without it stay byte-identical */
+		sc_json_str(g, "source_dir");
+		sc_json_str(g, p->source_dir);
+	}
 	sc_json_str(g, "bwrap_sha256");
 	sc_json_str_or_null(g, p->bwrap_sha256);
 	sc_json_str(g, "bwrap_version");
@@ -219,7 +223,7 @@ int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct str
 	                                       "status", "files", NULL};
 	static const char *const rev_keys[] = {"tooling", "base_tip", "merge_base", "head", NULL};
 	static const char *const cfg_keys[] = {"library", "roadmap", "github", "tooling_path",
-	                                       "bwrap_sha256", "bwrap_version", NULL};
+	                                       "source_dir", "bwrap_sha256", "bwrap_version", NULL};
 	memset(p, 0, sizeof *p);
 	yajl_val root = sc_json_parse(buf, len, err);
 	if (!root)
@@ -267,6 +271,15 @@ int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct str
 	if (sc_json_get_str_or_null(cfg, "tooling_path", &s, err) < 0)
 		goto out;
 	p->tooling_path = dup_or_null(s);
+	if (sc_json_member(cfg, "source_dir")) {
+		if (sc_json_get_str(cfg, "source_dir", &s, err) < 0)
+			goto out;
+		if (!sc_is_tree_path(s) || strcmp(s, ".") == 0) {
+			sb_adds(err, "field \"source_dir\" is not a relative path other than \".\"");
+			goto out;
+		}
+		p->source_dir = xstrdup(s);
+	}
 	if (sc_json_get_str_or_null(cfg, "bwrap_sha256", &s, err) < 0)
 		goto out;
 	if (s && !sc_is_lower_hex(s, 64)) {
@@ -364,6 +377,7 @@ void sc_plan_free(struct sc_plan *p)
 	free_roots(p->roadmap, p->n_roadmap);
 	free(p->github);
 	free(p->tooling_path);
+	free(p->source_dir);
 	free(p->bwrap_sha256);
 	free(p->bwrap_version);
 	for (int i = 0; i < SC_LAKE_NFILES; i++)
@@ -389,8 +403,19 @@ const struct sc_plan_file *sc_plan_find(const struct sc_plan *p, const char *id)
 	return NULL;
 }
 
+const char *sc_plan_source_rel(const struct sc_plan *p, const char *path)
+{
+	if (!p->source_dir)
+		return path;
+	size_t n = strlen(p->source_dir);
+	return strncmp(path, p->source_dir, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
+}
+
 int sc_plan_classify(const struct sc_plan *p, const char *path, enum sc_role *role)
 {
+	path = sc_plan_source_rel(p, path);
+	if (!path)
+		return 0;
 	/* The most specific root wins, so a roadmap inside a library root works. */
 	size_t best = 0;
 	int found = 0;

@@ -55,6 +55,7 @@ struct sc_plan {
 	size_t n_roadmap;
 	char *github;        /* NULL when not configured */
 	char *tooling_path;  /* NULL when not configured */
+	char *source_dir;    /* profile.sourceDir; NULL when "." (module names are relative to it) */
 	char *bwrap_sha256;  /* NULL when not configured */
 	char *bwrap_version; /* NULL when not configured */
 	char *lake_blobs[SC_LAKE_NFILES]; /* NULL when absent */
@@ -87,5 +88,8 @@ void sc_plan_free(struct sc_plan *p);
 const struct sc_plan_file *sc_plan_find(const struct sc_plan *p, const char *id);
 /* Is path under a configured library or roadmap root? sets *role. */
 int sc_plan_classify(const struct sc_plan *p, const char *path, enum sc_role *role);
+/* PATH (repository-relative) relative to profile.sourceDir, where roots and
+ * module names live; NULL when PATH is not below it. */
+const char *sc_plan_source_rel(const struct sc_plan *p, const char *path);
 
 #endif

@@ -66,6 +66,47 @@ void sc_toolchain_info_free(struct sc_toolchain_info *info)
 	info->version_line = NULL;
 }
 
+/* git as the sandbox runs it (DESIGN.md "Real Lake"): an empty environment,
+ * no global or system configuration, safe.directory set through the
+ * environment, /usr/bin/git.  The operator's HOME and config cannot make a
+ * dependency pass here that Lake's `git rev-parse` fails in the sandbox. */
+static int dep_git(struct strbuf *out, const char *const *args)
+{
+	static const char *const env[] = {
+		"PATH=/usr/bin:/bin", "HOME=/nonexistent", "LC_ALL=C", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*", NULL,
+	};
+	const char *argv[12] = {"/usr/bin/git"};
+	for (size_t i = 0; args[i] && i < 10; i++)
+		argv[i + 1] = args[i];
+	int st = sc_run_capture(argv, env, NULL, SC_NULL_ERR, out);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* When the operator is root the sandbox runs as an unprivileged uid: the
+ * dependency must be readable and searchable by others. */
+static int readable_by_sandbox(const struct stat *st)
+{
+	return geteuid() != 0 || (st->st_mode & (S_IROTH | S_IXOTH)) == (S_IROTH | S_IXOTH);
+}
+
+/* subDir (Load/Materialize.lean) moves the package root inside the
+ * checkout: it must be a directory there, reached without a symlink. */
+static int sub_dir_ok(const char *dir, const char *sub)
+{
+	char *p = xasprintf("%s/%s", dir, sub), real[PATH_MAX], want[PATH_MAX * 2];
+	struct stat st;
+	int ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode) && realpath(p, real) && realpath(dir, want);
+	if (ok) {
+		size_t n = strlen(want);
+		snprintf(want + n, sizeof want - n, "/%s", sub);
+		ok = strcmp(real, want) == 0;
+	}
+	free(p);
+	return ok;
+}
+
 static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct strbuf *err)
 {
 	char *dir = xasprintf("%s/%s", deps, pkg->name);
@@ -77,6 +118,11 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 		sb_addf(err, "dependency \"%s\" is missing or not an ordinary directory (%s)", pkg->name, dir);
 		goto out;
 	}
+	if (!readable_by_sandbox(&st)) {
+		sb_addf(err, "dependency \"%s\" is not readable by the sandbox's unprivileged user "
+		        "(chmod -R o+rX it) (%s)", pkg->name, dir);
+		goto out;
+	}
 	if (!realpath(dir, real)) {
 		sb_addf(err, "cannot resolve dependency \"%s\" (%s)", pkg->name, dir);
 		goto out;
@@ -84,13 +130,13 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	/* git -C would happily find an enclosing repository: require that the
 	 * package directory is the top of its own checkout. */
 	const char *top[] = {"-C", dir, "rev-parse", "--show-toplevel", NULL};
-	if (sc_git_runv(NULL, &out, 0, top) != 0 || (sb_chomp(&out), strcmp(out.buf, real) != 0)) {
+	if (dep_git(&out, top) != 0 || (sb_chomp(&out), strcmp(out.buf, real) != 0)) {
 		sb_addf(err, "dependency \"%s\" is not a Git checkout of its own (%s)", pkg->name, dir);
 		goto out;
 	}
 	sb_reset(&out);
 	const char *head[] = {"-C", dir, "rev-parse", "--verify", "HEAD^{commit}", NULL};
-	if (sc_git_runv(NULL, &out, 0, head) != 0) {
+	if (dep_git(&out, head) != 0) {
 		sb_addf(err, "dependency \"%s\" has no HEAD commit (%s)", pkg->name, dir);
 		goto out;
 	}
@@ -102,12 +148,17 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	}
 	sb_reset(&out);
 	const char *status[] = {"-C", dir, "status", "--porcelain", "--untracked-files=no", NULL};
-	if (sc_git_runv(NULL, &out, 0, status) != 0) {
+	if (dep_git(&out, status) != 0) {
 		sb_addf(err, "cannot read status of dependency \"%s\" (%s)", pkg->name, dir);
 		goto out;
 	}
 	if (out.len) {
 		sb_addf(err, "dependency \"%s\" has modified tracked files (%s)", pkg->name, dir);
+		goto out;
+	}
+	if (pkg->subdir && !sub_dir_ok(dir, pkg->subdir)) {
+		sb_addf(err, "dependency \"%s\" has no package folder %s (its manifest subDir) (%s)",
+		        pkg->name, pkg->subdir, dir);
 		goto out;
 	}
 	rc = 0;

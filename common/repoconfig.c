@@ -25,25 +25,6 @@ int sc_is_github_slug(const char *s)
 	return slash && slug_part(s, (size_t)(slash - s), "-") && slug_part(slash + 1, strlen(slash + 1), "-_.");
 }
 
-int sc_is_tree_path(const char *s)
-{
-	if (strcmp(s, ".") == 0)
-		return 1;
-	size_t start = 0, n = strlen(s);
-	for (size_t i = 0; i <= n; i++) {
-		if (i < n && ((unsigned char)s[i] < 0x20 || s[i] == 0x7f))
-			return 0;
-		if (i == n || s[i] == '/') {
-			size_t k = i - start;
-			if (k == 0 || (k == 1 && s[start] == '.') ||
-			    (k == 2 && s[start] == '.' && s[start + 1] == '.'))
-				return 0;
-			start = i + 1;
-		}
-	}
-	return 1;
-}
-
 static int is_version_text(const char *s)
 {
 	size_t n = strlen(s);
@@ -120,6 +101,15 @@ static int apply(struct sc_plan *p, const char *key, const char *val, struct str
 			return -1;
 		}
 		return set_once(&p->tooling_path, key, val, err);
+	}
+	if (strcmp(key, "profile.sourcedir") == 0) {
+		if (!sc_is_tree_path(val)) {
+			sb_addf(err, "profile.sourceDir '%s' is not a relative path", val);
+			return -1;
+		}
+		if (strcmp(val, ".") == 0)
+			return p->source_dir ? (sb_adds(err, "profile.sourceDir is set more than once"), -1) : 0;
+		return set_once(&p->source_dir, "profile.sourceDir", val, err);
 	}
 	if (strcmp(key, "sandbox.bwrapsha256") == 0) {
 		char hex[65];

@@ -9,6 +9,9 @@
  *       roadmap = Roadmap          ; repeatable
  *       github = owner/name        ; optional, for revision links
  *       tooling = tools/sphereceti ; optional, path of our sources in T
+ *       sourceDir = src            ; optional (default "."): the lean_lib
+ *                                  ; srcDir; roots and module names are
+ *                                  ; relative to it
  *   [sandbox]
  *       bwrapSha256 = <64 hex>     ; optional pin of bubblewrap
  *       bwrapVersion = 0.8.0
@@ -17,6 +20,7 @@
  * not silently drop a root); other sections are ignored. */
 #include <stddef.h>
 #include "git.h"
+#include "leanpath.h"
 #include "plan.h"
 #include "strbuf.h"
 
@@ -28,8 +32,5 @@ int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct 
 
 /* 1 if s is a GitHub "owner/name" slug. */
 int sc_is_github_slug(const char *s);
-/* 1 if s is "." or a relative '/'-separated path without empty, "." or
- * ".." components and without control bytes. */
-int sc_is_tree_path(const char *s);
 
 #endif

@@ -9,10 +9,12 @@
 const char sc_report_limits_text[] =
 	"Advisory only: flags never change the exit status. Each number is one noisy "
 	"sample per side. CPU is user + system time of the whole sandboxed invocation, "
-	"so it includes sandbox and Lake start-up. Results are sensitive to the host, its "
+	"`lake lean FILE -- -j1` (Lake applies the package's leanOptions, as the real build "
+	"does), so it includes sandbox and Lake start-up. Results are sensitive to the host, its "
 	"load, dependency artifacts and environment; they support no comparison across "
 	"runs, only between the two sides of this report. Bounds: at most 32 changed "
-	"modules, 900 s per prebuild, 300 s per sample, 1800 s for the timed phase, one "
+	"modules, 900 s per prebuild (`lake build +Mod:deps`: the import cones, not the "
+	"selected modules), 300 s per sample, 1800 s for the timed phase, one "
 	"elaboration thread (lean -j1). Resource-usage (rusage) accounting misses children that are "
 	"reaped automatically because their parent ignores SIGCHLD, so a deliberately "
 	"hostile candidate can understate its own cost: flags stay advisory.";

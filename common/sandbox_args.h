@@ -27,7 +27,11 @@ struct sc_sandbox {
 	int report_fd;         /* inherited pipe to the host (sc-init's REPORT_FD) */
 	unsigned uid, gid;     /* host uid/gid the sandbox runs as (never 0) */
 	unsigned long long tmp_size; /* bytes of the private /tmp */
+	int keep_output;       /* --log: the candidate's stdout and stderr reach the host */
 };
+
+/* --log keeps at most this much of a run's stdout and stderr (together). */
+#define SC_SANDBOX_LOG_MAX (2u << 20)
 
 /* Who the sandbox runs as.  spec is NULL (the default), "USER" or
  * "UID:GID".  A root operator gets `nobody` by default and may name any

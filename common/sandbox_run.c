@@ -17,8 +17,9 @@
 
 #define OUTPUT_MAX 4096
 
-/* Read what is there (keeping at most max bytes); 0 at end of file. */
-static int drain(int fd, struct strbuf *sb, size_t max)
+/* Read what is there (keeping at most max bytes, counting the rest in
+ * *dropped: the writer never blocks on us); 0 at end of file. */
+static int drain(int fd, struct strbuf *sb, size_t max, size_t *dropped)
 {
 	char buf[4096];
 	for (;;) {
@@ -31,6 +32,8 @@ static int drain(int fd, struct strbuf *sb, size_t max)
 			return 1;
 		size_t room = sb->len < max ? max - sb->len : 0;
 		sb_add(sb, buf, (size_t)n < room ? (size_t)n : room);
+		if (dropped && (size_t)n > room)
+			*dropped += (size_t)n - room;
 	}
 }
 
@@ -106,6 +109,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	}
 	fcntl(p.out_fd, F_SETFL, O_NONBLOCK);
 
+	size_t out_max = sb->keep_output ? SC_SANDBOX_LOG_MAX : OUTPUT_MAX;
 	double deadline = start + timeout_s, kill_at = 0;
 	int done = 0, out_open = 1;
 	while (!done) {
@@ -124,7 +128,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 		struct pollfd fds[2] = {{.fd = sfd, .events = POLLIN}, {.fd = out_open ? p.out_fd : -1, .events = POLLIN}};
 		if (poll(fds, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
 			break;
-		if (fds[1].revents && drain(p.out_fd, &r->output, OUTPUT_MAX) == 0)
+		if (fds[1].revents && drain(p.out_fd, &r->output, out_max, &r->dropped) == 0)
 			out_open = 0;
 		struct signalfd_siginfo si;
 		while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
@@ -153,9 +157,9 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	 * so that nothing of it survives us. */
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
-	drain(p.out_fd, &r->output, OUTPUT_MAX);
+	drain(p.out_fd, &r->output, out_max, &r->dropped);
 	close(p.out_fd);
-	drain(rep[0], &r->report, 65536);
+	drain(rep[0], &r->report, 65536, NULL);
 	close(rep[0]);
 	close(sfd);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);

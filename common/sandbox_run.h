@@ -19,7 +19,10 @@ struct sc_sandbox_result {
 	int interrupted;    /* the signal that made us stop early, or 0 */
 	double wall_s;      /* host CLOCK_MONOTONIC, spawn to reap */
 	struct strbuf report; /* lines sc-init wrote to its report pipe */
-	struct strbuf output; /* GNU time's and bwrap's own messages (bounded) */
+	struct strbuf output; /* GNU time's and bwrap's own messages (bounded); with
+	                       * keep_output also the command's stdout and stderr,
+	                       * at most SC_SANDBOX_LOG_MAX */
+	size_t dropped;       /* output bytes beyond the bound, read and discarded */
 };
 
 /* Runs init_args (appended after "/sc-init FD") in the sandbox sb, counters

@@ -13,6 +13,9 @@ setup() {
     mkdir -p "$P"
     cd "$P"
     echo 'leanprover/lean4:v4.34.0-rc1' > lean-toolchain
+    # one library whose globs cover the modules the tests write (Nope stays unknown)
+    printf '%s\n' 'name = "pkg"' '[[lean_lib]]' 'name = "Pkg"' \
+        'globs = ["A.*", "B.*", "C.*", "D.*", "E.*", "F.*", "P.*", "X.*", "Y.*", "Z.*", "Two.*", "Sub.*"]' > lakefile.toml
 }
 
 teardown() {
@@ -21,6 +24,35 @@ teardown() {
     for pid in $(sed -n 's/^orphan-[a-z]* pid=\([0-9]*\) -> started$/\1/p' "$P/.fixture-log" 2>/dev/null); do
         kill -KILL "$pid" 2>/dev/null || true
     done
+}
+
+# gitdep NAME: make .lake/packages/NAME a Git checkout (Lake checks its HEAD);
+# prints the commit.  .lake/ is ignored, as in real dependencies.
+gitdep() {
+    local d=".lake/packages/$1"
+    mkdir -p "$d"
+    printf '/.lake\n' > "$d/.gitignore"
+    git -C "$d" init -q
+    git -C "$d" add -A
+    git -C "$d" -c user.name=t -c user.email=t@t commit -q -m dep
+    git -C "$d" rev-parse HEAD
+}
+
+# manifest VERSION NAME REV [NAME REV...]: a lake-manifest.json (entries in
+# the shape of that version: V6's {"git": {...}} below 7) built with python3's json.
+manifest() {
+    python3 - "$@" > lake-manifest.json <<'PY'
+import json, sys
+ver = json.loads(sys.argv[1]); a = sys.argv[2:]
+pk = []
+for name, rev in zip(a[0::2], a[1::2]):
+    e = {"url": "https://example.invalid/" + name, "rev": rev, "name": name, "inherited": False}
+    if isinstance(ver, int) and ver < 7:
+        pk.append({"git": dict(e, **{"inputRev?": "main", "subDir?": None, "opts": {}})})
+    else:
+        pk.append(dict(e, type="git", subDir=None, scope="", inputRev="main", configFile="lakefile.toml"))
+print(json.dumps({"version": ver, "packagesDir": ".lake/packages", "packages": pk, "name": "root", "lakeDir": ".lake"}))
+PY
 }
 
 # mod A.B 'line' 'line'...: write A/B.lean in the cwd
@@ -200,20 +232,9 @@ wait_gone() { # wait_gone PID SECONDS
 }
 
 @test "dependency modules resolve under .lake/packages/<name> and need a prebuilt olean" {
-    cat > lake-manifest.json <<'EOF'
-{"version": "1.1.0",
- "packagesDir": ".lake/packages",
- "packages":
- [{"url": "https://example.invalid/dep", "type": "git", "subDir": null,
-   "scope": "", "rev": "0123456789012345678901234567890123456789",
-   "name": "dep", "manifestFile": "lake-manifest.json", "inputRev": "main",
-   "inherited": false, "configFile": "lakefile.toml"},
-  {"type": "git", "name": "other", "rev": "0123456789012345678901234567890123456789"}],
- "name": "root",
- "lakeDir": ".lake"}
-EOF
     mkdir -p .lake/packages/dep/Dep .lake/packages/other
     printf 'def d := 1\n-- fixture: build-fail\n' > .lake/packages/dep/Dep/Core.lean
+    manifest '"1.1.0"' dep "$(gitdep dep)" other "$(gitdep other)"
     mod A 'import Dep.Core' 'def a := 1'
     run lake build A
     [ "$status" -ne 0 ]
@@ -233,7 +254,7 @@ EOF
     rm .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
     run lake env lean -j1 A.lean
     [ "$status" -eq 1 ]
-    [[ "$output" == *"'Dep.Core'"* ]]
+    [[ "$output" == *"A.lean:1:0: error: object file $P/.lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean of module Dep.Core does not exist"* ]]
 }
 
 # ---- lake env lean ----
@@ -243,7 +264,11 @@ EOF
     mod A 'import B' 'def a := 1'
     run lake env lean -j1 A.lean
     [ "$status" -eq 1 ]
-    [[ "$output" == *"unknown module prefix 'B'"* ]]
+    # Lean's text (Lean/Util/Path.lean findOLean), then each search path entry
+    [ "${lines[0]}" = "A.lean:1:0: error: unknown module prefix 'B'" ]
+    [ "${lines[1]}" = "No directory 'B' or file 'B.olean' in the search path entries:" ]
+    [ "${lines[2]}" = "$P/.lake/build/lib/lean" ]
+    [ "${lines[-1]}" = "$TC/lib/lean" ]
     run lake build A
     [ "$status" -eq 0 ]
     run lake env lean -j1 A.lean
@@ -448,4 +473,257 @@ s.settimeout(10); c, _ = s.accept(); c.close()' > "$BATS_TEST_TMPDIR/port" 3>&- 
     lean -j1 B.lean 2>/dev/null
     wait
     grep -qx "connect 127.0.0.1:$port -> connected" .fixture-log
+}
+
+# ---- the workspace load every lake command does (issue 13) ----
+# Sources: leanprover/lean4 src/lake/Lake/Load/Materialize.lean
+# (PackageEntry.materialize, updateGitRepo), Util/Git.lean.
+
+@test "workspace load: a dependency at its manifest rev passes; local changes only warn (git diff)" {
+    mkdir -p .lake/packages/dep/Dep
+    echo 'def d := 1' > .lake/packages/dep/Dep/Core.lean
+    manifest '"1.1.0"' dep "$(gitdep dep)"
+    run lake env true
+    [ "$status" -eq 0 ]
+    [ "$output" = "" ]
+    echo 'def d := 2' > .lake/packages/dep/Dep/Core.lean
+    run lake env true
+    [ "$status" -eq 0 ]
+    [ "$output" = "warning: dep: repository '$P/.lake/packages/dep' has local changes" ]
+}
+
+@test "workspace load: HEAD not at the manifest rev -> 'URL has changed; deleting' and the folder is really deleted" {
+    rev=$(gitdep dep)
+    manifest '"1.1.0"' dep "${rev%?}0"
+    [ "${rev: -1}" != 0 ] || skip "rev ends in 0"
+    run lake env true
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "info: dep: URL has changed; deleting '$P/.lake/packages/dep' and cloning again" ]
+    [ "${lines[1]}" = "info: dep: cloning https://example.invalid/dep" ]
+    [ ! -e .lake/packages/dep ]
+}
+
+@test "workspace load: on a read-only dependency mount the delete fails and lake exits 1" {
+    rev=$(gitdep dep)
+    manifest '"1.1.0"' dep 0000000000000000000000000000000000000001
+    run bwrap --bind / / --dev /dev --proc /proc --ro-bind "$P/.lake/packages" "$P/.lake/packages" --chdir "$P" \
+        "$TC/bin/lake" env true
+    [ "$status" -eq 1 ]
+    [[ "${lines[0]}" == "info: dep: URL has changed; deleting '$P/.lake/packages/dep' and cloning again" ]]
+    [[ "$output" == *"Read-only file system"* ]]
+    [ "$(git -C .lake/packages/dep rev-parse HEAD)" = "$rev" ]
+}
+
+@test "workspace load: git's dubious ownership (owner differs) fails rev-parse unless safe.directory is set" {
+    rev=$(gitdep dep)
+    manifest '"1.1.0"' dep "$rev"
+    chown -R nobody: .lake/packages/dep
+    run env -i PATH=/usr/bin:/bin HOME=/nonexistent GIT_CONFIG_NOSYSTEM=1 \
+        GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*' "$TC/bin/lake" env true
+    [ "$status" -eq 0 ]
+    [ "$output" = "" ]
+    run bwrap --bind / / --dev /dev --proc /proc --ro-bind "$P/.lake/packages" "$P/.lake/packages" --chdir "$P" \
+        env -i PATH=/usr/bin:/bin HOME=/nonexistent GIT_CONFIG_NOSYSTEM=1 "$TC/bin/lake" env true
+    [ "$status" -eq 1 ]
+    [[ "${lines[0]}" == "info: dep: URL has changed; deleting"* ]]
+}
+
+@test "workspace load: a lakefile.lean's compiled config is cached in .lake/config/<index>/ (Lean >= 4.31) with a trace" {
+    mkdir -p .lake/packages/dep
+    echo '-- a lakefile.lean' > .lake/packages/dep/lakefile.lean
+    manifest '"1.1.0"' dep "$(gitdep dep)"
+    cpu lake env true
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0.25 2
+    [ -f .lake/config/1/lakefile.olean ]
+    grep -q "configHash" .lake/config/1/lakefile.olean.trace
+    [ ! -e .lake/packages/dep/.lake/lakefile.olean ]
+    cpu lake env true # up to date: not elaborated again
+    between "$cpu" 0 0.2
+    echo 'garbage' > .lake/config/1/lakefile.olean.trace # stale trace: elaborated again
+    cpu lake env true
+    between "$cpu" 0.25 2
+}
+
+@test "workspace load: Lean < 4.31 keeps the config cache in the dependency's own .lake, failing read-only" {
+    cp -a "$TC" "$BATS_TEST_TMPDIR/tc30"
+    echo 4.30.0 > "$BATS_TEST_TMPDIR/tc30/lib/fixture-version"
+    mkdir -p .lake/packages/dep
+    echo '-- a lakefile.lean' > .lake/packages/dep/lakefile.lean
+    manifest '"1.1.0"' dep "$(gitdep dep)"
+    run bwrap --bind / / --dev /dev --proc /proc --ro-bind "$P/.lake/packages" "$P/.lake/packages" --chdir "$P" \
+        "$BATS_TEST_TMPDIR/tc30/bin/lake" env true
+    [ "$status" -eq 1 ]
+    [[ "$output" == *".lake/packages/dep/.lake/lakefile.olean.trace: Read-only file system"* ]]
+    run "$BATS_TEST_TMPDIR/tc30/bin/lake" env true
+    [ "$status" -eq 0 ]
+    [ -f .lake/packages/dep/.lake/lakefile.olean ]
+    [ ! -e .lake/config ]
+}
+
+@test "lake env CMD spawns CMD as its child and waits for it, passing its status" {
+    run lake env bash -c 'cat /proc/$PPID/comm; exit 7'
+    [ "$status" -eq 7 ]
+    [ "$output" = "lake" ]
+}
+
+@test "lake env costs some CPU for the workspace load" {
+    cpu lake env true
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0.04 0.5
+}
+
+# ---- lake lean (CLI/Main.lean, Build/Module.lean prepareLeanCommand) ----
+
+@test "lake lean FILE -- ARGS builds FILE's imports, then runs lean with a --setup file under /tmp" {
+    mod B 'def b := 1'
+    mod A 'import B' 'def a := b'
+    run lake lean A.lean -- -j1
+    [ "$status" -eq 0 ]
+    [ -f .lake/build/lib/lean/B.olean ]
+    [ ! -e .lake/build/lib/lean/A.olean ]
+    run lake lean A.lean -- --no-such-lean-flag
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"usage: lean"* ]]
+    run lake lean A.lean extra
+    [ "$status" -eq 1 ]
+    [ "$output" = "usage: lake lean <file> [-- <args>...]" ]
+}
+
+@test "lake lean applies lakefile.toml leanOptions (package and library) and moreLeanArgs; lake env lean does not" {
+    mod A '-- fixture: warn option-cpu=weak.linter.mathlibStandardSet:0.5'
+    run lake env lean A.lean
+    [ "$status" -eq 0 ]
+    [ "$output" = "A.lean:1:0: warning: fixture warning" ]
+    cat > lakefile.toml <<'TOML'
+name = "pkg"
+leanOptions = { weak.linter.mathlibStandardSet = true, pp.unicode.fun = true }
+moreLeanArgs = ["-DautoImplicit=false"]
+
+[[lean_lib]]
+name = "A"
+leanOptions = { warningAsError = true }
+TOML
+    cpu lake lean A.lean -- -j1
+    [ "$rc" -eq 1 ]
+    [ "$(cat "$BATS_TEST_TMPDIR/err")" = "A.lean:1:0: error: fixture warning" ]
+    between "$cpu" 0.45 2
+    cpu lake env lean A.lean
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0 0.4
+}
+
+@test "lean reads its options from --setup and from -DNAME=VALUE" {
+    mod A '-- fixture: warn'
+    echo '{"name": "A", "options": {"warningAsError": true}}' > "$BATS_TEST_TMPDIR/setup.json"
+    run lean A.lean --setup "$BATS_TEST_TMPDIR/setup.json"
+    [ "$status" -eq 1 ]
+    run lean -DwarningAsError=true A.lean
+    [ "$status" -eq 1 ]
+    run lean -DwarningAsError=false A.lean
+    [ "$status" -eq 0 ]
+    echo '{"options": [' > "$BATS_TEST_TMPDIR/bad.json"
+    run lean A.lean --setup "$BATS_TEST_TMPDIR/bad.json"
+    [ "$status" -eq 1 ]
+}
+
+# ---- targets: lean_lib roots, globs, srcDir (Config/LeanLib.lean isBuildableModule) ----
+
+@test "+Mod must be a module of a lean_lib: roots cover themselves and below, else 'unknown module' fails the build" {
+    printf '%s\n' 'name = "pkg"' '[[lean_lib]]' 'name = "Lib"' 'roots = ["Lib", "Other.Deep"]' > lakefile.toml
+    mod Lib.X.Y 'def y := 1'
+    mod Other.Deep 'def d := 1'
+    mod Other.Shallow 'def s := 1'
+    mod Outside 'def o := 1'
+    run lake build +Lib.X.Y +Other.Deep
+    [ "$status" -eq 0 ]
+    run lake build +Lib.X.Y +Outside
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"error: unknown module 'Outside'"* ]]
+    run lake build +Other.Shallow
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"unknown module 'Other.Shallow'"* ]]
+}
+
+@test "globs: A.* is A and below, A.+ only below, a plain glob one module" {
+    printf '%s\n' 'name = "pkg"' '[[lean_lib]]' 'name = "L"' 'globs = ["S.*", "T.+", "U.V"]' > lakefile.toml
+    for m in S S.a T T.a U.V U.V.w; do mod "$m" 'def x := 1'; done
+    for m in S S.a T.a U.V; do
+        run lake build "+$m"
+        [ "$status" -eq 0 ]
+    done
+    for m in T U.V.w; do
+        run lake build "+$m"
+        [ "$status" -eq 1 ]
+    done
+}
+
+@test "srcDir: modules are paths relative to the library's source directory" {
+    printf '%s\n' 'name = "pkg"' 'srcDir = "src"' '[[lean_lib]]' 'name = "Lib"' > lakefile.toml
+    mkdir -p src/Lib
+    echo 'def a := 1' > src/Lib/A.lean
+    printf 'import Lib.A\n-- fixture: warn\n' > src/Lib/B.lean
+    run lake build +Lib.B
+    [ "$status" -eq 0 ]
+    [ -f .lake/build/lib/lean/Lib/B.olean ]
+    run lake build src/Lib/A.lean
+    [ "$status" -eq 0 ]
+    run lake lean src/Lib/B.lean
+    [ "$status" -eq 0 ]
+    run lake build +src.Lib.A
+    [ "$status" -eq 1 ]
+}
+
+@test "+Mod:deps builds the module's import cone but not the module" {
+    mod C 'def c := 1'
+    mod B 'import C' 'def b := 1'
+    mod A 'import B' '-- fixture: build-fail'
+    run lake build +A:deps
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Built C" ]
+    [ "${lines[1]}" = "Built B" ]
+    [ ! -e .lake/build/lib/lean/A.olean ]
+    run lake build +A:nope
+    [ "$status" -eq 1 ]
+    run lake build +Nope:deps
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"unknown module 'Nope'"* ]]
+}
+
+# ---- lake-manifest.json (Load/Manifest.lean) ----
+
+@test "manifest versions 5, 6, 7 and 1.0.0-1.2.0 are read; 4, 8 and 2.0.0 are refused" {
+    mkdir -p .lake/packages/dep
+    rev=$(gitdep dep)
+    for v in 5 6 7 '"1.0.0"' '"1.1.0"' '"1.2.0"'; do
+        manifest "$v" dep "$rev"
+        run lake env
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"/.lake/packages/dep/.lake/build/lib/lean:"* ]]
+    done
+    for v in 4 8 '"2.0.0"'; do
+        manifest "$v" dep "$rev"
+        run lake env
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"incompatible manifest version"* ]]
+    done
+}
+
+@test "manifest: an escaped name «doc-gen4» lives in .lake/packages/doc-gen4; subDir moves the package root" {
+    mkdir -p .lake/packages/doc-gen4/inner/Doc
+    echo 'def d := 1' > .lake/packages/doc-gen4/inner/Doc/Core.lean
+    mkdir -p .lake/packages/doc-gen4/inner/.lake/build/lib/lean/Doc
+    echo prebuilt > .lake/packages/doc-gen4/inner/.lake/build/lib/lean/Doc/Core.olean
+    rev=$(gitdep doc-gen4)
+    python3 - "$rev" > lake-manifest.json <<'PY'
+import json, sys
+print(json.dumps({"version": "1.1.0", "packagesDir": ".lake/packages", "name": "root", "lakeDir": ".lake",
+  "packages": [{"type": "git", "name": "«doc-gen4»", "url": "https://example.invalid/d", "rev": sys.argv[1],
+                "subDir": "inner", "inherited": False}]}))
+PY
+    mod A 'import Doc.Core' 'def a := 1'
+    run lake build A
+    [ "$status" -eq 0 ]
+    run lake env
+    [[ "$output" == *":$P/.lake/packages/doc-gen4/inner/.lake/build/lib/lean:"* ]]
 }

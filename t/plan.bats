@@ -469,3 +469,57 @@ copy_sources() {
 	B=$T H=$T
 	plan_fails "installed profiler sources (tree"
 }
+
+# ---- issue 13: profile.sourceDir (Lake's srcDir; Config/LeanLib.lean) ----
+
+@test "profile.sourceDir: roots and module names are relative to it; files elsewhere are not selected" {
+	mkdir -p "$R/src/Lib/Sub"
+	mv "$R/Lib/A.lean" "$R/src/Lib/A.lean"
+	printf '\tsourceDir = src\n' >>"$R/.sphereceti"
+	rm -rf "$R/Lib"
+	T=$(pcommit "sources under src")
+	B=$T
+	echo 'def a := 2' >"$R/src/Lib/A.lean"
+	echo 'def c := 1' >"$R/src/Lib/Sub/C.lean"
+	mkdir -p "$R/tools" && echo 'def t := 1' >"$R/tools/T.lean"
+	H=$(pcommit candidate)
+	plan
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(jq -r '[.files[] | "\(.path)=\(.module)"] | join(" ")' <<<"$output")" = "src/Lib/A.lean=Lib.A src/Lib/Sub/C.lean=Lib.Sub.C" ]
+	[ "$(jq -r .config.source_dir <<<"$output")" = src ]
+	[ "$(files_of | head -n 1)" = "modified library src/Lib/A.lean" ]
+}
+
+@test "profile.sourceDir: a Lean file at a root's place outside it is refused (Lake: unknown module), not a failed prebuild" {
+	printf '\tsourceDir = src\n' >>"$R/.sphereceti"
+	mkdir -p "$R/src/Lib"
+	echo 'def a := 1' >"$R/src/Lib/A.lean"
+	T=$(pcommit "sourceDir src")
+	B=$T
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit candidate)
+	plan_fails "Lib/A.lean is outside profile.sourceDir 'src': no library root covers its module"
+	[ "$status" -ne 0 ]
+}
+
+@test "profile.sourceDir: default '.' keeps plans byte-identical; bad values are refused" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit candidate)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.config | has("source_dir")' <<<"$output")" = false ]
+	printf '\tsourceDir = .\n' >>"$R/.sphereceti"
+	T=$(pcommit "explicit .")
+	B=$T
+	echo 'def a := 3' >"$R/Lib/A.lean"
+	H=$(pcommit candidate2)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.files[0].module' <<<"$output")" = Lib.A ]
+	for bad in ../up /abs 'a/../b'; do
+		git -C "$R" config -f .sphereceti profile.sourceDir "$bad"
+		T=$(pcommit "bad $bad")
+		B=$T H=$T
+		plan_fails "profile.sourceDir '$bad' is not a relative path"
+	done
+}

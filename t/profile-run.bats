@@ -12,6 +12,32 @@ setup() {
 	project_base
 }
 
+# manifest_commit JQ_FILTER MESSAGE [JQ ARGS...]: edit lake-manifest.json and
+# commit it as the new M (= T = B).
+manifest_commit() {
+	local filter=$1 msg=$2
+	shift 2
+	jq "$@" "$filter" "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
+	M=$(ex_commit "$R" "$msg")
+	T=$M B=$M
+}
+
+# failing_import_change: Demo/Basic.lean now imports Demo/Helper.lean, whose
+# build fails (the prebuild builds imports only: +Mod:deps).
+failing_import_change() {
+	candidate
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
+	head_commit
+}
+
+# basic_change: a candidate whose only change is a cheap Demo/Basic.lean.
+basic_change() {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+}
+
 
 @test "complete run: modified, added, removed and roadmap files, verdicts, workspace layout" {
 	candidate
@@ -67,9 +93,7 @@ setup() {
 }
 
 @test "--quiet prints no progress; the dispatcher and sc-profile-run agree" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	profile --quiet
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
@@ -150,7 +174,9 @@ except Exception:
 
 @test "a failed prebuild stops that side and is reported as such" {
 	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: build-fail'
+	# the prebuild builds only the import cone (+Mod:deps): the failure is in an import
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
 	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
 	head_commit
 	profile
@@ -159,6 +185,7 @@ except Exception:
 	[ "$(file_field Demo/Ring.lean .head.error)" = prebuild_failed ]
 	[ "$(file_field Demo/Ring.lean '.base.error // empty')" = "" ]
 	grep -q 'head prebuild.*FAILED' <<<"$stderr"
+	grep -q "rerun with --keep-logs to keep Lake's output" <<<"$stderr"
 	# The prebuild's own sample says so; the report names no runner's path.
 	[ "$(jqr .prebuild.head.error)" = failed ]
 	jqr '.errors[] | select(.sample == "head:@prebuild") | .source' | grep -qx 'samples\.jsonl:[0-9]*' 
@@ -189,9 +216,7 @@ except Exception:
 }
 
 @test "an existing workspace is refused, never resumed or overwritten" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	mkdir "$WS"
 	echo keep >"$WS/mine"
 	profile
@@ -214,9 +239,7 @@ except Exception:
 }
 
 @test "a dependency at the wrong commit or with modified sources is refused" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	echo '-- edited' >>"$DEPS/tinylib/Tiny/Core.lean"
 	profile
 	[ "$status" -eq 2 ]
@@ -237,9 +260,7 @@ except Exception:
 }
 
 @test "a toolchain whose version does not match lean-toolchain is refused" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	cp -a "$TC" "$BATS_TEST_TMPDIR/tc"
 	echo 4.33.0 >"$BATS_TEST_TMPDIR/tc/lib/fixture-version"
 	TC=$BATS_TEST_TMPDIR/tc profile
@@ -252,9 +273,7 @@ except Exception:
 @test "a wrong bubblewrap pin is refused before anything runs" {
 	sed -i 's/bwrapSha256 = .*/bwrapSha256 = 0000000000000000000000000000000000000000000000000000000000000000/' "$R/.sphereceti"
 	T=$(ex_commit "$R" "wrong pin")
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	profile
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"sc-sandbox-exec: error: "* ]]
@@ -262,9 +281,7 @@ except Exception:
 }
 
 @test "a failing sandbox self-test is a precondition failure: its one line, exit 2, nothing run" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	# The self-test makes its folder under TMPDIR; one that does not exist
 	# fails it while it runs beside the other checks and the materializing.
 	[ -z "${SC_VALGRIND:-}" ] || skip "valgrind itself cannot start without TMPDIR"
@@ -283,9 +300,7 @@ except Exception:
 @test "no bubblewrap pin at all is refused" {
 	sed -i '/^\[sandbox\]/,$d' "$R/.sphereceti"
 	T=$(ex_commit "$R" "no pin")
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
@@ -315,9 +330,7 @@ except Exception:
 }
 
 @test "a workspace inside the toolchain or the dependencies is refused" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	cp -a "$TC" "$BATS_TEST_TMPDIR/tc"
 	TC=$BATS_TEST_TMPDIR/tc WS=$BATS_TEST_TMPDIR/tc/ws profile
 	[ "$status" -eq 2 ]
@@ -329,9 +342,7 @@ except Exception:
 }
 
 @test "a dependency that is a symlink, not a checkout of its own, is refused" {
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	basic_change
 	mv "$DEPS/tinylib" "$BATS_TEST_TMPDIR/tinylib-real"
 	ln -s "$BATS_TEST_TMPDIR/tinylib-real" "$DEPS/tinylib"
 	profile
@@ -346,12 +357,8 @@ except Exception:
 }
 
 @test "a lake-manifest.json outside the supported shape is refused" {
-	jq '.packagesDir = "vendor"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
-	M=$(ex_commit "$R" "packagesDir vendor")
-	T=$M B=$M
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
+	manifest_commit '.packagesDir = "vendor"' "packagesDir vendor"
+	basic_change
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
@@ -473,4 +480,143 @@ if "reworded" in open("Demo/Ring.lean").read():
 	assert_error_line sc-profile-run
 	[[ "$stderr" == *"cannot search $BATS_TEST_TMPDIR/private "*"(--workspace)" ]]
 	[ ! -e "$WS/raw" ]
+}
+
+# ---- issue 13: measured the way Lake builds (t/fixture models real Lake) ----
+
+@test "the sample is lake lean PATH -- -j1: the package's leanOptions apply (warningAsError fails a warning)" {
+	printf 'leanOptions = { warningAsError = true }\n' | cat - "$R/lakefile.toml" >"$R/lf" && mv "$R/lf" "$R/lakefile.toml"
+	M=$(ex_commit "$R" "warningAsError")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: warn'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = failed ]
+	[ "$(file_field Demo/Ring.lean '.head.error // empty')" = "" ]
+	# the report names the commands
+	grep -qF '`lake lean FILE -- -j1`' "$WS/report.md"
+	jqr .limits.text | grep -qF 'lake build +Mod:deps'
+}
+
+@test "the prebuild builds the import cone but not the selected module (+Mod:deps): its cost is paid once, in the sample" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: build-cpu=3 cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 0 ]
+	[ ! -e "$WS/head/.lake/build/lib/lean/Demo/Basic.olean" ]
+	grep -q 'head prebuild (1 module): 0\.[0-9] s wall' <<<"$stderr"
+}
+
+@test "a prebuild that ran out of time is prebuild_timeout, distinct from prebuild_failed" {
+	candidate
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-cpu=30'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper'
+	head_commit
+	profile --prebuild-timeout 1
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = prebuild_timeout ]
+	grep -q 'head prebuild (2 modules): FAILED (prebuild_timeout; rerun with --keep-logs' <<<"$stderr"
+	grep -q 'head Demo/Basic.lean: not run (prebuild_timeout)' <<<"$stderr"
+}
+
+@test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build" {
+	# Lean 4.30 keeps a lakefile.lean's config cache in the dependency's own
+	# .lake (Load/Lean/Elab.lean): missing there, Lake writes it -> read-only mount.
+	rm -rf "$R" "$DEPS"
+	cp -a "$SC_FIXTURE/toolchain" "$BATS_TEST_TMPDIR/tc30"
+	echo 4.30.0 >"$BATS_TEST_TMPDIR/tc30/lib/fixture-version"
+	TC=$BATS_TEST_TMPDIR/tc30 EX_LEAN_VERSION=4.30.0
+	project_base
+	echo '-- config' >"$DEPS/tinylib/lakefile.lean"
+	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
+	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
+	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+	basic_change
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'Lake could not load the base workspace in the sandbox' <<<"$stderr"
+	grep -q 'lake build. in a trusted checkout of T' <<<"$stderr"
+	[ ! -e "$WS/raw/base-prebuild.time" ]
+	# prepared as the error says (Lake run once in the dependency): it runs
+	(cd "$DEPS/tinylib" && "$TC/bin/lake" env true)
+	rm -rf "$WS"
+	profile
+	[ "$status" -eq 0 ]
+}
+
+@test "host dependency check runs git as the sandbox will: another owner is not 'not a Git checkout of its own'" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to chown"
+	basic_change
+	chown -R nobody: "$DEPS/tinylib"
+	profile
+	[[ "$stderr" != *"not a Git checkout of its own"* ]]
+	[[ "$stderr" != *"has no HEAD commit"* ]]
+}
+
+@test "host dependency check: a dependency the sandbox's unprivileged user cannot read is refused (operator root)" {
+	[ "$(id -u)" -eq 0 ] || skip "only root's sandbox drops to another uid"
+	basic_change
+	chmod 700 "$DEPS/tinylib"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q "dependency \"tinylib\" is not readable by the sandbox's unprivileged user" <<<"$stderr"
+	[ ! -e "$WS/base" ]
+}
+
+@test "manifest: an escaped name «tinylib» is the folder tinylib; a subDir must exist in the checkout" {
+	manifest_commit '.packages[0].name = "«tinylib»"' "escaped name"
+	basic_change
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	jq '.packages[0].subDir = "inner"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
+	M=$(ex_commit "$R" "subDir")
+	T=$M B=$M H=$M
+	rm -rf "$WS"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'dependency "tinylib" has no package folder inner (its manifest subDir)' <<<"$stderr"
+}
+
+@test "contrib/real-lean-smoke.sh: one clear line for a missing toolchain; runs end to end (here with the fixture toolchain)" {
+	run --separate-stderr bash "$BATS_TEST_DIRNAME/../contrib/real-lean-smoke.sh" "$BATS_TEST_TMPDIR/none"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "real-lean-smoke: error: no such toolchain folder ($BATS_TEST_TMPDIR/none)" ]
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	run --separate-stderr bash "$BATS_TEST_DIRNAME/../contrib/real-lean-smoke.sh" "$BATS_TEST_TMPDIR/empty"
+	[ "$status" -eq 2 ]
+	[ "${#stderr}" -gt 0 ]
+	[ "$(wc -l <<<"$stderr")" -eq 1 ]
+	SPHERECETI=$SC_BIN/sphereceti run --separate-stderr bash "$BATS_TEST_DIRNAME/../contrib/real-lean-smoke.sh" "$TC"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$output" == "real-lean-smoke: ok: Lean 4.34.0-rc1, "* ]]
+}
+
+@test "--keep-logs: each sandboxed invocation's output in logs/, never printed; the failure line and the report point to it" {
+	failing_import_change
+	profile --keep-logs
+	[ "$status" -eq 1 ]
+	grep -q 'fixture: build failing as asked' "$WS/logs/head-prebuild.log"
+	[ -f "$WS/logs/base-preflight.log" ]
+	[ -f "$WS/logs/base-prebuild.log" ]
+	[ -f "$WS/logs/base-Demo.Basic.log" ]
+	grep -qF "head prebuild (2 modules): FAILED (lake build failed; Lake's output: logs/head-prebuild.log)" <<<"$stderr"
+	[[ "$stderr$output" != *"failing as asked"* ]]
+	[ "$(file_field Demo/Basic.lean .head.detail)" = "lake build of this side's selected modules failed (Lake's output: logs/head-prebuild.log)" ]
+	[ -z "$(find "$WS/raw" -name '*.log')" ]
+}
+
+@test "without --keep-logs there is no logs/ and the failure line says how to keep Lake's output" {
+	failing_import_change
+	profile
+	[ "$status" -eq 1 ]
+	[ ! -e "$WS/logs" ]
+	grep -qF "head prebuild (2 modules): FAILED (lake build failed; rerun with --keep-logs to keep Lake's output)" <<<"$stderr"
+	[ "$(file_field Demo/Basic.lean .head.detail)" = "lake build of this side's selected modules failed (rerun with --keep-logs to keep Lake's output)" ]
 }

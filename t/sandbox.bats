@@ -619,3 +619,44 @@ SH
 	assert_error_line sc-sandbox-exec
 	[[ "$stderr" == *"cannot search $W/private "* ]]
 }
+
+# ---- --log (issue 13: profile-run --keep-logs) ----
+
+@test "--log FILE: the command's stdout and stderr reach the host, bounded (2 MiB together); the rest is read and dropped, the writer never blocks" {
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 --log "$R/$M.log" -- /usr/bin/python3 -c '
+import os, sys
+sys.stdout.write("to-stdout\n"); sys.stdout.flush()
+sys.stderr.write("to-stderr\n"); sys.stderr.flush()
+os.write(1, b"x" * (3 << 20))
+print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
+	status_ok 0
+	[ "$stderr" = "" ]
+	grep -q '^to-stdout$' "$R/$M.log"
+	grep -q '^to-stderr$' "$R/$M.log"
+	size=$(stat -c %s "$R/$M.log")
+	[ "$size" -le $(( (2 << 20) + 200 )) ]
+	[ "$size" -ge $(( 2 << 20 )) ]
+	grep -q 'sc-sandbox-exec: .* more bytes of output dropped' "$R/$M.log"
+}
+
+@test "--log: stdin stays /dev/null (the default, without --log, is tested above: 0-2 on /dev/null)" {
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.2.time" --timeout 60 --log "$R/$M.log" -- /usr/bin/bash -c 'readlink /proc/self/fd/0; echo shown'
+	status_ok 0
+	[ "$(cat "$R/$M.log")" = "$(printf '/dev/null\nshown')" ]
+}
+
+@test "--log: a log that exists or lies inside a sandbox mount is refused before anything runs" {
+	touch "$R/$M.log"
+	sbx_log() { run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 --log "$1" -- true; }
+	sbx_log "$R/$M.log"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"the log already exists"* ]]
+	sbx_log "$T/out.log"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the log lies inside --tree"* ]]
+	[ ! -e "$R/$M.time" ]
+}

@@ -12,11 +12,11 @@ _sphereceti_opts() {
 		echo "--repo= --tooling= --base= --head= --workspace= --toolchain= --dependencies=" \
 			"--prebuild-timeout= --sample-timeout= --phase-timeout= --bwrap=" \
 			"--sandbox-user= --tmp-size=" \
-			"--threshold-ratio= --threshold-delta= --threshold-added= --quiet --help" ;;
+			"--threshold-ratio= --threshold-delta= --threshold-added= --keep-logs --quiet --help" ;;
 	materialize)
 		echo "--repo= --commit= --dest= --plan= --help" ;;
 	sandbox-exec)
-		echo "--tree= --toolchain= --dependencies= --time-file= --timeout= --bwrap=" \
+		echo "--tree= --toolchain= --dependencies= --time-file= --timeout= --log= --bwrap=" \
 			"--sandbox-user= --tmp-size= --self-test --check-bwrap=" ;;
 	parse-time)
 		echo "--time-file= --status= --run-id= --plan-digest= --revision= --sample=" \
@@ -44,7 +44,7 @@ _sphereceti_complete_for() {
 	--repo | --workspace | --toolchain | --dependencies | --tree | --dest | --out-dir)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	--plan | --samples | --time-file | --status | --bwrap)
+	--plan | --samples | --time-file | --status | --bwrap | --log)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--tooling | --base | --head | --commit | --timeout | --*-timeout | --threshold-* | \

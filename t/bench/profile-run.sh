@@ -5,21 +5,9 @@
 # the sandbox status lines) / run wall.  Goal: under 2 %.
 # Env: SC_BIN, SC_FIXTURE (make bench); PER_FILE (default 2.0).
 set -euo pipefail
-: "${SC_BIN:?}" "${SC_FIXTURE:?}"
 PER_FILE=${PER_FILE:-2.0}
-here=$(cd "$(dirname "$0")/../.." && pwd)
-W=$(mktemp -d)
-chmod 0711 "$W"  # run as root, the sandbox runs as nobody, which must reach the workspace
-trap 'rm -rf "$W"' EXIT
-# shellcheck source=../../contrib/example/example.bash
-. "$here/contrib/example/example.bash"
-export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.invalid
-export GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.invalid
-TC=$SC_FIXTURE/toolchain
-mkdir -p "$W/deps"
-rev=$(ex_dependency "$W/deps" "$TC")
-R=$W/repo
-ex_project "$R" "$rev"
+# shellcheck source=example-env.bash
+. "$(dirname "$0")/example-env.bash"
 for i in 1 2 3 4 5 6 7 8; do
 	ex_lean "$R" "Demo/File$i.lean" "-- fixture: cpu=$PER_FILE"
 done

@@ -250,22 +250,63 @@ START_TEST(lake_manifest_rules)
 	const char *rev = "0123456789abcdef0123456789abcdef01234567";
 	char buf[512];
 	snprintf(buf, sizeof buf,
-	         "{\"packagesDir\": \".lake/packages\", \"packages\": [{\"type\": \"git\", "
+	         "{\"version\": \"1.1.0\", \"packagesDir\": \".lake/packages\", \"packages\": [{\"type\": \"git\", "
 	         "\"name\": \"mathlib\", \"rev\": \"%s\", \"url\": \"x\"}]}", rev);
 	ck_assert(manifest_ok(buf));
-	ck_assert(manifest_ok("{\"packages\": []}"));
-	snprintf(buf, sizeof buf, "{\"packagesDir\": \"vendor\", \"packages\": []}");
+	ck_assert(manifest_ok("{\"version\": 7, \"packages\": []}"));
+	ck_assert(!manifest_ok("{\"packages\": []}")); /* no version: Lake refuses it too */
+	snprintf(buf, sizeof buf, "{\"version\": 7, \"packagesDir\": \"vendor\", \"packages\": []}");
 	ck_assert(!manifest_ok(buf));
 	snprintf(buf, sizeof buf,
-	         "{\"packages\": [{\"type\": \"path\", \"name\": \"a\", \"rev\": \"%s\"}]}", rev);
+	         "{\"version\": 7, \"packages\": [{\"type\": \"path\", \"name\": \"a\", \"rev\": \"%s\"}]}", rev);
 	ck_assert(!manifest_ok(buf));
 	snprintf(buf, sizeof buf,
-	         "{\"packages\": [{\"type\": \"git\", \"name\": \"../a\", \"rev\": \"%s\"}]}", rev);
+	         "{\"version\": 7, \"packages\": [{\"type\": \"git\", \"name\": \"../a\", \"rev\": \"%s\"}]}", rev);
 	ck_assert(!manifest_ok(buf));
-	ck_assert(!manifest_ok("{\"packages\": [{\"type\": \"git\", \"name\": \"a\", \"rev\": \"main\"}]}"));
+	ck_assert(!manifest_ok("{\"version\": 7, \"packages\": [{\"type\": \"git\", \"name\": \"a\", \"rev\": \"main\"}]}"));
 	snprintf(buf, sizeof buf,
-	         "{\"packages\": [{\"type\": \"git\", \"name\": \"a\", \"rev\": \"%s\"}, "
+	         "{\"version\": 7, \"packages\": [{\"type\": \"git\", \"name\": \"a\", \"rev\": \"%s\"}, "
 	         "{\"type\": \"git\", \"name\": \"a\", \"rev\": \"%s\"}]}", rev, rev);
+	ck_assert(!manifest_ok(buf));
+}
+END_TEST
+
+/* Issue 13: what Lake's Load/Manifest.lean reads. */
+START_TEST(lake_manifest_versions_escapes_subdir)
+{
+	const char *rev = "0123456789abcdef0123456789abcdef01234567";
+	char buf[512];
+	static const char *const good[] = {"5", "6", "7", "\"1.0.0\"", "\"1.2.0\""};
+	static const char *const bad[] = {"4", "8", "\"2.0.0\"", "\"1.3.0\"", "null"};
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(buf, sizeof buf, "{\"version\": %s, \"packages\": []}", good[i]);
+		ck_assert(manifest_ok(buf));
+		snprintf(buf, sizeof buf, "{\"version\": %s, \"packages\": []}", bad[i]);
+		ck_assert(!manifest_ok(buf));
+	}
+	/* V6 entries: {"git": {...}} with "subDir?" */
+	snprintf(buf, sizeof buf, "{\"version\": 6, \"packages\": [{\"git\": {\"name\": \"a\", \"rev\": \"%s\", "
+	         "\"url\": \"u\", \"subDir?\": \"inner\"}}]}", rev);
+	struct sc_manifest m;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(sc_manifest_parse(buf, strlen(buf), &m, &err), 0);
+	ck_assert_str_eq(m.pkgs[0].subdir, "inner");
+	sc_manifest_free(&m);
+	snprintf(buf, sizeof buf, "{\"version\": \"1.1.0\", \"packages\": [{\"type\": \"git\", "
+	         "\"name\": \"\xc2\xab" "doc-gen4\xc2\xbb\", \"rev\": \"%s\", \"subDir\": null}]}", rev);
+	ck_assert_int_eq(sc_manifest_parse(buf, strlen(buf), &m, &err), 0);
+	ck_assert_str_eq(m.pkgs[0].name, "doc-gen4");
+	ck_assert_ptr_null(m.pkgs[0].subdir);
+	sc_manifest_free(&m);
+	sb_release(&err);
+	snprintf(buf, sizeof buf, "{\"version\": 7, \"packages\": [{\"type\": \"git\", \"name\": \"a\", "
+	         "\"rev\": \"%s\", \"subDir\": \"../x\"}]}", rev);
+	ck_assert(!manifest_ok(buf));
+	snprintf(buf, sizeof buf, "{\"version\": 7, \"packages\": [{\"type\": \"git\", \"name\": \"\xc2\xab" "a\xc2\xbb\", "
+	         "\"rev\": \"%s\"}, {\"type\": \"git\", \"name\": \"a\", \"rev\": \"%s\"}]}", rev, rev);
+	ck_assert(!manifest_ok(buf)); /* one folder twice */
+	snprintf(buf, sizeof buf, "{\"version\": 7, \"packages\": [{\"type\": \"git\", \"name\": \"\xc2\xab" "a b\xc2\xbb\", "
+	         "\"rev\": \"%s\"}]}", rev);
 	ck_assert(!manifest_ok(buf));
 }
 END_TEST
@@ -282,6 +323,7 @@ int main(void)
 	tcase_add_test(tc, sample_round_trip);
 	tcase_add_test(tc, oid_normalization);
 	tcase_add_test(tc, lake_manifest_rules);
+	tcase_add_test(tc, lake_manifest_versions_escapes_subdir);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# contrib/real-lean-smoke.sh TOOLCHAIN_DIR: profile a tiny two-revision Lake
+# project (no dependencies) with a REAL Lean 4 toolchain given by path (the
+# folder holding bin/lean and bin/lake, e.g. an elan toolchain folder), and
+# check the report.
+#
+# It cannot run on our CI or test machines: Lean cannot be installed there.
+# It was written against Lake's sources (lakefile.toml [[lean_lib]],
+# lake-manifest.json version "1.1.0", `lake lean FILE -- -j1`) and is
+# exercised here only with the fixture toolchain (t/profile-run.bats), which
+# ignores the Lean code below.  With a real toolchain, a failure means the
+# profiler or this script disagrees with real Lake: keep the workspace it
+# prints and read logs/ there (run with --keep-logs if the profiler has it).
+#
+# Env: SPHERECETI (default: sphereceti next to this checkout's build/, else
+# on PATH); KEEP=1 keeps the temporary folder.
+set -euo pipefail
+
+die() { printf 'real-lean-smoke: error: %s\n' "$1" >&2; exit 2; }
+
+[ $# -eq 1 ] || die "usage: contrib/real-lean-smoke.sh TOOLCHAIN_DIR"
+tc=$1
+[ -d "$tc" ] || die "no such toolchain folder ($tc)"
+[ -x "$tc/bin/lean" ] && [ -x "$tc/bin/lake" ] || die "no executable bin/lean and bin/lake in the toolchain folder ($tc)"
+tc=$(cd "$tc" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+sc=${SPHERECETI:-$here/build/sphereceti}
+[ -x "$sc" ] || sc=$(command -v sphereceti) || die "sphereceti not built (make all) and not on PATH"
+for t in git jq bwrap sha256sum; do
+	command -v "$t" >/dev/null || die "$t is missing"
+done
+
+# "Lean (version 4.34.0-rc1, x86_64-..., commit ..., Release)" -> 4.34.0-rc1
+version=$(env -i "$tc/bin/lean" --version | sed -n 's/^Lean (version \([^,]*\),.*/\1/p')
+[ -n "$version" ] || die "bin/lean --version did not print a Lean version line ($tc)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/sc-real-smoke.XXXXXX")
+[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
+r=$work/repo
+g() { git -C "$r" -c user.name=smoke -c user.email=smoke@example.invalid "$@"; }
+git init -q -b main "$r"
+printf 'leanprover/lean4:v%s\n' "$version" >"$r/lean-toolchain"
+cat >"$r/lakefile.toml" <<'TOML'
+name = "smoke"
+defaultTargets = ["Smoke"]
+
+[[lean_lib]]
+name = "Smoke"
+TOML
+# What `lake update` writes for a package without dependencies.
+jq -n '{version: "1.1.0", packagesDir: ".lake/packages", packages: [], name: "smoke", lakeDir: ".lake"}' \
+	>"$r/lake-manifest.json"
+printf '/.lake\n' >"$r/.gitignore"
+bwrap_bin=$(command -v bwrap)
+cat >"$r/.sphereceti" <<CFG
+[profile]
+	library = Smoke
+[sandbox]
+	bwrapSha256 = $(sha256sum "$bwrap_bin" | cut -d' ' -f1)
+	bwrapVersion = $("$bwrap_bin" --version | sed -n 's/^bubblewrap //p')
+CFG
+mkdir -p "$r/Smoke"
+cat >"$r/Smoke/Basic.lean" <<'LEAN'
+def smokeValue : Nat := 42
+LEAN
+cat >"$r/Smoke.lean" <<'LEAN'
+import Smoke.Basic
+LEAN
+g add -A && g commit -q -m base
+base=$(g rev-parse HEAD)
+# Head: Basic does real work (so its CPU is visibly above start-up), New is added.
+cat >"$r/Smoke/Basic.lean" <<'LEAN'
+def smokeValue : Nat := 42
+
+def sumTo (n : Nat) : Nat := (List.range n).foldl (· + ·) 0
+#eval sumTo 2000000
+theorem smoke_small : sumTo 100 = 4950 := by decide
+LEAN
+cat >"$r/Smoke/New.lean" <<'LEAN'
+import Smoke.Basic
+theorem new_fact : smokeValue = 42 := rfl
+LEAN
+g add -A && g commit -q -m head
+head=$(g rev-parse HEAD)
+mkdir "$work/deps"
+chmod 755 "$work" "$work/deps"
+
+rc=0
+"$sc" profile-run --repo "$r" --tooling "$base" --base "$base" --head "$head" \
+	--workspace "$work/run" --toolchain "$tc" --dependencies "$work/deps" >"$work/out" 2>"$work/err" || rc=$?
+fail() {
+	printf 'real-lean-smoke: FAILED: %s (workspace %s)\n' "$1" "$work/run" >&2
+	cat "$work/err" >&2
+	trap - EXIT
+	exit 1
+}
+[ "$rc" -eq 0 ] || fail "profile-run exited $rc"
+rep=$work/run/report.json
+[ "$(jq -r .status "$rep")" = ok ] || fail "report status is not ok"
+[ "$(jq -r '[.files[].path] | join(" ")' "$rep")" = "Smoke/Basic.lean Smoke/New.lean" ] || fail "unexpected files"
+[ "$(jq -r '.files[] | select(.path == "Smoke/New.lean") | .change' "$rep")" = added ] || fail "New.lean not added"
+[ "$(jq -r '[.files[] | .head.status] | unique | join(" ")' "$rep")" = ok ] || fail "a head sample is not ok"
+[ "$(jq -r '.files[] | select(.path == "Smoke/Basic.lean") | .base.status' "$rep")" = ok ] || fail "base sample not ok"
+jq -e '[.files[].head.cpu_s] | all(. > 0)' "$rep" >/dev/null || fail "a head sample counted no CPU"
+jq -e --arg v "$version" '.environment.lean_version | contains($v)' "$rep" >/dev/null || fail "report lacks the Lean version"
+printf 'real-lean-smoke: ok: Lean %s, %s\n' "$version" "$(head -n 1 "$work/out")"
