@@ -30,7 +30,7 @@ UNIT_SRC  := $(wildcard t/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/unit/%)
 MAN_PAGES := $(wildcard man/*.1)
 
-.PHONY: all check check-unit check-bats check-asan check-valgrind check-fuzz \
+.PHONY: all check check-unit check-bats check-lint check-load check-asan check-valgrind check-fuzz \
         bench demo install clean fixture deps
 all: $(CMD_BIN) $(INIT_BIN)
 
@@ -80,7 +80,15 @@ $(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(wildcard common/*.h)
 # On a fresh Debian machine, as root, `make check` first installs what is
 # missing; the inner make then sees the installed libraries' flags.
 check: deps
-	$(MAKE) check-unit check-bats
+	$(MAKE) check-lint check-unit check-bats
+
+# Test shapes that cannot fail, sleep-ordering, checkout paths (t/lint/lint.py).
+check-lint:
+	/usr/bin/python3 t/lint/lint.py
+
+# `make check` three times beside two CPU burners; fails if any run fails.
+check-load:
+	MAKE='$(MAKE)' bash t/check-load.sh BUILD=$(BUILD)
 
 deps:
 	@if [ "$$(id -u)" = 0 ] && command -v dpkg-query >/dev/null; then bash contrib/install-deps.sh; fi
