@@ -41,107 +41,108 @@ import sys
 CHECK = r"(\[\[?|test|grep|cmp|diff|assert_\w+)"
 ALLOW = re.compile(r"#\s*lint-allow:\s*([\w-]+)\s+\S")
 SHELL_SUFFIXES = (".bats", ".bash", ".bats.txt")
+# What ends one statement and starts the next; after if/elif/while/until
+# comes a condition, where a failing check is meant.
+SEPARATOR = re.compile(r";;|;|(?<![&>|])&(?![&>])|(?<![$\w])[{}()](?![\w])|"
+                       r"\b(?:then|do|else|elif|if|while|until)\b")
 
 
 def blank(text):
     """The text with quoted strings, expansions, command substitutions,
     comments and here-document bodies replaced by '_' (newlines kept), so
     that what is left is the top-level shell syntax."""
-    out = []
-    stack = ["N"]      # N top, S '...', A $'...', D "...", C $(...), P ${...}, B `...`
-    depth = []         # paren/brace depth per C/P context
-    heredocs = []      # pending (delimiter, strip_tabs)
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        top = stack[-1]
-        code = top in ("N", "C")
-        if c == "\n":
-            out.append("\n")
-            i += 1
-            if heredocs and stack == ["N"]:
-                i = skip_heredocs(text, i, heredocs, out)
-            continue
-        visible = len(stack) == 1
-        if top == "S":
-            if c == "'":
-                stack.pop()
-            out.append("_")
-            i += 1
-            continue
-        if top in ("A", "D", "B") and c == "\\":
-            out.append("__"[: min(2, n - i)])
-            i += 2
-            continue
-        if top == "A":
-            if c == "'":
-                stack.pop()
-            out.append("_")
-            i += 1
-            continue
-        if code and c == "\\" and i + 1 < n:
-            out.append("\\" + text[i + 1] if visible else "__")
-            i += 2
-            continue
-        if code and c == "#" and (i == 0 or text[i - 1] in " \t\n;"):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-            continue
-        if code and text.startswith("<<", i) and not text.startswith("<<<", i):
-            m = re.match(r"<<(-?)\s*(['\"]?)([A-Za-z_][\w.-]*)\2", text[i:])
-            if m:
-                heredocs.append((m.group(3), m.group(1) == "-"))
-                out.append(m.group(0) if visible else "_" * len(m.group(0)))
-                i += len(m.group(0))
-                continue
-        if top in ("N", "C", "D", "P") and c == "$" and i + 1 < n and text[i + 1] in "({'":
-            kind = {"(": "C", "{": "P", "'": "A"}[text[i + 1]]
-            if kind == "A" and top == "D":
-                out.append("_")
-                i += 1
-                continue
-            stack.append(kind)
-            depth.append(1)
+    return Blanker(text).run()
+
+
+class Blanker:
+    """A context stack: N top level, S '...', A $'...', D "...", C $(...),
+    P ${...}, B `...`; only what is read at top level stays visible."""
+    CLOSE = {"S": "'", "A": "'", "D": '"', "B": "`"}
+
+    def __init__(self, text):
+        self.text, self.out, self.i = text, [], 0
+        self.stack, self.depth, self.heredocs = ["N"], [], []
+
+    def emit(self, shown, width):
+        self.out.append(shown if len(self.stack) == 1 else "_" * width)
+        self.i += width
+
+    def run(self):
+        while self.i < len(self.text):
+            c, top = self.text[self.i], self.stack[-1]
+            if c == "\n":
+                self.out.append("\n")
+                self.i += 1
+                if self.heredocs and self.stack == ["N"]:
+                    self.i = skip_heredocs(self.text, self.i, self.heredocs, self.out)
+            elif top in ("S", "A", "B"):
+                self.quoted(c, top)
+            elif top == "D" and not self.opens(c):
+                self.quoted(c, top)
+            else:
+                self.code(c, top)
+        return "".join(self.out)
+
+    def quoted(self, c, top):
+        if c == "\\" and top != "S":
+            self.out.append("_" * len(self.text[self.i:self.i + 2]))
+            self.i += 2
+            return
+        if c == self.CLOSE[top]:
+            self.stack.pop()
+        self.out.append("_")
+        self.i += 1
+
+    def opens(self, c):
+        """c starts an expansion or a substitution ($( ${ `)."""
+        nxt = self.text[self.i + 1:self.i + 2]
+        return c == "`" or (c == "$" and nxt in ("(", "{"))
+
+    def code(self, c, top):
+        t, i = self.text, self.i
+        nxt = t[i + 1:i + 2]
+        if c == "\\" and nxt:
+            self.emit(t[i:i + 2], 2)
+        elif c == "#" and top != "D" and (i == 0 or t[i - 1] in " \t\n;"):
+            j = t.find("\n", i)
+            j = len(t) if j < 0 else j
+            self.out.append(" " * (j - i))
+            self.i = j
+        elif c == "<" and t.startswith("<<", i) and not t.startswith("<<<", i) and self.heredoc():
+            pass
+        elif c == "$" and nxt in ("(", "{") or (c == "$" and nxt == "'" and top != "D"):
+            kind = {"(": "C", "{": "P", "'": "A"}[nxt]
             # "$_" marks a command substitution (local-subst), "${" not
-            out.append(("$_" if kind == "C" else "${") if visible else "__")
-            i += 2
-            continue
-        if top in ("N", "C", "D", "P") and c == "`":
-            stack.append("B")
-            out.append("_")
-            i += 1
-            continue
-        if top == "B":
-            if c == "`":
-                stack.pop()
-            out.append("_")
-            i += 1
-            continue
-        if top in ("N", "C", "P") and c in "'\"":
-            stack.append("S" if c == "'" else "D")
-            out.append("_")
-            i += 1
-            continue
-        if top == "D":
-            if c == '"':
-                stack.pop()
-            out.append("_")
-            i += 1
-            continue
-        if top in ("C", "P"):
-            opener, closer = ("(", ")") if top == "C" else ("{", "}")
-            if c == opener:
-                depth[-1] += 1
-            elif c == closer:
-                depth[-1] -= 1
-                if depth[-1] == 0:
-                    depth.pop()
-                    stack.pop()
-        out.append(c if visible else "_")
-        i += 1
-    return "".join(out)
+            self.emit({"C": "$_", "P": "${", "A": "$'"}[kind], 2)
+            self.stack.append(kind)
+            if kind != "A":
+                self.depth.append(1)
+        elif c == "`" or c in "'\"" and top != "D":
+            self.emit("_", 1)
+            self.stack.append({"`": "B", "'": "S", '"': "D"}[c])
+        else:
+            self.emit(c, 1)
+            self.nest(c, top)
+
+    def heredoc(self):
+        m = re.match(r"<<(-?)\s*(['\"]?)([A-Za-z_][\w.-]*)\2", self.text[self.i:])
+        if m:
+            self.heredocs.append((m.group(3), m.group(1) == "-"))
+            self.emit(m.group(0), len(m.group(0)))
+        return m
+
+    def nest(self, c, top):
+        """Count brackets inside $( ) and ${ }; the last one closes it."""
+        if top not in ("C", "P"):
+            return
+        opener, closer = ("(", ")") if top == "C" else ("{", "}")
+        if c == opener:
+            self.depth[-1] += 1
+        elif c == closer:
+            self.depth[-1] -= 1
+            if self.depth[-1] == 0:
+                self.depth.pop()
+                self.stack.pop()
 
 
 def skip_heredocs(text, i, heredocs, out):
@@ -183,11 +184,7 @@ def statements(code):
         logical.append((start, buf))
     out = []
     for no, line in logical:
-        parts = re.split(r";;|;|(?<![&>|])&(?![&>])|(?<![$\w])[{}()](?![\w])|"
-                         r"\b(?:then|do|else|elif|if|while|until)\b", line)
-        # Re-scan to know which pieces follow a condition keyword.
-        keys = re.findall(r";;|;|(?<![&>|])&(?![&>])|(?<![$\w])[{}()](?![\w])|"
-                          r"\b(?:then|do|else|elif|if|while|until)\b", line)
+        parts, keys = SEPARATOR.split(line), SEPARATOR.findall(line)
         cond = False
         for k, part in enumerate(parts):
             text = part.strip()
@@ -197,7 +194,7 @@ def statements(code):
     return out
 
 
-def shell_findings(raw, code):
+def shell_findings(code):
     found = []
     for no, text, cond in statements(code):
         if cond:
@@ -240,7 +237,7 @@ def lint(path, root, shell):
     raw = data.decode("utf-8", "replace")
     found = path_findings(raw, root)
     if shell and b"\0" not in data:
-        found += shell_findings(raw, blank(raw))
+        found += shell_findings(blank(raw))
     lines = raw.split("\n")
     bad = []
     for no, rule, what in sorted(found):
