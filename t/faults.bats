@@ -63,6 +63,7 @@ step_running() {
 	python3 "$RUNPROCS" snapshot "$RUN_PID" | awk -v c="$2" '$4 == c { f = 1 } END { exit !f }'
 }
 hang_ready() { [ "$(grep -cx 'hang -> ready' "$WS/head/.fixture-log" 2>/dev/null)" -ge "$1" ]; }
+ready_or_ended() { hang_ready "$1" || gone "$RUN_PID"; }
 
 # signal_run SIG [group]: snapshot the run's process tree, send SIG to the
 # run (or to its whole process group, as a terminal's Ctrl-C does), wait.
@@ -174,14 +175,17 @@ prebuild_candidate() {
 	ex_lean "$R" Demo/Basic.lean '-- fixture: hang'
 	ex_lean "$R" Demo/Ring.lean '-- fixture: hang'
 	head_commit
-	START_IGNORED=1 start_run --sample-timeout 1
+	# Each hanging sample times out after 6 s: long enough to signal the
+	# second one however loaded the machine is.
+	START_IGNORED=1 start_run --sample-timeout 6
 	[ "$(awk '/^SigIgn:/ { print $2 }' "/proc/$RUN_PID/status")" != 0000000000000000 ]
 	wait_inside 'head-Demo.*' lean
 	# A Ctrl-C to the script's process group, during the first hanging
 	# sample.  The run going on to the second one shows it was left alone.
 	kill -s INT -- "-$RUN_PID"
-	wait_inside 'head-Demo.*' lean 2
+	wait_for 60 ready_or_ended 2
 	kill -0 "$RUN_PID"
+	hang_ready 2
 	run ! grep -q interrupted "$BATS_TEST_TMPDIR/run.err"
 	signal_run TERM
 	interrupted 15
