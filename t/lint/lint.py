@@ -210,7 +210,7 @@ def shell_findings(code):
             if "&&" in rest:
                 found.append((no, "and-chain",
                               "a check before `&&` is never asserted: one assertion per line, or `if`"))
-            if re.search(r"(?<!\|)\|(?!\|)", rest):
+            if re.search(r"(?<!\|)\|(?!\|)", re.split(r"&&|\|\|", rest)[0]):
                 found.append((no, "pipe-check", "a check piped on: only the pipeline's last status counts"))
         if re.match(r"(local|declare|typeset|export|readonly)\s.*=\$_", text):
             found.append((no, "local-subst", "`local x=$(cmd)` hides cmd's status: declare, then assign"))
