@@ -45,7 +45,7 @@ MAN_PAGES := $(MAN_SRC:man/%=$(BUILD)/man/man1/%)
 # last commit, else today.
 MAN_DATE  := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 
-.PHONY: all check check-unit check-bats check-asan check-valgrind check-fuzz \
+.PHONY: all check check-unit check-bats check-lint check-load check-asan check-valgrind check-fuzz \
         bench demo install uninstall clean fixture deps man check-mutants
 all: $(CMD_BIN) $(INIT_BIN) man
 
@@ -118,7 +118,15 @@ $(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(wildcard common/*.h)
 # On a fresh Debian machine, as root, `make check` first installs what is
 # missing; the inner make then sees the installed libraries' flags.
 check: deps
-	$(MAKE) DEVELOPER=1 check-unit check-bats
+	$(MAKE) DEVELOPER=1 check-lint check-unit check-bats
+
+# Test shapes that cannot fail, sleep-ordering, checkout paths (t/lint/lint.py).
+check-lint:
+	/usr/bin/python3 t/lint/lint.py
+
+# `make check` three times beside two CPU burners; fails if any run fails.
+check-load:
+	MAKE='$(MAKE)' bash t/check-load.sh BUILD=$(BUILD)
 
 deps:
 	@if [ "$$(id -u)" = 0 ] && command -v dpkg-query >/dev/null; then bash contrib/install-deps.sh all; fi

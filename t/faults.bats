@@ -20,7 +20,7 @@ setup() {
 teardown() {
 	if [ -n "$RUN_PID" ]; then
 		kill -KILL "$RUN_PID" 2>/dev/null || true
-		[ -f "$BATS_TEST_TMPDIR/snap" ] && end_leftovers
+		if [ -f "$BATS_TEST_TMPDIR/snap" ]; then end_leftovers; fi
 	fi
 	if [ -n "$MNT" ] && mountpoint -q "$MNT"; then
 		umount "$MNT" || umount -l "$MNT"
@@ -48,22 +48,22 @@ start_run() {
 	RUN_PID=$!
 }
 
-# wait_inside NAME COMM: until the sandboxed step NAME (raw/NAME.time is
-# being written) has a process COMM (lean, lake) among the run's.
+# wait_inside NAME COMM [READY]: until the sandboxed step NAME (raw/NAME.time
+# is being written) has a process COMM (lean, lake) among the run's, and, for
+# a hanging candidate, the fixture logged its READYth "hang -> ready" (its
+# handlers and orphans in place) in the head tree.
 wait_inside() {
-	local i
-	for i in $(seq 150); do
-		if compgen -G "$WS/raw/$1.time.tmp-*" >/dev/null &&
-			python3 "$RUNPROCS" snapshot "$RUN_PID" | awk -v c="$2" '$4 == c { f = 1 } END { exit !f }'; then
-			sleep 0.3 # let it settle into its work
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "never reached $1 ($2):"
-	cat "$BATS_TEST_TMPDIR/run.err"
-	return 1
+	wait_for 60 step_running "$1" "$2" || { cat "$BATS_TEST_TMPDIR/run.err"; return 1; }
+	if [ "$2" = lean ]; then
+		wait_for 60 hang_ready "${3:-1}"
+	fi
 }
+step_running() {
+	compgen -G "$WS/raw/$1.time.tmp-*" >/dev/null || return 1
+	python3 "$RUNPROCS" snapshot "$RUN_PID" | awk -v c="$2" '$4 == c { f = 1 } END { exit !f }'
+}
+hang_ready() { [ "$(grep -cx 'hang -> ready' "$WS/head/.fixture-log" 2>/dev/null)" -ge "$1" ]; }
+ready_or_ended() { hang_ready "$1" || gone "$RUN_PID"; }
 
 # signal_run SIG [group]: snapshot the run's process tree, send SIG to the
 # run (or to its whole process group, as a terminal's Ctrl-C does), wait.
@@ -83,11 +83,7 @@ signal_run() {
 # Every process the run started has ended (the sandbox's grace before
 # SIGKILL is 2 s).
 run_ended() {
-	local i
-	for i in $(seq 50); do
-		python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID" >/dev/null && return 0
-		sleep 0.2
-	done
+	wait_for 30 python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID" >/dev/null && return 0
 	echo "left running:"
 	python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID"
 	return 1
@@ -179,16 +175,20 @@ prebuild_candidate() {
 @test "started with SIGINT ignored (a script's background job): SIGINT leaves the run alone, SIGTERM stops it" {
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- fixture: hang'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: hang'
 	head_commit
-	START_IGNORED=1 start_run
+	# Each hanging sample times out after 6 s: long enough to signal the
+	# second one however loaded the machine is.
+	START_IGNORED=1 start_run --sample-timeout 6
 	[ "$(awk '/^SigIgn:/ { print $2 }' "/proc/$RUN_PID/status")" != 0000000000000000 ]
-	wait_inside head-Demo.Basic lean
-	# A Ctrl-C to the script's process group.
+	wait_inside 'head-Demo.*' lean
+	# A Ctrl-C to the script's process group, during the first hanging
+	# sample.  The run going on to the second one shows it was left alone.
 	kill -s INT -- "-$RUN_PID"
-	sleep 1
+	wait_for 60 ready_or_ended 2
 	kill -0 "$RUN_PID"
-	python3 "$RUNPROCS" snapshot "$RUN_PID" | awk '$4 == "lean" { f = 1 } END { exit !f }'
-	[ -z "$(cat "$BATS_TEST_TMPDIR/run.err")" ] || ! grep -q interrupted "$BATS_TEST_TMPDIR/run.err"
+	hang_ready 2
+	run ! grep -q interrupted "$BATS_TEST_TMPDIR/run.err"
 	signal_run TERM
 	interrupted 15
 }
@@ -206,9 +206,13 @@ prebuild_candidate() {
 	# marker, the plan, both trees, the finished steps' raw files; no
 	# report, and no temporary of the killed sample.
 	assert_incomplete
-	[ -f "$WS/plan.json" ] && [ -d "$WS/base" ] && [ -d "$WS/head" ]
-	[ -f "$WS/raw/base-Demo.Basic.time" ] && [ -f "$WS/raw/head-prebuild.time" ]
-	[ ! -e "$WS/raw/head-Demo.Basic.time" ] && [ ! -e "$WS/raw/head-Demo.Basic.status" ]
+	[ -f "$WS/plan.json" ]
+	[ -d "$WS/base" ]
+	[ -d "$WS/head" ]
+	[ -f "$WS/raw/base-Demo.Basic.time" ]
+	[ -f "$WS/raw/head-prebuild.time" ]
+	[ ! -e "$WS/raw/head-Demo.Basic.time" ]
+	[ ! -e "$WS/raw/head-Demo.Basic.status" ]
 	assert_second_run_refused
 }
 
@@ -256,7 +260,7 @@ assert_files_whole() {
 		case $rel in
 		base/* | head/*)
 			side=${rel%%/*}
-			[ "$side" = base ] && rev=$M || rev=$H
+			if [ "$side" = base ]; then rev=$M; else rev=$H; fi
 			case $rel in */.lake/*) continue ;; esac
 			cmp -s "$f" <(git -C "$R" cat-file blob "$rev:${rel#*/}") ||
 				{ echo "truncated or wrong: $rel"; return 1; } ;;
@@ -286,7 +290,8 @@ big_tree() {
 	[ "$status" -eq 1 ]
 	grep -q '^sc-materialize: error: no space left on device' <<<"$stderr"
 	grep -q 'could not materialize the base tree' <<<"$stderr"
-	[ -f "$MNT/ws/INCOMPLETE" ] && [ ! -e "$MNT/ws/report.json" ]
+	[ -f "$MNT/ws/INCOMPLETE" ]
+	[ ! -e "$MNT/ws/report.json" ]
 	cmp "$MNT/ws/plan.json" <(sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H")
 	assert_files_whole "$MNT/ws"
 }
@@ -324,8 +329,9 @@ big_tree() {
 		[ "$status" -eq 1 ]
 		grep -q '^sc-report: error: cannot write report.*no space left on device' <<<"$stderr"
 		grep -q 'sc-report wrote no report.json; the workspace is incomplete' <<<"$stderr"
-		[ -f "$MNT/ws/INCOMPLETE" ] && [ ! -e "$MNT/ws/report.json" ]
-		! grep -q '^report:' <<<"$output"
+		[ -f "$MNT/ws/INCOMPLETE" ]
+		[ ! -e "$MNT/ws/report.json" ]
+		run ! grep -q '^report:' <<<"$output"
 		assert_files_whole "$MNT/ws"
 		umount "$MNT"
 	done
@@ -399,9 +405,10 @@ big_tree() {
 	wait "$pid2" || s2=$?
 	cat "$BATS_TEST_TMPDIR/err1" "$BATS_TEST_TMPDIR/err2"
 	# One winner (0), one loser (2) with the refusal as its only line.
-	[ "$((s1 + s2))" -eq 2 ] && [ "$((s1 * s2))" -eq 0 ]
+	[ "$((s1 + s2))" -eq 2 ]
+	[ "$((s1 * s2))" -eq 0 ]
 	local loser=1
-	[ "$s1" -eq 0 ] && loser=2
+	if [ "$s1" -eq 0 ]; then loser=2; fi
 	stderr=$(cat "$BATS_TEST_TMPDIR/err$loser") status=2 assert_error_line sc-profile-run
 	grep -q 'workspace already exists' "$BATS_TEST_TMPDIR/err$loser"
 	[ ! -s "$BATS_TEST_TMPDIR/out$loser" ]
@@ -410,4 +417,24 @@ big_tree() {
 	[ ! -e "$WS/INCOMPLETE" ]
 	# Two file samples and the two sides' prebuilds.
 	[ "$(wc -l <"$WS/samples.jsonl")" -eq 4 ]
+}
+
+@test "no_process_left sees what a run left (orphans, other sessions and PID namespaces), not another suite's sandbox" {
+	# Another suite's candidate, running beside us under the same name.
+	mkdir "$BATS_TEST_TMPDIR/other"
+	printf 'leanprover/lean4:v4.34.0-rc1\n' >"$BATS_TEST_TMPDIR/other/lean-toolchain"
+	printf -- '-- fixture: hang\n' >"$BATS_TEST_TMPDIR/other/A.lean"
+	(cd "$BATS_TEST_TMPDIR/other" && exec "$TC/bin/lean" -j1 A.lean) 3>&- 2>/dev/null &
+	local other=$!
+	wait_for 60 grep -qx 'hang -> ready' "$BATS_TEST_TMPDIR/other/.fixture-log"
+	profile
+	kill -0 "$other"
+	no_process_left
+	# A run that leaves a process in a session and a PID namespace of its own.
+	run /usr/bin/python3 "$RUNPROCS" reap "$BATS_TEST_TMPDIR/left" 1 \
+		bash -c 'setsid unshare --fork --pid sleep 600 3>&- >/dev/null 2>&1 & exit 0'
+	[ "$status" -eq 0 ]
+	run ! no_process_left
+	[[ "$output" == *" sleep sid="* ]]
+	kill -KILL "$other"
 }

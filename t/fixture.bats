@@ -4,10 +4,13 @@
 # Run: make BUILD=build-fixture fixture && SC_FIXTURE=$PWD/build-fixture/fixture bats t/fixture.bats
 
 bats_require_minimum_version 1.5.0
+load lib/wait
+shopt -s inherit_errexit # as t/helpers.bash: $(...) stops at a failure
 
 setup() {
     TC="${SC_FIXTURE:?set SC_FIXTURE to the built fixture directory}/toolchain"
-    [ -x "$TC/bin/lean" ] && [ -x "$TC/bin/lake" ]
+    [ -x "$TC/bin/lean" ]
+    [ -x "$TC/bin/lake" ]
     PATH="$TC/bin:$PATH"
     P="$BATS_TEST_TMPDIR/pkg"
     mkdir -p "$P"
@@ -78,14 +81,10 @@ between() {
     }
 }
 
-wait_gone() { # wait_gone PID SECONDS
-    local i
-    for ((i = 0; i < $2 * 10; i++)); do
-        kill -0 "$1" 2>/dev/null || return 0
-        sleep 0.1
-    done
-    return 1
-}
+wait_gone() { wait_for "$2" gone "$1"; } # wait_gone PID SECONDS
+
+# logged LINE: .fixture-log has LINE.
+logged() { grep -qx -- "$1" .fixture-log 2>/dev/null; }
 
 # ---- versions and shape ----
 
@@ -355,16 +354,14 @@ wait_gone() { # wait_gone PID SECONDS
 
 @test "-- fixture: orphan-cpu leaves a grandchild that outlives lean and later ends" {
     mod A '-- fixture: orphan-cpu=1'
-    start=$(date +%s%N)
     cpu lean -j1 A.lean
-    end=$(date +%s%N)
     [ "$rc" -eq 0 ]
-    between "$(( (end - start) / 1000000 ))" 0 700 # lean did not wait for it
+    run ! grep -q 'orphan-cpu.* -> done' .fixture-log # lean did not wait for its 1 s
     between "$cpu" 0 0.3                           # nor is its CPU counted (no sandbox init here)
     pid=$(sed -n 's/^orphan-cpu pid=\([0-9]*\) -> started$/\1/p' .fixture-log)
     [ -n "$pid" ]
     kill -0 "$pid"
-    wait_gone "$pid" 10
+    wait_gone "$pid" 60
     grep -qx "orphan-cpu pid=$pid -> done" .fixture-log
 }
 
@@ -374,34 +371,33 @@ wait_gone() { # wait_gone PID SECONDS
     [ "$rc" -eq 0 ]
     pid=$(sed -n 's/^orphan-hang pid=\([0-9]*\) -> started$/\1/p' .fixture-log)
     [ -n "$pid" ]
-    sleep 0.2
-    kill -TERM "$pid"
-    sleep 0.3
-    kill -0 "$pid"
+    wait_for 30 ignores "$pid" 15 # the grandchild's own SIG_IGN, set after "started"
+    survives "$pid" TERM
     kill -KILL "$pid"
-    wait_gone "$pid" 5
+    wait_gone "$pid" 30
 }
 
 @test "-- fixture: hang never exits; SIGTERM ends it unless ignore-term" {
     mod A '-- fixture: hang'
+    rc=0
     lean -j1 A.lean 3>&- &
     pid=$!
-    sleep 0.3
+    wait_for 30 logged 'hang -> ready'
     kill -0 "$pid"
     kill -TERM "$pid"
-    run wait "$pid"
-    [ "$status" -eq 143 ]
+    wait "$pid" || rc=$? # not `run wait`: run's subshell is not lean's parent
+    [ "$rc" -eq 143 ]
 
     mod B '-- fixture: hang ignore-term'
+    rm .fixture-log
     lean -j1 B.lean 3>&- &
     pid=$!
-    sleep 0.3
-    kill -TERM "$pid"
-    sleep 0.3
-    kill -0 "$pid"
+    wait_for 30 logged 'hang -> ready'
+    survives "$pid" TERM
     kill -KILL "$pid"
-    run wait "$pid"
-    [ "$status" -eq 137 ]
+    rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 137 ]
 }
 
 @test "-- fixture: ignore-term also applies to the children lean spawns" {
@@ -409,11 +405,9 @@ wait_gone() { # wait_gone PID SECONDS
     lean -j1 A.lean > /dev/null 2>&1 3>&-
     pid=$(sed -n 's/^orphan-cpu pid=\([0-9]*\) -> started$/\1/p' .fixture-log)
     [ -n "$pid" ]
-    kill -TERM "$pid"
-    sleep 0.3
-    kill -0 "$pid"
+    survives "$pid" TERM
     kill -KILL "$pid"
-    wait_gone "$pid" 5
+    wait_gone "$pid" 30
 }
 
 # ---- hostile candidate directives: each attempt lands in .fixture-log ----
@@ -467,7 +461,7 @@ import socket, sys
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
 print(s.getsockname()[1], flush=True); sys.stdout.close()
 s.settimeout(10); c, _ = s.accept(); c.close()' > "$BATS_TEST_TMPDIR/port" 3>&- &
-    for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$BATS_TEST_TMPDIR/port" ] && break; sleep 0.1; done
+    wait_for 30 test -s "$BATS_TEST_TMPDIR/port"
     port=$(cat "$BATS_TEST_TMPDIR/port")
     mod B "-- fixture: connect=127.0.0.1:$port"
     lean -j1 B.lean 2>/dev/null

@@ -7,6 +7,12 @@ export GIT_COMMITTER_NAME=Test GIT_COMMITTER_EMAIL=test@example.invalid
 export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
 export GIT_CONFIG_NOSYSTEM=1 HOME="${BATS_TEST_TMPDIR:-/tmp}/home"
 mkdir -p "$HOME"
+# A command substitution stops at its first failing command, as the test
+# body does (set -e), instead of yielding what its last command printed:
+# x=$(git commit ...; git rev-parse HEAD) fails with the commit.
+shopt -s inherit_errexit
+# shellcheck source=lib/wait.bash
+. "$BATS_TEST_DIRNAME/lib/wait.bash"
 
 # assert_error_line TOOL: the command failed with exactly one
 # "TOOL: error: ..." line on stderr (bats `run` merges streams: use

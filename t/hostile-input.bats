@@ -258,5 +258,5 @@ sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range
 	run --separate-stderr sc-plan --repo "$evil" --tooling "$M" --base "$M" --head "$M"
 	assert_error_line sc-plan
 	[[ "$stderr" == *'x\x1b]0;pwned\x07\x1b[31m'* ]]
-	! printf '%s' "$stderr" | LC_ALL=C grep -q "$(printf '[\001-\037\177]')"
+	run ! env LC_ALL=C grep -q "$(printf '[\001-\037\177]')" < <(printf '%s' "$stderr")
 }

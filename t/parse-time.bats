@@ -49,7 +49,8 @@ error_sample() {
 	timefile 12.34 0.56 204800 0 13.00
 	statusline 0 0 false 13.250
 	parse
-	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 	[ "$(field schema)" = sphereceti.sample/1 ]
 	[ "$(field run_id)" = "$RUN" ]
 	[ "$(field plan_digest)" = "$DIGEST" ]
@@ -62,7 +63,8 @@ error_sample() {
 	[ "$(field wall_s)" = 13.25 ]
 	[ "$(field max_rss_kib)" = 204800 ]
 	[ "$(field exit_status)" = 0 ]
-	[ "$(field error)" = null ] && [ "$(field detail)" = null ]
+	[ "$(field error)" = null ]
+	[ "$(field detail)" = null ]
 }
 
 @test "the status line can come on stdin; uppercase revisions are normalized" {
@@ -178,7 +180,8 @@ error_sample() {
 	statusline 0 0 false 1.5
 	bad() {
 		run --separate-stderr sc-parse-time "$@"
-		[ "$status" -eq 2 ] && [ -z "$output" ] || { echo "status $status for $*"; return 1; }
+		[ "$status" -eq 2 ] || { echo "status $status for $*"; return 1; }
+		[ -z "$output" ] || { echo "stdout for $*: $output"; return 1; }
 		assert_error_line sc-parse-time
 	}
 	ok=(--time-file "$W/t.time" --status "$W/t.status")

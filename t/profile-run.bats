@@ -68,12 +68,15 @@ basic_change() {
 	[ "$(jqr .revisions.head)" = "$H" ]
 	[ "$(jqr .revisions.merge_base)" = "$M" ]
 	# Workspace: plan, both trees, raw counters, reports; no marker left.
-	[ -f "$WS/base/Demo/Legacy.lean" ] && [ ! -e "$WS/head/Demo/Legacy.lean" ]
-	[ -f "$WS/head/Demo/Field.lean" ] && [ ! -e "$WS/base/Demo/Field.lean" ]
+	[ -f "$WS/base/Demo/Legacy.lean" ]
+	[ ! -e "$WS/head/Demo/Legacy.lean" ]
+	[ -f "$WS/head/Demo/Field.lean" ]
+	[ ! -e "$WS/base/Demo/Field.lean" ]
 	ls "$WS/raw" | grep -qx 'head-Demo.Ring.time'
 	ls "$WS/raw" | grep -qx 'base-Demo.Legacy.time'
 	[ ! -e "$WS/raw/head-Demo.Legacy.time" ]
-	[ -f "$WS/report.md" ] && [ ! -e "$WS/INCOMPLETE" ]
+	[ -f "$WS/report.md" ]
+	[ ! -e "$WS/INCOMPLETE" ]
 	grep -q 'Demo/Ring.lean' "$WS/report.md"
 	# Progress: one line per step; stdout names the report.
 	[ "$(grep -c '^\[[0-9]*/10\] ' <<<"$stderr")" -eq 10 ]
@@ -115,7 +118,7 @@ except Exception:
     pass
 ' "$port_file" "$got" 3>&- &
 	local listener=$!
-	for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
+	wait_for 30 test -s "$port_file"
 	local port
 	port=$(cat "$port_file")
 	candidate
@@ -148,9 +151,9 @@ except Exception:
 	grep -q "^read $HOME/.gitconfig -> E" "$log"
 	grep -q '^print-counters -> printed' "$log"
 	# Nothing forged reached the host: counters are the real ones.
-	! grep -rq 'ghp_sphereceti_test_token\|aws-secret-for-test' "$WS"
-	! grep -q 'forged' <<<"$output$stderr"
-	! grep -q 'forged\|user=0.01' "$WS/raw/head-Demo.Basic.time"
+	run ! grep -q 'forged' <<<"$output$stderr" # first: run replaces $output
+	run ! grep -rq 'ghp_sphereceti_test_token\|aws-secret-for-test' "$WS"
+	run ! grep -q 'forged\|user=0.01' "$WS/raw/head-Demo.Basic.time"
 	jq -e '.files[0].head.cpu_s >= 0.04' "$WS/report.json"
 	[ "$(tree_state "$DEPS")" = "$deps_before" ]
 	[ "$(repo_state "$R")" = "$repo_before" ]
@@ -294,7 +297,9 @@ except Exception:
 	[[ "$stderr" == *"the sandbox self-test failed: "*"no-such-dir"* ]]
 	[[ "$stderr" == *"the workspace stays: remove $WS to retry"* ]]
 	[ -e "$WS/INCOMPLETE" ]
-	[ ! -e "$WS/raw" ] && [ ! -e "$WS/samples.jsonl" ] && [ ! -e "$WS/report.json" ]
+	[ ! -e "$WS/raw" ]
+	[ ! -e "$WS/samples.jsonl" ]
+	[ ! -e "$WS/report.json" ]
 }
 
 @test "no bubblewrap pin at all is refused" {

@@ -53,7 +53,9 @@ digest() { sha256sum "$1" | cut -d' ' -f1; }
 # "U+S" gives user and system as they are, CPU their sum (as sc-parse-time).
 ok() {
 	local side=$1 mod=$2 cpu=$3 wall=$4 run=${5:-$RUN} d=${6:-$(digest plan.json)} rev=$7
-	[ -n "$rev" ] || { [ "$side" = base ] && rev=$M || rev=$H; }
+	if [ -z "$rev" ]; then
+		if [ "$side" = base ]; then rev=$M; else rev=$H; fi
+	fi
 	local user=null sys=null
 	if [[ "$cpu" == *+* ]]; then
 		user=${cpu%+*} sys=${cpu#*+} cpu=null
@@ -70,7 +72,7 @@ ok() {
 # bad SIDE MODULE REASON DETAIL -> one error sample line
 bad() {
 	local side=$1 rev=$H
-	[ "$side" = base ] && rev=$M
+	if [ "$side" = base ]; then rev=$M; fi
 	jq -nc --arg run "$RUN" --arg d "$(digest plan.json)" --arg rev "$rev" --arg s "$1:$2" \
 		--arg e "$3" --arg detail "$4" '
 		{schema: "sphereceti.sample/1", run_id: $run, plan_digest: $d, revision: $rev,
@@ -161,7 +163,7 @@ assert_error_report() {
 	[ "$(jq -r .run_id out/report.json)" = null ]
 	head -1 out/report.md | grep -q '^No changed Lean files'
 	# Without a slug, revision labels are plain code spans.
-	! grep -q 'https://' out/report.md
+	run ! grep -q 'https://' out/report.md
 	grep -q '| head | `4444444` |' out/report.md
 	golden report-no-changes
 }
@@ -373,7 +375,7 @@ assert_error_report() {
 	report --samples samples.jsonl
 	jq -e '.thresholds == {"ratio": 1.5, "delta_s": 30, "added_s": 150, "default": true}' out/report.json
 	grep -q '^    "ratio": 1.500,$' out/report.json
-	! grep -q 'Non-default' out/report.md
+	run ! grep -q 'Non-default' out/report.md
 }
 
 @test "base CPU 0: ratio absent, the delta decides, markdown shows infinity" {
@@ -395,7 +397,7 @@ assert_error_report() {
 	report --samples samples.jsonl
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .status out/report.json)" = ok ]
-	! grep -q stale out/report.md
+	run ! grep -q stale out/report.md
 	[ "$(ls out | tr '\n' ' ')" = "report.json report.md " ]
 	# An unwritable directory: exit 1, and no report.json claims completeness.
 	if [ "$(id -u)" -ne 0 ]; then
@@ -412,8 +414,8 @@ assert_error_report() {
 	ok base Lib.A 1 1 >samples.jsonl
 	report --samples samples.jsonl
 	[ "$status" -eq 0 ]
-	! grep -q 'https://' out/report.md
-	! grep -q javascript out/report.md
+	run ! grep -q 'https://' out/report.md
+	run ! grep -q javascript out/report.md
 	[ "$(jq -r .github out/report.json)" = 'evil/x)[y](javascript:alert(1)' ]
 }
 
@@ -422,7 +424,7 @@ assert_error_report() {
 @test "anchor: the exact rule, row by row, through sc-report" {
 	local rows=() n=0 change base head tauceti want
 	while IFS=$'\t' read -r change base head tauceti want; do
-		[[ -z "$change" || "$change" == \#* || "$change" == change ]] && continue
+		if [[ -z "$change" || "$change" == \#* || "$change" == change ]]; then continue; fi
 		n=$((n + 1))
 		rows+=("$change $base $head $want")
 	done <"$ANCHOR"

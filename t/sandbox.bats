@@ -58,7 +58,8 @@ status_ok() { # exit code
 @test "CPU of the command is counted: cpu=0.5 gives 0.4-2 s" {
 	lean_file cpu=0.5
 	sbx 60
-	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 	status_ok 0
 	between "$(cpu_of "$R/$M.time")" 0.4 2
 	between "$(field wall_s)" 0.3 30
@@ -99,7 +100,7 @@ status_ok() { # exit code
 	rm -f "$R/$M.time" "$LOG"
 	sbx 60
 	[ "$status" -eq 0 ]
-	! grep -q 'orphan-cpu pid=[0-9]* -> done' "$LOG"
+	run ! grep -q 'orphan-cpu pid=[0-9]* -> done' "$LOG"
 	between "$(cpu_of "$R/$M.time")" 0.5 10
 	[ -z "$(leftovers)" ]
 }
@@ -137,10 +138,11 @@ status_ok() { # exit code
 @test "forged counters and ::error lines never reach the host" {
 	lean_file print-counters
 	sbx 60
-	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 	status_ok 0
 	grep -q 'print-counters -> printed' "$LOG"
-	! grep -q 'forged\|user=0.01\|0.00user\|"status"' "$R/$M.time"
+	run ! grep -q 'forged\|user=0.01\|0.00user\|"status"' "$R/$M.time"
 	[ "$(grep -c . "$R/$M.time")" -eq 6 ]
 }
 
@@ -155,7 +157,7 @@ status_ok() { # exit code
 	grep -qx 'read-env HOME -> set /tmp/home' "$LOG"
 	# lake env did run (it sets LEAN_PATH)
 	grep -q 'read-env LEAN_PATH -> set /project' "$LOG"
-	! grep -rq ghp_secret "$T" "$R"
+	run ! grep -rq ghp_secret "$T" "$R"
 }
 
 @test "host files are not visible: /root, /etc, /run, sibling folders" {
@@ -205,7 +207,7 @@ status_ok() { # exit code
 	[ "$status" -eq 0 ]
 	grep -qx "write $R/evil -> ENOENT" "$LOG"
 	[ "$(ls -A "$R")" = "$M.time" ]
-	! grep -q fixture-write "$R/$M.time"
+	run ! grep -q fixture-write "$R/$M.time"
 }
 
 @test "no network: a loopback listener on the host gets nothing" {
@@ -221,7 +223,7 @@ with open(sys.argv[2], "a") as out:
         if data == b"stop": break
 EOF
 	listener=$!
-	for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
+	wait_for 30 test -s "$port_file"
 	port=$(cat "$port_file")
 	lean_file connect="127.0.0.1:$port" connect="localhost:$port" connect="example.com:443"
 	sbx 60
@@ -231,7 +233,7 @@ EOF
 	[ "$status" -eq 0 ]
 	cat "$LOG"
 	grep -q "connect 127.0.0.1:$port -> " "$LOG"
-	! grep -q -- '-> connected' "$LOG"
+	run ! grep -q -- '-> connected' "$LOG"
 	[ "$(cat "$got")" = "b'stop'" ]
 }
 
@@ -251,7 +253,8 @@ EOF
 
 @test "a command that does not exist: one error line, exit 2" {
 	sbx 60 no-such-command-here
-	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
 	assert_error_line sc-sandbox-exec
 	[[ "$stderr" == *"cannot run the command"* ]]
 	[ -z "$(ls -A "$R")" ]
@@ -261,7 +264,8 @@ EOF
 	base=(--tree "$T" --toolchain "$TC" --dependencies "$D" --timeout 5)
 	check() {
 		run --separate-stderr sc-sandbox-exec "$@"
-		[ "$status" -eq 2 ] && [ -z "$output" ] || { echo "status $status for: $*"; return 1; }
+		[ "$status" -eq 2 ] || { echo "status $status for: $*"; return 1; }
+		[ -z "$output" ] || { echo "stdout for: $*: $output"; return 1; }
 		assert_error_line sc-sandbox-exec
 	}
 	check --frobnicate
@@ -293,7 +297,8 @@ EOF
 
 @test "--self-test passes on this host" {
 	run --separate-stderr sc-sandbox-exec --self-test
-	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 	[[ "$output" == "self-test ok:"* ]]
 	[[ "$output" == *"orphan CPU counted"* ]]
 }
@@ -311,20 +316,25 @@ EOF
 	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
 	ver=$(bwrap --version | sed 's/^bubblewrap //')
 	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha" "$ver"
-	[ "$status" -eq 0 ] && [[ "$output" == *"matches the pin"* ]]
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"matches the pin"* ]]
 	run --separate-stderr sc-sandbox-exec --bwrap /usr/bin/bwrap --check-bwrap "$sha" "bubblewrap $ver"
 	[ "$status" -eq 0 ]
 	run --separate-stderr sc-sandbox-exec --check-bwrap "$(printf %064d 0)" "$ver"
-	[ "$status" -eq 2 ] && assert_error_line sc-sandbox-exec
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
 	[[ "$stderr" == *"SHA-256"* ]]
 	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha" 0.0.1
-	[ "$status" -eq 2 ] && assert_error_line sc-sandbox-exec
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
 	[[ "$stderr" == *version* ]]
 	run --separate-stderr sc-sandbox-exec --check-bwrap "" ""
-	[ "$status" -eq 2 ] && assert_error_line sc-sandbox-exec
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
 	[[ "$stderr" == *"no bubblewrap pin"* ]]
 	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha"
-	[ "$status" -eq 2 ] && assert_error_line sc-sandbox-exec
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
 }
 
 # ---- attacks (issue 10): a real program as the candidate ----

@@ -30,9 +30,11 @@ candidate() { ex_git -C "$R" checkout -q -b "cand$RANDOM" "$M"; }
 head_commit() { H=$(ex_commit "$R" candidate); }
 
 # profile [extra flags...]: run profile-run with separate stderr; sets
-# $status, $output (stdout), $stderr.
+# $status, $output (stdout), $stderr (and what it left running: see
+# no_process_left).
 profile() {
-	run --separate-stderr "$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" \
+	run --separate-stderr /usr/bin/python3 "$BATS_TEST_DIRNAME/lib/runprocs.py" reap "$BATS_TEST_TMPDIR/left" 20 \
+		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" \
 		--base "$B" --head "$H" --workspace "$WS" --toolchain "$TC" --dependencies "$DEPS" "$@"
 }
 
@@ -45,21 +47,12 @@ file_field() { jq -r --arg p "$1" ".files[] | select(.path == \$p) | $2" "$WS/re
 # Snapshot of a folder's bytes, modes and names.
 tree_state() { (cd "$1" && find . -printf '%p %m %s\n' | LC_ALL=C sort && find . -type f -exec sha256sum {} + | LC_ALL=C sort); }
 
-# No process of a sandboxed run is left: sandboxed processes live in
-# another PID and mount namespace, so they are found by name, not by path
-# (the suite runs one test at a time).
+# No process of the last `profile` run is left: profile-run ran under
+# runprocs.py reap, a child subreaper, so every process it started (sandboxes
+# and orphans too) stayed its descendant, however the run ended; it waited a
+# bounded time for them and wrote down the ones still alive.  Other suites'
+# sandboxes running on the same host are not its descendants.
 no_process_left() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		[ -z "$(live_sandbox_processes)" ] && return 0
-		sleep 0.2
-	done
-	echo "left running:"
-	live_sandbox_processes
-	return 1
-}
-
-# Live (not zombie) processes of the sandbox chain, by command name.
-live_sandbox_processes() {
-	ps -eo pid=,stat=,comm= | awk '$2 !~ /^Z/ && $3 ~ /^(lean|lake|bwrap|sc-init|sc-sandbox-exe)$/'
+	[ -f "$BATS_TEST_TMPDIR/left" ]
+	[ ! -s "$BATS_TEST_TMPDIR/left" ] || { echo "left running:"; cat "$BATS_TEST_TMPDIR/left"; return 1; }
 }

@@ -8,13 +8,23 @@ the same host at the same time do not count.
                                   snapshot (same pid and start time), in
                                   session SID, or in a PID namespace the
                                   snapshot saw other than ours; exit 1 if any
+  runprocs.py reap LEFT SECS CMD...  run CMD as a child subreaper (every
+                                  process CMD starts stays our descendant,
+                                  orphans and sandboxes included); once CMD
+                                  ends, wait up to SECS for its descendants to
+                                  end, write those still alive to LEFT (empty:
+                                  none), SIGKILL them; exit with CMD's status
 
 Processes inside bwrap are in their own PID namespace and session but are
 visible here with host PIDs and parents, so a snapshot of the tree catches
 them, and their namespace catches what they fork later.
 """
+import ctypes
 import os
+import signal
+import subprocess
 import sys
+import time
 
 
 def table():
@@ -73,10 +83,52 @@ def alive(snapfile, sid):
     return 1 if left else 0
 
 
+def descendants(root):
+    procs = table()
+    children = {}
+    for pid, p in procs.items():
+        children.setdefault(p["ppid"], []).append(pid)
+    todo, found = list(children.get(root, [])), []
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return [(pid, procs[pid]) for pid in found]
+
+
+def reap(leftfile, seconds, cmd):
+    PR_SET_CHILD_SUBREAPER = 36
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        sys.exit("runprocs.py: cannot become a child subreaper")
+    rc = subprocess.call(cmd)
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:
+            pass
+        live = [(pid, p) for pid, p in descendants(os.getpid()) if p["state"] != "Z"]
+        if not live or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    with open(leftfile, "w") as f:
+        for pid, p in live:
+            f.write(f'{pid} {p["comm"]} sid={p["sid"]} {p["ns"]}\n')
+    for pid, _ in live:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return 128 - rc if rc < 0 else rc
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "snapshot":
         snapshot(int(sys.argv[2]))
+    elif sys.argv[1] == "reap":
+        sys.exit(reap(sys.argv[2], float(sys.argv[3]), sys.argv[4:]))
     elif sys.argv[1] == "alive":
         sys.exit(alive(sys.argv[2], int(sys.argv[3])))
     else:
-        sys.exit("usage: runprocs.py snapshot PID | alive SNAPSHOT SID")
+        sys.exit("usage: runprocs.py snapshot PID | alive SNAPSHOT SID | reap LEFT SECS CMD...")
