@@ -40,7 +40,7 @@ render() {
 @test "each page's footer carries the version and a date" {
 	version=$(sphereceti --version | cut -d' ' -f2)
 	for page in "$MANDIR"/man1/*.1; do
-		grep -q '^\.so ' "$page" && continue
+		if grep -q '^\.so ' "$page"; then continue; fi
 		run grep -c '@VERSION@\|@DATE@' "$page"
 		[ "$status" -eq 1 ]
 		render "$page"
@@ -101,7 +101,7 @@ render() {
 
 @test "no page cites a file of the source tree, which is not installed" {
 	for page in "$MANDIR"/man1/*.1; do
-		grep -q '^\.so ' "$page" && continue
+		if grep -q '^\.so ' "$page"; then continue; fi
 		render "$page"
 		run grep -nE '(^|[^A-Za-z./])(t|contrib|common|cmd)/[A-Za-z]|DESIGN\.md|README' <<<"$output"
 		[ "$status" -eq 1 ] || { echo "$page: $output"; false; }

@@ -50,7 +50,7 @@ t = time.monotonic()
 while not os.path.exists("/project/go") and time.monotonic() - t < 60:
     time.sleep(0.02)' >"$W/status" &
 	local exec_pid=$! i
-	for i in $(seq 600); do [ -e "$T/ready" ] && break; sleep 0.1; done
+	wait_for 60 test -e "$T/ready"
 	[ -e "$T/ready" ]
 	# sc-sandbox-exec and every process below it in our PID namespace (the
 	# sandbox's own namespace is the candidate's): "comm secret-seen

@@ -582,7 +582,7 @@ import time
 open("/project/ready", "w").write("x")
 time.sleep(60)' 7<"$W/secret" > /dev/null 2>&1 &
 	local exe=$! i tpid=
-	for i in $(seq 300); do [ -e "$T/ready" ] && break; sleep 0.1; done
+	wait_for 30 test -e "$T/ready"
 	[ -e "$T/ready" ]
 	tpid=$(pgrep -P "$exe" -x time)
 	gnu_time_fds=$(for f in /proc/"$tpid"/fd/*; do readlink "$f"; done)
