@@ -165,6 +165,12 @@ static int reap_all(pid_t cmd, int have_status, int status)
 
 static int run(char **argv)
 {
+	/* kill(-1) below must only ever reach this sandbox's namespace: outside
+	 * one it would kill every process of the sandbox user on the host. */
+	if (getpid() != 1) {
+		say_str("init-failed", "not PID 1 of its own PID namespace");
+		return 125;
+	}
 	/* The child reports a failed exec on a close-on-exec copy: a
 	 * successful exec leaves CMD without any path to the host. */
 	int child_fd = fcntl(report_fd, F_DUPFD_CLOEXEC, 3);

@@ -147,3 +147,23 @@ while os.path.exists("/proc/%d" % y):
 	[ "$status" -eq 0 ]
 	[ "$code" -eq 0 ]
 }
+
+@test "sc-init runs a command only as PID 1 of its own namespace: its kill(-1) never reaches the host" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator to start a process as another uid"
+	# A process of an otherwise unused uid stands in for everything else
+	# that uid runs on the host; sc-init started outside a PID namespace as
+	# that uid must refuse before its command runs (and before any
+	# kill(-1, SIGKILL) when the command ends).
+	setpriv --reuid=4243 --regid=4243 --clear-groups /usr/bin/sleep 60 &
+	local victim=$!
+	run --separate-stderr setpriv --reuid=4243 --regid=4243 --clear-groups \
+		"$SC_BIN/sc-init" 5 -- /usr/bin/touch "$W/ran" 5>"$W/report"
+	local alive=0
+	if kill -0 "$victim" 2>/dev/null; then alive=1; fi
+	kill -KILL "$victim" 2>/dev/null || true
+	wait "$victim" || true
+	[ "$status" -eq 125 ]
+	[ "$alive" -eq 1 ]
+	[ ! -e "$W/ran" ]
+	grep -qx 'init-failed not PID 1 of its own PID namespace' "$W/report"
+}
