@@ -1,18 +1,18 @@
 /* sc-materialize: write one commit's tree into a new directory from raw
  * blobs, as the measured source tree of one side.  See sc-materialize(1). */
-#include "closeout.h"
-#include "badopt.h"
-#include "die.h"
-#include "git.h"
-#include "json.h"
-#include "oid.h"
-#include "pathcheck.h"
-#include "plan.h"
-#include "run.h"
-#include "safepath.h"
-#include "strbuf.h"
-#include "treewalk.h"
-#include "treewrite.h"
+#include "util/closeout.h"
+#include "util/badopt.h"
+#include "util/die.h"
+#include "git/git.h"
+#include "util/json.h"
+#include "util/oid.h"
+#include "util/pathcheck.h"
+#include "plan/plan.h"
+#include "util/run.h"
+#include "util/safepath.h"
+#include "util/strbuf.h"
+#include "git/treewalk.h"
+#include "git/treewrite.h"
 
 #include <errno.h>
 #include <fcntl.h>

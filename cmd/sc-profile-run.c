@@ -3,24 +3,24 @@
  * per side: sandboxed prebuild, then one timed sample per selected file ->
  * parse each raw time file -> report.  Every step is a sibling stage run
  * with an argv; this file only sequences them and keeps the workspace. */
-#include "closeout.h"
-#include "badopt.h"
-#include "die.h"
-#include "execdir.h"
-#include "git.h"
-#include "gnutime.h"
-#include "manifest.h"
-#include "pathcheck.h"
-#include "plan.h"
-#include "precond.h"
-#include "report.h"
-#include "run.h"
-#include "safefile.h"
-#include "sample.h"
-#include "sandbox_args.h"
-#include "srccheck.h"
-#include "sha256.h"
-#include "stage.h"
+#include "util/closeout.h"
+#include "util/badopt.h"
+#include "util/die.h"
+#include "util/execdir.h"
+#include "git/git.h"
+#include "sandbox/gnutime.h"
+#include "plan/manifest.h"
+#include "util/pathcheck.h"
+#include "plan/plan.h"
+#include "sandbox/precond.h"
+#include "report/report.h"
+#include "util/run.h"
+#include "util/safefile.h"
+#include "report/sample.h"
+#include "sandbox/sandbox_args.h"
+#include "git/srccheck.h"
+#include "run/stage.h"
+#include "util/sha256.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -258,7 +258,7 @@ static void make_plan(struct run *r)
 	stop_if_interrupted(r);
 	if (rc != 0)
 		exit(SC_EXIT_USAGE); /* sc-plan said why */
-	sc_sha256_hex(out.buf, out.len, r->digest);
+	sc_plan_digest(out.buf, out.len, r->digest);
 	if (sc_plan_from_json(out.buf, out.len, &r->plan, &err) < 0)
 		sc_die_code(SC_EXIT_FAIL, "sc-plan wrote an invalid plan: %s", err.buf);
 	r->plan_json = out;
