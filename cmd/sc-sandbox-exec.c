@@ -7,6 +7,8 @@
 #include "paths.h"
 #include "util/json.h"
 #include "util/pathcheck.h"
+#include "sandbox/bwrap_pin.h"
+#include "sandbox/initproto.h"
 #include "sandbox/precond.h"
 #include "util/run.h"
 #include "util/safefile.h"
@@ -40,43 +42,6 @@ static const char usage_line[] =
 	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
 	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
-
-/* What sc-init said on its report pipe. */
-struct init_report {
-	int ready;
-	int exec_errno; /* 0 unless the command could not be started */
-	int has_status, exit_code, signal;
-	int self_test_ok;
-	char failure[256]; /* init-failed / self-test-failed text */
-};
-
-static void parse_report(const struct strbuf *sb, struct init_report *ir)
-{
-	memset(ir, 0, sizeof *ir);
-	const char *p = sb->buf ? sb->buf : "";
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char line[300];
-		snprintf(line, sizeof line, "%.*s", (int)(n < 299 ? n : 299), p);
-		int v;
-		if (strcmp(line, "ready -") == 0)
-			ir->ready = 1;
-		else if (strcmp(line, "self-test-ok -") == 0)
-			ir->self_test_ok = 1;
-		else if (sscanf(line, "exec-failed %d", &v) == 1)
-			ir->exec_errno = v > 0 ? v : EINVAL;
-		else if (sscanf(line, "exit %d", &v) == 1)
-			ir->has_status = 1, ir->exit_code = v;
-		else if (sscanf(line, "signal %d", &v) == 1)
-			ir->has_status = 1, ir->exit_code = -1, ir->signal = v;
-		else if (strncmp(line, "init-failed ", 12) == 0 || strncmp(line, "self-test-failed ", 17) == 0)
-			snprintf(ir->failure, sizeof ir->failure, "%s", strchr(line, ' ') + 1);
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-}
 
 /* First line of the wrapper's own messages (GNU time, bwrap), for errors. */
 static const char *first_line(const struct strbuf *sb)
@@ -301,8 +266,8 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 	if (log && !r.interrupted)
 		write_log(log, &r);
 	free(log);
-	struct init_report ir;
-	parse_report(&r.report, &ir);
+	struct sc_init_report ir;
+	sc_init_report_parse(r.report.buf ? r.report.buf : "", &ir);
 	int keep = 0, rc = SC_EXIT_FAIL;
 	struct sc_status st = {.wall_s = r.wall_s};
 
@@ -438,8 +403,8 @@ static int self_test(struct sc_sandbox sb)
 	}
 	if (r.interrupted)
 		reraise(r.interrupted);
-	struct init_report ir;
-	parse_report(&r.report, &ir);
+	struct sc_init_report ir;
+	sc_init_report_parse(r.report.buf ? r.report.buf : "", &ir);
 	if (r.timed_out)
 		sc_die("self-test: the sandbox did not finish within 60 s (%s)", bwrap);
 	if (!ir.ready && !ir.self_test_ok && !ir.failure[0]) {
@@ -472,50 +437,6 @@ static int self_test(struct sc_sandbox sb)
 /* ---- --check-bwrap ---- */
 
 /* A bubblewrap update breaks the pin: what the operator does about it. */
-#define PIN_REMEDY                                                                       \
-	"if bubblewrap was updated, review the new one and commit its pin to .sphereceti in " \
-	"the tooling branch (bwrapSha256 = the output of 'sha256sum %s', bwrapVersion = "    \
-	"what 'bwrap --version' prints)"
-
-static int check_bwrap(const char *bwrap, const char *want_sha, const char *want_version)
-{
-	if (!want_sha || !*want_sha || !want_version || !*want_version)
-		sc_die("no bubblewrap pin: sandbox.bwrapSha256 and sandbox.bwrapVersion are required (%s)", bwrap);
-	char lower[65];
-	if (strlen(want_sha) != 64)
-		sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", want_sha);
-	for (int i = 0; i < 64; i++) {
-		char c = want_sha[i];
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
-			sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", want_sha);
-		lower[i] = (char)(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
-	}
-	lower[64] = '\0';
-	char have[65];
-	if (sc_sha256_file_hex(bwrap, have) < 0)
-		sc_die_errno("cannot hash bubblewrap (%s)", bwrap);
-	if (strcmp(have, lower) != 0)
-		sc_die("bubblewrap's SHA-256 is %s, the pin says %s; " PIN_REMEDY " (%s)", have, lower,
-		       bwrap, bwrap);
-	const char *argv[] = {bwrap, "--version", NULL};
-	static const char *const env[] = {NULL};
-	struct strbuf out = STRBUF_INIT;
-	int st = sc_run_capture(argv, env, NULL, 0, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		sc_die("bubblewrap --version failed: %s (%s)", sc_describe_status(st), bwrap);
-	size_t n = strcspn(out.buf ? out.buf : "", "\n");
-	if (out.buf)
-		out.buf[n] = '\0';
-	const char *line = out.buf ? out.buf : "";
-	const char *ver = strncmp(line, "bubblewrap ", 11) == 0 ? line + 11 : line;
-	if (strcmp(want_version, line) != 0 && strcmp(want_version, ver) != 0)
-		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\"; " PIN_REMEDY " (%s)", ver,
-		       want_version, bwrap, bwrap);
-	printf("bubblewrap %s matches the pin (sha256 %s, %s)\n", ver, have, bwrap);
-	sb_release(&out);
-	return fflush(stdout) == 0 ? SC_EXIT_OK : SC_EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
 	sc_set_progname(argv[0]);
@@ -599,7 +520,7 @@ int main(int argc, char **argv)
 	if (check) {
 		if (npin != 2 || optind != argc)
 			sc_die("--check-bwrap needs SHA256 and VERSION (%s)", usage_line);
-		rc = check_bwrap(bwrap, pin[0], pin[1]);
+		rc = sc_bwrap_pin_check(bwrap, pin[0], pin[1]);
 	} else if (self) {
 		if (optind != argc)
 			sc_die("--self-test takes no arguments (%s)", argv[optind]);
