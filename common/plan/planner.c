@@ -116,3 +116,35 @@ char *sc_read_toolchain(struct sc_catfile *c, const char *blob)
 	sb_release(&sb);
 	return s;
 }
+
+/* Is path (a symlink or submodule) where the plan needs real sources: a
+ * root, inside a root, a directory on the way to a root, or a Lake
+ * configuration file?  Returns a description, or NULL. */
+char *sc_plan_needs_sources(const struct sc_plan *p, const char *path)
+{
+	if (!strchr(path, '/'))
+		for (int i = 0; i < SC_LAKE_NFILES; i++)
+			if (strcmp(path, sc_lake_files[i]) == 0)
+				return xstrdup("a Lake configuration file");
+	enum sc_role role;
+	if (sc_plan_classify(p, path, &role))
+		return xasprintf("under a %s root", sc_role_name(role));
+	for (int pass = 0; pass < 2; pass++) {
+		char **roots = pass ? p->roadmap : p->library;
+		size_t nroots = pass ? p->n_roadmap : p->n_library;
+		for (size_t i = 0; i < nroots; i++) {
+			char *full = p->source_dir ? xasprintf("%s/%s", p->source_dir, roots[i]) : xstrdup(roots[i]);
+			const char *r = full;
+			size_t rl = strlen(r), pl = strlen(path);
+			int inside = pl >= rl && strncmp(path, r, rl) == 0 &&
+			             (path[rl] == '\0' || path[rl] == '/');
+			int above = rl > pl && strncmp(r, path, pl) == 0 && r[pl] == '/';
+			char *why = inside || above ? xasprintf("%s %s root '%s'", inside ? "at or inside" : "above",
+			                                        pass ? "roadmap" : "library", r) : NULL;
+			free(full);
+			if (why)
+				return why;
+		}
+	}
+	return NULL;
+}

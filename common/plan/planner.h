@@ -36,6 +36,11 @@ void sc_lake_blobs(struct sc_catfile *c, const struct sc_git *g, const char *tre
 /* Dies unless TREE's Lake configuration is WANT exactly. */
 void sc_same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree,
                   const char *side, char *const want[SC_LAKE_NFILES]);
+/* The link-versus-root rule of sc-materialize: is PATH (a symlink or
+ * submodule) where the plan needs real sources -- a Lake configuration
+ * file, a root, inside a root, or a folder on the way to one?  Returns why
+ * (allocated), or NULL. */
+char *sc_plan_needs_sources(const struct sc_plan *p, const char *path);
 /* T's toolchain name from its lean-toolchain blob; dies otherwise. */
 char *sc_read_toolchain(struct sc_catfile *c, const char *blob);
 

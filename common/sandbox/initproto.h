@@ -1,6 +1,6 @@
 #ifndef SC_INITPROTO_H
 #define SC_INITPROTO_H
-/* The host half of sc-init's report protocol (sc-init(1)): one line per
+/* The host half of sc-init's report protocol (cmd/sc-init.c): one line per
  * event on the report pipe, "ready -", "exec-failed ERRNO", "exit N",
  * "signal N", "init-failed TEXT", "self-test-ok -", "self-test-failed
  * TEXT".  Unknown lines are ignored; a line is read up to 299 bytes. */

@@ -102,6 +102,41 @@ START_TEST(plan_digest_is_sha256_of_exact_bytes)
 }
 END_TEST
 
+static void needs(const struct sc_plan *p, const char *path, const char *want)
+{
+	char *why = sc_plan_needs_sources(p, path);
+	if (!want) {
+		ck_assert_ptr_null(why);
+		return;
+	}
+	ck_assert_ptr_nonnull(why);
+	ck_assert_str_eq(why, want);
+	free(why);
+}
+
+START_TEST(links_refused_where_sources_are_needed)
+{
+	char *lib[] = {"Lib"}, *road[] = {"Lib/Road"};
+	struct sc_plan p = {.library = lib, .n_library = 1, .roadmap = road, .n_roadmap = 1};
+	needs(&p, "lakefile.toml", "a Lake configuration file");
+	needs(&p, "lean-toolchain", "a Lake configuration file");
+	needs(&p, "sub/lakefile.toml", NULL);
+	needs(&p, "Lib", "at or inside library root 'Lib'");
+	needs(&p, "Lib.lean", "under a library root");
+	needs(&p, "Lib/X.lean", "under a library root");
+	needs(&p, "Lib/X", "at or inside library root 'Lib'");
+	needs(&p, "Lib/Road/X.lean", "under a roadmap root");
+	needs(&p, "Other/X.lean", NULL);
+	needs(&p, "Libx", NULL);
+	p.library = NULL, p.n_library = 0;
+	needs(&p, "Lib", "above roadmap root 'Lib/Road'");
+	p.source_dir = "src";
+	needs(&p, "Lib/Road", NULL);
+	needs(&p, "src", "above roadmap root 'src/Lib/Road'");
+	needs(&p, "src/Lib/Road/A.lean", "under a roadmap root");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("planner");
@@ -112,6 +147,7 @@ int main(void)
 	tcase_add_test(tc, toolchain_one_printable_token);
 	tcase_add_test(tc, regular_mode_only);
 	tcase_add_test(tc, plan_digest_is_sha256_of_exact_bytes);
+	tcase_add_test(tc, links_refused_where_sources_are_needed);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
