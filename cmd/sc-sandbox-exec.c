@@ -8,6 +8,7 @@
 #include "util/json.h"
 #include "util/pathcheck.h"
 #include "sandbox/bwrap_pin.h"
+#include "sandbox/hostfile.h"
 #include "sandbox/initproto.h"
 #include "sandbox/precond.h"
 #include "util/run.h"
@@ -162,41 +163,6 @@ static _Noreturn void reraise(int sig)
 	_exit(128 + sig);
 }
 
-/* The unfinished time file: removed, and its name freed, on every way out
- * that dies (a name only the stack holds would count as a leak). */
-static void remove_tmp(char *tmp)
-{
-	unlink(tmp);
-	free(tmp);
-}
-
-/* --log: the run's stdout and stderr (untrusted text, bounded), written
- * whole under a temporary name, then renamed; never printed, never parsed. */
-static void write_log(const char *log, const struct sc_sandbox_result *r)
-{
-	struct strbuf text = STRBUF_INIT;
-	sb_add(&text, r->output.buf ? r->output.buf : "", r->output.len);
-	if (r->dropped)
-		sb_addf(&text, "\n[sc-sandbox-exec: %zu more bytes of output dropped]\n", r->dropped);
-	sc_write_file_atomic_or_die(log, text.buf ? text.buf : "", text.len, "log");
-	sb_release(&text);
-}
-
-/* A new file outside every mount of the sandbox, for the time file and the log. */
-static char *host_file(const char *in, const char *what, const char *const *dirs, const char *const *names)
-{
-	char *f = sc_canonical_new_file(in);
-	if (!f) {
-		if (errno == EEXIST)
-			sc_die("the %s already exists (%s)", what, in);
-		sc_die_errno("the %s's folder is not usable (%s)", what, in);
-	}
-	for (int i = 0; i < 3; i++)
-		if (sc_path_within(f, dirs[i]))
-			sc_die("the %s lies inside %s: the sandbox could write it (%s)", what, names[i], f);
-	return f;
-}
-
 static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, const char *tc_in,
                        const char *deps_in, const char *time_in, const char *timeout_in,
                        const char *log_in)
@@ -216,8 +182,8 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		for (int j = i + 1; j < 3; j++)
 			if (sc_paths_overlap(dirs[i], dirs[j]))
 				sc_die("%s and %s overlap (%s, %s)", names[i], names[j], dirs[i], dirs[j]);
-	char *time_file = host_file(time_in, "time file", dirs, names);
-	char *log = log_in ? host_file(log_in, "log", dirs, names) : NULL;
+	char *time_file = sc_host_file(time_in, "time file", dirs, names);
+	char *log = log_in ? sc_host_file(log_in, "log", dirs, names) : NULL;
 	sb.keep_output = log != NULL;
 	char *init = find_init();
 	if (sc_path_within(init, tree) || sc_path_within(init, deps))
@@ -236,17 +202,7 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 	 * run renames it into place.  From here a stop signal waits for the
 	 * run loop, which removes the temporary. */
 	sc_sandbox_hold_stop_signals();
-	char *tmp = xasprintf("%s.tmp-XXXXXX", time_file);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		sc_die_errno("cannot create the time file (%s)", tmp);
-	if (fchmod(fd, 0644) < 0) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-		sc_die_errno("cannot create the time file (%s)", tmp);
-	}
-	close(fd);
+	char *tmp = sc_time_file_begin(time_file);
 
 	sb.init = init, sb.tree = tree, sb.toolchain = tc, sb.deps = deps;
 	struct sc_argv init_args = SC_ARGV_INIT;
@@ -258,13 +214,13 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 	struct sc_sandbox_result r;
 	if (sc_sandbox_run(&sb, tmp, init_args.v, timeout, &r) < 0) {
 		int e = errno;
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		errno = e;
 		sc_die_errno("cannot start the sandbox (%s)", bwrap);
 	}
 	sc_argv_release(&init_args);
 	if (log && !r.interrupted)
-		write_log(log, &r);
+		sc_sandbox_write_log(log, &r);
 	free(log);
 	struct sc_init_report ir;
 	sc_init_report_parse(r.report.buf ? r.report.buf : "", &ir);
@@ -272,7 +228,7 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 	struct sc_status st = {.wall_s = r.wall_s};
 
 	if (r.interrupted) {
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		reraise(r.interrupted);
 	}
 	if (r.timed_out) {
@@ -280,22 +236,22 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		st.exit_code = -1;
 		st.signal = WIFSIGNALED(r.wrapper_status) ? WTERMSIG(r.wrapper_status) : SIGKILL;
 	} else if (!ir.ready) {
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		const char *why = first_line(&r.output);
 		sc_die("the sandbox did not start: %s (%s)",
 		       why ? why : sc_describe_status(r.wrapper_status), bwrap);
 	} else if (ir.exec_errno) {
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		sc_die("cannot run the command in the sandbox: %s (%s)", strerror(ir.exec_errno), argv[0]);
 	} else if (!ir.has_status) {
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		sc_die("the sandbox ended without the command's status: %s (%s)",
 		       ir.failure[0] ? ir.failure : sc_describe_status(r.wrapper_status), bwrap);
 	} else {
 		/* bwrap and GNU time pass sc-init's status on unchanged. */
 		int expect = ir.signal ? 128 + ir.signal : ir.exit_code;
 		if (!WIFEXITED(r.wrapper_status) || WEXITSTATUS(r.wrapper_status) != expect) {
-			remove_tmp(tmp);
+			sc_time_file_abandon(tmp);
 			sc_die("the wrapper's status (%s) disagrees with the command's (%d) (%s)",
 			       sc_describe_status(r.wrapper_status), expect, SC_GNU_TIME);
 		}
@@ -305,14 +261,7 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		rc = ir.exit_code == 0 && !ir.signal ? SC_EXIT_OK : SC_EXIT_FAIL;
 	}
 	if (keep) {
-		int tfd = open(tmp, O_RDONLY | O_CLOEXEC);
-		if (tfd < 0 || fsync(tfd) < 0 || renameat2(AT_FDCWD, tmp, AT_FDCWD, time_file, RENAME_NOREPLACE) < 0) {
-			int e = errno;
-			remove_tmp(tmp);
-			errno = e;
-			sc_die_errno("cannot put the time file in place (%s)", time_file);
-		}
-		close(tfd);
+		sc_time_file_commit(tmp, time_file);
 	} else {
 		unlink(tmp);
 	}
