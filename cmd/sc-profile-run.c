@@ -108,9 +108,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
-	o->prebuild_timeout = 900;
-	o->sample_timeout = 300;
-	o->phase_timeout = 1800;
+	o->prebuild_timeout = SC_LIMIT_PREBUILD_S;
+	o->sample_timeout = SC_LIMIT_SAMPLE_S;
+	o->phase_timeout = SC_LIMIT_PHASE_S;
 	opterr = 0;
 	int c;
 	const char *user = NULL;

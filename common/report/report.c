@@ -12,9 +12,11 @@ const char sc_report_limits_text[] =
 	"`lake lean FILE -- -j1` (Lake applies the package's leanOptions, as the real build "
 	"does), so it includes sandbox and Lake start-up. Results are sensitive to the host, its "
 	"load, dependency artifacts and environment; they support no comparison across "
-	"runs, only between the two sides of this report. Bounds: at most 32 changed "
-	"modules, 900 s per prebuild (`lake build +Mod:deps`: the import cones, not the "
-	"selected modules), 300 s per sample, 1800 s for the timed phase, one "
+	"runs, only between the two sides of this report. Bounds: at most "
+	SC_XSTR(SC_MAX_CHANGED_FILES) " changed modules, " SC_XSTR(SC_LIMIT_PREBUILD_S)
+	" s per prebuild (`lake build +Mod:deps`: the import cones, not the selected "
+	"modules), " SC_XSTR(SC_LIMIT_SAMPLE_S) " s per sample, " SC_XSTR(SC_LIMIT_PHASE_S)
+	" s for the timed phase, one "
 	"elaboration thread (lean -j1). Resource-usage (rusage) accounting misses children that are "
 	"reaped automatically because their parent ignores SIGCHLD, so a deliberately "
 	"hostile candidate can understate its own cost: flags stay advisory.";

@@ -14,11 +14,7 @@
 
 #define SC_REPORT_SCHEMA "sphereceti.report/1"
 
-/* The run's fixed bounds (DESIGN.md "Measurement"), stated in every report. */
-#define SC_LIMIT_PREBUILD_S 900
-#define SC_LIMIT_SAMPLE_S 300
-#define SC_LIMIT_PHASE_S 1800
-#define SC_LIMIT_THREADS 1
+/* The run's fixed bounds (SC_LIMIT_*, plan.h), stated in every report. */
 extern const char sc_report_limits_text[];
 
 /* Sample slot of one file on one side. */

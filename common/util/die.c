@@ -96,11 +96,3 @@ void sc_error(const char *fmt, ...)
 	emit("error", fmt, ap, NULL);
 	va_end(ap);
 }
-
-void sc_warn(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	emit("warning", fmt, ap, NULL);
-	va_end(ap);
-}

@@ -24,7 +24,5 @@ _Noreturn void sc_die_errno(const char *fmt, ...) __attribute__((format(printf, 
 void sc_die_set_note(const char *note);
 /* Print the error line without exiting (for tools that clean up first). */
 void sc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "sc-x: warning: ..." */
-void sc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif
