@@ -28,7 +28,10 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) \
              $(YAJL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
 
-COMMON_SRC := $(wildcard common/*.c)
+# common/ in layer folders (common/README): includes name the folder,
+# "util/strbuf.h"; gen/ holds build-time helpers, not library code.
+COMMON_SRC := $(filter-out common/gen/%,$(wildcard common/*/*.c))
+COMMON_HDR := $(wildcard common/*/*.h)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 COMMON_LIB := $(BUILD)/libsccommon.a
 
@@ -45,7 +48,7 @@ MAN_PAGES := $(MAN_SRC:man/%=$(BUILD)/man/man1/%)
 # last commit, else today.
 MAN_DATE  := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 
-.PHONY: all check check-unit check-bats check-lint check-load check-asan check-valgrind check-fuzz \
+.PHONY: all check check-unit check-bats check-lint check-layers check-load check-asan check-valgrind check-fuzz \
         bench demo install uninstall clean fixture deps man check-mutants
 all: $(CMD_BIN) $(INIT_BIN) man
 
@@ -76,7 +79,7 @@ $(BUILD)/paths.h: FORCE
 
 $(BUILD)/sphereceti $(BUILD)/sc-sandbox-exec: $(BUILD)/paths.h
 
-$(BUILD)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/version.h $(BUILD)/build-flags
+$(BUILD)/common/%.o: common/%.c $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -84,7 +87,7 @@ $(COMMON_LIB): $(COMMON_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%: cmd/%.c $(COMMON_LIB) $(wildcard common/*.h) $(BUILD)/version.h $(BUILD)/build-flags
+$(BUILD)/%: cmd/%.c $(COMMON_LIB) $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
 
@@ -97,7 +100,7 @@ $(BUILD)/sc-init: cmd/sc-init.c $(BUILD)/build-flags
 # The profiler's own source tree ID, embedded in sc-plan (profile.tooling).
 # Recomputed on every make; the header is replaced only when the ID changes,
 # so unchanged sources rebuild nothing.
-$(BUILD)/gen/srctree-id: common/gen/srctree-id.c $(COMMON_LIB) $(wildcard common/*.h)
+$(BUILD)/gen/srctree-id: common/gen/srctree-id.c $(COMMON_LIB) $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
 
@@ -108,7 +111,7 @@ $(BUILD)/srctree-id.h: $(BUILD)/gen/srctree-id FORCE
 $(BUILD)/sc-plan: $(BUILD)/srctree-id.h
 FORCE:
 
-$(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(wildcard common/*.h)
+$(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(CHECK_LIBS) $(ALL_LDFLAGS)
 
@@ -118,7 +121,7 @@ $(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(wildcard common/*.h)
 # On a fresh Debian machine, as root, `make check` first installs what is
 # missing; the inner make then sees the installed libraries' flags.
 check: deps
-	$(MAKE) DEVELOPER=1 check-lint check-unit check-bats
+	$(MAKE) DEVELOPER=1 check-lint check-layers check-unit check-bats
 
 # Test shapes that cannot fail, sleep-ordering, checkout paths (t/lint/lint.py).
 check-lint:
@@ -127,6 +130,10 @@ check-lint:
 # `make check` three times beside two CPU burners; fails if any run fails.
 check-load:
 	MAKE='$(MAKE)' bash t/check-load.sh BUILD=$(BUILD)
+
+# common/'s include direction and no include cycle (t/lint/layers.py).
+check-layers:
+	/usr/bin/python3 t/lint/layers.py
 
 deps:
 	@if [ "$$(id -u)" = 0 ] && command -v dpkg-query >/dev/null; then bash contrib/install-deps.sh all; fi

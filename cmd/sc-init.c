@@ -435,8 +435,8 @@ int main(int argc, char **argv)
 		return host_step(argc, argv);
 	if (argc < 3 || sscanf(argv[1], "%d", &report_fd) != 1 || report_fd < 3) {
 		static const char usage[] = "sc-init: usage: sc-init REPORT_FD -- CMD ARG...\n";
-		if (write(2, usage, sizeof usage - 1) < 0)
-			return 2;
+		ssize_t w = write(2, usage, sizeof usage - 1);
+		(void)w; /* exit 2 either way */
 		return 2;
 	}
 	/* Non-dumpable: sandboxed code (same uid, no capabilities) cannot

@@ -1,18 +1,19 @@
 /* sc-materialize: write one commit's tree into a new directory from raw
  * blobs, as the measured source tree of one side.  See sc-materialize(1). */
-#include "closeout.h"
-#include "badopt.h"
-#include "die.h"
-#include "git.h"
-#include "json.h"
-#include "oid.h"
-#include "pathcheck.h"
-#include "plan.h"
-#include "run.h"
-#include "safepath.h"
-#include "strbuf.h"
-#include "treewalk.h"
-#include "treewrite.h"
+#include "util/closeout.h"
+#include "util/badopt.h"
+#include "util/die.h"
+#include "git/git.h"
+#include "util/json.h"
+#include "util/oid.h"
+#include "util/pathcheck.h"
+#include "plan/plan.h"
+#include "plan/planner.h"
+#include "util/run.h"
+#include "util/safepath.h"
+#include "util/strbuf.h"
+#include "git/treewalk.h"
+#include "git/treewrite.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -121,38 +122,6 @@ struct skipped {
 	unsigned mode;
 };
 
-/* Is path (a symlink or submodule) where the plan needs real sources: a
- * root, inside a root, a directory on the way to a root, or a Lake
- * configuration file?  Returns a description, or NULL. */
-static char *needed_by_plan(const struct sc_plan *p, const char *path)
-{
-	if (!strchr(path, '/'))
-		for (int i = 0; i < SC_LAKE_NFILES; i++)
-			if (strcmp(path, sc_lake_files[i]) == 0)
-				return xstrdup("a Lake configuration file");
-	enum sc_role role;
-	if (sc_plan_classify(p, path, &role))
-		return xasprintf("under a %s root", sc_role_name(role));
-	for (int pass = 0; pass < 2; pass++) {
-		char **roots = pass ? p->roadmap : p->library;
-		size_t nroots = pass ? p->n_roadmap : p->n_library;
-		for (size_t i = 0; i < nroots; i++) {
-			char *full = p->source_dir ? xasprintf("%s/%s", p->source_dir, roots[i]) : xstrdup(roots[i]);
-			const char *r = full;
-			size_t rl = strlen(r), pl = strlen(path);
-			int inside = pl >= rl && strncmp(path, r, rl) == 0 &&
-			             (path[rl] == '\0' || path[rl] == '/');
-			int above = rl > pl && strncmp(r, path, pl) == 0 && r[pl] == '/';
-			char *why = inside || above ? xasprintf("%s %s root '%s'", inside ? "at or inside" : "above",
-			                                        pass ? "roadmap" : "library", r) : NULL;
-			free(full);
-			if (why)
-				return why;
-		}
-	}
-	return NULL;
-}
-
 /* Symlinks and submodules: refused where the plan needs sources, else
  * listed as skipped (without a plan, always skipped). */
 static struct skipped *decide_links(const struct sc_tree *t, const struct sc_plan *plan,
@@ -171,7 +140,7 @@ static struct skipped *decide_links(const struct sc_tree *t, const struct sc_pla
 		struct strbuf q = STRBUF_INIT;
 		sc_quote_path(&q, path.buf, path.len);
 		const char *what = mode == SC_MODE_LINK ? "symbolic link" : "submodule";
-		char *why = plan ? needed_by_plan(plan, path.buf) : NULL;
+		char *why = plan ? sc_plan_needs_sources(plan, path.buf) : NULL;
 		if (why)
 			sc_die("%s %s (%s)", what, why, q.buf);
 		/* The summary is JSON: a name it cannot carry exactly is refused. */

@@ -1,15 +1,15 @@
 /* sc-parse-time: turn one raw GNU time file and its sandbox status line into
  * one sample bound to its run, plan, revision and file.  Anything doubtful
  * becomes an error sample, never a number.  See man/sc-parse-time.1. */
-#include "closeout.h"
-#include "badopt.h"
-#include "die.h"
-#include "oid.h"
-#include "run.h"
-#include "safefile.h"
-#include "sample.h"
-#include "strbuf.h"
-#include "timefile.h"
+#include "util/closeout.h"
+#include "util/badopt.h"
+#include "util/die.h"
+#include "util/oid.h"
+#include "util/run.h"
+#include "util/safefile.h"
+#include "report/sample.h"
+#include "util/strbuf.h"
+#include "sandbox/timefile.h"
 
 #include <errno.h>
 #include <getopt.h>

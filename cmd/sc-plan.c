@@ -6,20 +6,20 @@
  * Independent git commands run side by side (merge base, configuration
  * blob, the object reader); only the tree diff has to wait for the merge
  * base.  That keeps the whole run close to the cost of the bare plumbing. */
-#include "changes.h"
-#include "closeout.h"
-#include "badopt.h"
-#include "die.h"
-#include "git.h"
-#include "gitjob.h"
-#include "oid.h"
-#include "plan.h"
-#include "repoconfig.h"
-#include "run.h"
+#include "plan/changes.h"
+#include "util/closeout.h"
+#include "util/badopt.h"
+#include "util/die.h"
+#include "git/git.h"
+#include "util/oid.h"
+#include "plan/plan.h"
+#include "plan/planner.h"
+#include "plan/repoconfig.h"
+#include "util/run.h"
 #include "srctree-id.h"
-#include "srctree.h"
-#include "strbuf.h"
-#include "treelookup.h"
+#include "git/srctree.h"
+#include "util/strbuf.h"
+#include "git/treelookup.h"
 #include "version.h"
 
 #include <getopt.h>
@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #define CONFIG_FILE ".sphereceti"
-#define MAX_TOOLCHAIN_BYTES 256
 
 static const char usage[] =
 	"usage: sc-plan --repo DIR --tooling T --base B --head H\n"
@@ -125,67 +124,6 @@ static void check_commit(struct sc_catfile *c, const struct sc_git *g, const cha
 	sb_release(&sb);
 }
 
-static int is_regular(unsigned mode) { return (mode & 0170000u) == 0100000u; }
-
-/* T's Lake configuration entries: blob IDs, NULL when absent. */
-static void lake_blobs(struct sc_catfile *c, const struct sc_git *g, const char *tree,
-                       const char *side, char *blobs[SC_LAKE_NFILES])
-{
-	for (int i = 0; i < SC_LAKE_NFILES; i++) {
-		struct sc_tree_entry e;
-		int r = sc_tree_find(c, g, tree, sc_lake_files[i], &e);
-		if (r < 0)
-			sc_die_code(SC_EXIT_FAIL, "cannot read tree %s (%s)", tree, side);
-		if (r == 0) {
-			blobs[i] = NULL;
-			continue;
-		}
-		if (!is_regular(e.mode))
-			sc_die("Lake configuration %s is not a regular file (%s)", sc_lake_files[i], side);
-		blobs[i] = xstrdup(e.hex);
-	}
-}
-
-static void same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree,
-                      const char *side, char *const want[SC_LAKE_NFILES])
-{
-	char *got[SC_LAKE_NFILES];
-	lake_blobs(c, g, tree, side, got);
-	for (int i = 0; i < SC_LAKE_NFILES; i++) {
-		int same = (!got[i] && !want[i]) || (got[i] && want[i] && strcmp(got[i], want[i]) == 0);
-		if (!same)
-			sc_die("Lake configuration differs from the tooling commit: %s %s (%s); "
-			       "toolchain and dependency bumps are not measured",
-			       sc_lake_files[i], !got[i] ? "is absent" : !want[i] ? "is added" : "changed",
-			       side);
-		free(got[i]);
-	}
-}
-
-/* The trimmed content of T's lean-toolchain: one printable token. */
-static char *read_toolchain(struct sc_catfile *c, const char *blob)
-{
-	char type[16];
-	size_t size;
-	struct strbuf sb = STRBUF_INIT;
-	if (sc_catfile_header(c, blob, type, &size) < 0)
-		sc_die_code(SC_EXIT_FAIL, "cannot read lean-toolchain blob %s (tooling commit)", blob);
-	sc_catfile_content(c, &sb);
-	size_t a = 0, b = sb.len;
-	while (a < b && (sb.buf[a] == ' ' || (sb.buf[a] >= '\t' && sb.buf[a] <= '\r')))
-		a++;
-	while (b > a && (sb.buf[b - 1] == ' ' || (sb.buf[b - 1] >= '\t' && sb.buf[b - 1] <= '\r')))
-		b--;
-	int ok = b > a && b - a <= MAX_TOOLCHAIN_BYTES;
-	for (size_t i = a; ok && i < b; i++)
-		ok = sb.buf[i] > 0x20 && sb.buf[i] < 0x7f;
-	if (!ok)
-		sc_die("lean-toolchain is not a single toolchain name (tooling commit)");
-	char *s = xstrndup(sb.buf + a, b - a);
-	sb_release(&sb);
-	return s;
-}
-
 static void check_tooling(struct sc_catfile *c, const struct sc_git *g, const char *ttree,
                           const char *path)
 {
@@ -212,25 +150,6 @@ static void check_tooling(struct sc_catfile *c, const struct sc_git *g, const ch
 		sc_die("installed profiler sources (tree %s) differ from the tooling commit's "
 		       "%s (tree %s) (profile.tooling)",
 		       mine, path, own);
-}
-
-/* The unique merge base from "git merge-base --all" (exit code, output). */
-static char *merge_base(int rc, struct strbuf *out, const struct sc_git *g)
-{
-	if (rc == 1 && out->len == 0)
-		sc_die("no merge base: --base and --head have unrelated histories (git merge-base)");
-	if (rc != 0)
-		sc_die_code(SC_EXIT_FAIL, "git merge-base failed (git merge-base --all)");
-	size_t lines = 0;
-	for (size_t i = 0; i < out->len; i++)
-		lines += out->buf[i] == '\n';
-	if (lines != 1)
-		sc_die("ambiguous merge base: --base and --head have %zu merge bases (git merge-base --all)",
-		       lines);
-	out->buf[--out->len] = '\0';
-	if (!sc_is_lower_hex(out->buf, (size_t)g->hexsz))
-		sc_die_code(SC_EXIT_FAIL, "unexpected git merge-base output (git merge-base --all)");
-	return sb_detach(out, NULL);
 }
 
 /* Could this be a full object ID of either hash?  Only such arguments may
@@ -354,7 +273,7 @@ int main(int argc, char **argv)
 	if (r == 0)
 		sc_die("missing configuration: the tooling commit has no %s (--tooling %s)",
 		       CONFIG_FILE, p.tooling);
-	if (!is_regular(cfg_entry.mode))
+	if (!sc_is_regular_mode(cfg_entry.mode))
 		sc_die("missing configuration: %s is not a regular file (--tooling %s)", CONFIG_FILE,
 		       p.tooling);
 	if (cfg_rc != 0)
@@ -366,18 +285,18 @@ int main(int argc, char **argv)
 	if (p.tooling_path)
 		check_tooling(c, &g, ttree, p.tooling_path);
 
-	lake_blobs(c, &g, ttree, "tooling commit", p.lake_blobs);
+	sc_lake_blobs(c, &g, ttree, "tooling commit", p.lake_blobs);
 	if (p.lake_blobs[SC_LAKE_TOOLCHAIN])
-		p.lean_toolchain = read_toolchain(c, p.lake_blobs[SC_LAKE_TOOLCHAIN]);
+		p.lean_toolchain = sc_read_toolchain(c, p.lake_blobs[SC_LAKE_TOOLCHAIN]);
 
-	p.merge_base = merge_base(mb_rc, &mb_out, &g);
+	p.merge_base = sc_merge_base_or_die(mb_rc, &mb_out, g.hexsz);
 	if (!diffing)
 		sc_die_code(SC_EXIT_FAIL, "internal: diff not started (merge base..head)");
 	char mtree[SC_MAX_HEXSZ + 1];
 	if (sc_commit_tree(c, &g, p.merge_base, mtree) < 0)
 		sc_die_code(SC_EXIT_FAIL, "cannot read the merge base %s (git merge-base)", p.merge_base);
-	same_lake(c, &g, mtree, "merge base", p.lake_blobs);
-	same_lake(c, &g, htree, "head", p.lake_blobs);
+	sc_same_lake(c, &g, mtree, "merge base", p.lake_blobs);
+	sc_same_lake(c, &g, htree, "head", p.lake_blobs);
 
 	if (sc_gitjob_finish(&diff_job, &out) != 0)
 		sc_die_code(SC_EXIT_FAIL, "git diff-tree failed (merge base..head)");

@@ -3,24 +3,26 @@
  * per side: sandboxed prebuild, then one timed sample per selected file ->
  * parse each raw time file -> report.  Every step is a sibling stage run
  * with an argv; this file only sequences them and keeps the workspace. */
-#include "closeout.h"
-#include "badopt.h"
-#include "die.h"
-#include "execdir.h"
-#include "git.h"
-#include "gnutime.h"
-#include "manifest.h"
-#include "pathcheck.h"
-#include "plan.h"
-#include "precond.h"
-#include "report.h"
-#include "run.h"
-#include "safefile.h"
-#include "sample.h"
-#include "sandbox_args.h"
-#include "srccheck.h"
-#include "sha256.h"
-#include "stage.h"
+#include "util/closeout.h"
+#include "util/badopt.h"
+#include "util/die.h"
+#include "util/execdir.h"
+#include "git/git.h"
+#include "sandbox/gnutime.h"
+#include "plan/manifest.h"
+#include "util/pathcheck.h"
+#include "plan/plan.h"
+#include "sandbox/precond.h"
+#include "report/report.h"
+#include "util/run.h"
+#include "util/safefile.h"
+#include "report/sample.h"
+#include "sandbox/sandbox_args.h"
+#include "git/srccheck.h"
+#include "run/schedule.h"
+#include "run/stage.h"
+#include "run/workspace.h"
+#include "util/sha256.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -36,8 +38,6 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-
-#define INCOMPLETE_MARKER "INCOMPLETE"
 
 struct opts {
 	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
@@ -108,9 +108,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
-	o->prebuild_timeout = 900;
-	o->sample_timeout = 300;
-	o->phase_timeout = 1800;
+	o->prebuild_timeout = SC_LIMIT_PREBUILD_S;
+	o->sample_timeout = SC_LIMIT_SAMPLE_S;
+	o->phase_timeout = SC_LIMIT_PHASE_S;
 	opterr = 0;
 	int c;
 	const char *user = NULL;
@@ -228,24 +228,7 @@ static void check_host(struct run *r)
  * from here on an error line says that the folder must be removed. */
 static void claim_workspace(struct run *r)
 {
-	const char *ws = r->o.workspace;
-	if (mkdir(ws, 0755) < 0) {
-		if (errno == EEXIST)
-			sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
-		sc_die_errno("cannot create workspace (%s)", ws);
-	}
-	char real[PATH_MAX];
-	if (!realpath(ws, real))
-		sc_die_errno("cannot resolve workspace (%s)", ws);
-	r->ws = xstrdup(real);
-	sc_die_set_note(xasprintf("the workspace stays: remove %s to retry", r->ws));
-	char *marker = xasprintf("%s/" INCOMPLETE_MARKER, r->ws);
-	static const char text[] = "This profile run has not finished: no report here is complete.\n";
-	sc_write_file_atomic_or_die(marker, text, sizeof text - 1, "workspace marker");
-	free(marker);
-	char *path = xasprintf("%s/plan.json", r->ws);
-	sc_write_file_atomic_or_die(path, r->plan_json.buf, r->plan_json.len, "plan");
-	free(path);
+	r->ws = sc_workspace_claim(r->o.workspace, r->plan_json.buf, r->plan_json.len);
 }
 
 /* 2. The plan, kept byte for byte: its digest binds every sample. */
@@ -258,7 +241,7 @@ static void make_plan(struct run *r)
 	stop_if_interrupted(r);
 	if (rc != 0)
 		exit(SC_EXIT_USAGE); /* sc-plan said why */
-	sc_sha256_hex(out.buf, out.len, r->digest);
+	sc_plan_digest(out.buf, out.len, r->digest);
 	if (sc_plan_from_json(out.buf, out.len, &r->plan, &err) < 0)
 		sc_die_code(SC_EXIT_FAIL, "sc-plan wrote an invalid plan: %s", err.buf);
 	r->plan_json = out;
@@ -534,8 +517,8 @@ static int sandboxed(struct run *r, int side, const char *name, double timeout,
                      const char *const *cmd, char **time_file, char **status_file)
 {
 	char *tree = xasprintf("%s/%s", r->ws, sc_side_name(side));
-	*time_file = xasprintf("%s/raw/%s-%s.time", r->ws, sc_side_name(side), name);
-	*status_file = xasprintf("%s/raw/%s-%s.status", r->ws, sc_side_name(side), name);
+	*time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
+	*status_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "status");
 	char *timeout_s = xasprintf("%.3f", timeout);
 	struct sc_argv a = SC_ARGV_INIT;
 	const char *fixed[] = {"--tree", tree, "--toolchain", r->o.toolchain, "--dependencies",
@@ -679,16 +662,16 @@ static int prebuild(struct run *r, int side)
 
 static void sample_file(struct run *r, int side, const struct sc_plan_file *f, double phase_start)
 {
-	double left = r->o.phase_timeout - (sc_monotonic_now() - phase_start);
+	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
 	r->step++;
-	if (left <= 0.5) {
+	if (!sc_phase_can_start(left)) {
 		unmeasured(r, side, f, "deadline_exceeded", "the timed phase budget was spent");
 		progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
 		return;
 	}
 	if (!source_unchanged(r, side, f))
 		return;
-	double timeout = left < r->o.sample_timeout ? left : r->o.sample_timeout;
+	double timeout = sc_sample_timeout(left, r->o.sample_timeout);
 	/* `lake lean` passes the package's leanOptions (CLI/Help.lean helpLean);
 	 * `lake env lean` would drop them. */
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
@@ -726,11 +709,8 @@ static void sample_file(struct run *r, int side, const struct sc_plan_file *f, d
 /* 5. Sides one at a time, samples one at a time. */
 static void measure(struct run *r)
 {
-	size_t on_side[2] = {0, 0};
-	for (size_t i = 0; i < r->plan.n_files; i++)
-		for (int side = 0; side < 2; side++)
-			on_side[side] += (size_t)sc_change_on_side(r->plan.files[i].change, side);
-	r->steps = (int)(on_side[0] + on_side[1]) + (on_side[0] > 0) + (on_side[1] > 0);
+	size_t on_side[2];
+	r->steps = sc_schedule_steps(&r->plan, on_side);
 
 	/* The phase budget covers timed samples only, never the prebuilds. */
 	double phase_used = 0;
@@ -740,7 +720,7 @@ static void measure(struct run *r)
 		hand_over_tree(r, side);
 		preflight(r, side);
 		int built = prebuild(r, side);
-		double phase_start = sc_monotonic_now() - phase_used;
+		double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
 		for (size_t i = 0; i < r->plan.n_files; i++) {
 			const struct sc_plan_file *f = &r->plan.files[i];
 			if (!sc_change_on_side(f->change, side))
@@ -809,9 +789,7 @@ static int report(struct run *r)
 		sc_die_code(SC_EXIT_FAIL, "sc-report wrote no report.json; the workspace is incomplete (%s)",
 		            r->ws);
 
-	char *marker = xasprintf("%s/" INCOMPLETE_MARKER, r->ws);
-	unlink(marker);
-	free(marker);
+	sc_workspace_complete(r->ws);
 
 	/* The report's headline, plain text, where the person looks. */
 	char *md = xasprintf("%s/report.md", r->ws);

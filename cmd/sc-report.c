@@ -2,18 +2,17 @@
  * Bad flags or unreadable/unparseable input exit 2 before anything is
  * written; a complete report exits 0 whatever it flags; a report with any
  * missing, rejected or error sample is still written, then exits 1. */
-#include "closeout.h"
-#include "die.h"
-#include "mdescape.h"
-#include "oid.h"
-#include "plan.h"
-#include "report.h"
-#include "run.h"
-#include "safefile.h"
-#include "sample.h"
-#include "sha256.h"
-#include "strbuf.h"
-#include "verdict.h"
+#include "util/closeout.h"
+#include "util/die.h"
+#include "report/mdescape.h"
+#include "util/oid.h"
+#include "plan/plan.h"
+#include "report/report.h"
+#include "util/run.h"
+#include "util/safefile.h"
+#include "report/sample.h"
+#include "util/strbuf.h"
+#include "report/verdict.h"
 #include "version.h"
 
 #include <errno.h>
@@ -251,7 +250,7 @@ int main(int argc, char **argv)
 	struct strbuf raw = STRBUF_INIT;
 	sc_plan_load_or_die(o.plan, &plan, &raw);
 	char digest[65];
-	sc_sha256_hex(raw.buf, raw.len, digest);
+	sc_plan_digest(raw.buf, raw.len, digest);
 	sb_release(&raw);
 
 	struct sc_sample_in *in = NULL;

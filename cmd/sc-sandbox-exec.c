@@ -1,22 +1,25 @@
 /* sc-sandbox-exec: run one command sealed in bubblewrap, timed from the
  * host by GNU time.  See man/sc-sandbox-exec.1 for the contract. */
-#include "closeout.h"
-#include "badopt.h"
-#include "die.h"
-#include "execdir.h"
+#include "util/closeout.h"
+#include "util/badopt.h"
+#include "util/die.h"
+#include "util/execdir.h"
 #include "paths.h"
-#include "json.h"
-#include "pathcheck.h"
-#include "precond.h"
-#include "run.h"
-#include "safefile.h"
-#include "sample.h"
-#include "sandbox_args.h"
-#include "sandbox_run.h"
-#include "gnutime.h"
-#include "sha256.h"
-#include "strbuf.h"
-#include "timefile.h"
+#include "util/json.h"
+#include "util/pathcheck.h"
+#include "sandbox/bwrap_pin.h"
+#include "sandbox/hostfile.h"
+#include "sandbox/initproto.h"
+#include "sandbox/precond.h"
+#include "util/run.h"
+#include "util/safefile.h"
+#include "report/sample.h"
+#include "sandbox/sandbox_args.h"
+#include "sandbox/sandbox_run.h"
+#include "sandbox/gnutime.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "sandbox/timefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,43 +43,6 @@ static const char usage_line[] =
 	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
 	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
-
-/* What sc-init said on its report pipe. */
-struct init_report {
-	int ready;
-	int exec_errno; /* 0 unless the command could not be started */
-	int has_status, exit_code, signal;
-	int self_test_ok;
-	char failure[256]; /* init-failed / self-test-failed text */
-};
-
-static void parse_report(const struct strbuf *sb, struct init_report *ir)
-{
-	memset(ir, 0, sizeof *ir);
-	const char *p = sb->buf ? sb->buf : "";
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char line[300];
-		snprintf(line, sizeof line, "%.*s", (int)(n < 299 ? n : 299), p);
-		int v;
-		if (strcmp(line, "ready -") == 0)
-			ir->ready = 1;
-		else if (strcmp(line, "self-test-ok -") == 0)
-			ir->self_test_ok = 1;
-		else if (sscanf(line, "exec-failed %d", &v) == 1)
-			ir->exec_errno = v > 0 ? v : EINVAL;
-		else if (sscanf(line, "exit %d", &v) == 1)
-			ir->has_status = 1, ir->exit_code = v;
-		else if (sscanf(line, "signal %d", &v) == 1)
-			ir->has_status = 1, ir->exit_code = -1, ir->signal = v;
-		else if (strncmp(line, "init-failed ", 12) == 0 || strncmp(line, "self-test-failed ", 17) == 0)
-			snprintf(ir->failure, sizeof ir->failure, "%s", strchr(line, ' ') + 1);
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-}
 
 /* First line of the wrapper's own messages (GNU time, bwrap), for errors. */
 static const char *first_line(const struct strbuf *sb)
@@ -197,41 +163,6 @@ static _Noreturn void reraise(int sig)
 	_exit(128 + sig);
 }
 
-/* The unfinished time file: removed, and its name freed, on every way out
- * that dies (a name only the stack holds would count as a leak). */
-static void remove_tmp(char *tmp)
-{
-	unlink(tmp);
-	free(tmp);
-}
-
-/* --log: the run's stdout and stderr (untrusted text, bounded), written
- * whole under a temporary name, then renamed; never printed, never parsed. */
-static void write_log(const char *log, const struct sc_sandbox_result *r)
-{
-	struct strbuf text = STRBUF_INIT;
-	sb_add(&text, r->output.buf ? r->output.buf : "", r->output.len);
-	if (r->dropped)
-		sb_addf(&text, "\n[sc-sandbox-exec: %zu more bytes of output dropped]\n", r->dropped);
-	sc_write_file_atomic_or_die(log, text.buf ? text.buf : "", text.len, "log");
-	sb_release(&text);
-}
-
-/* A new file outside every mount of the sandbox, for the time file and the log. */
-static char *host_file(const char *in, const char *what, const char *const *dirs, const char *const *names)
-{
-	char *f = sc_canonical_new_file(in);
-	if (!f) {
-		if (errno == EEXIST)
-			sc_die("the %s already exists (%s)", what, in);
-		sc_die_errno("the %s's folder is not usable (%s)", what, in);
-	}
-	for (int i = 0; i < 3; i++)
-		if (sc_path_within(f, dirs[i]))
-			sc_die("the %s lies inside %s: the sandbox could write it (%s)", what, names[i], f);
-	return f;
-}
-
 static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, const char *tc_in,
                        const char *deps_in, const char *time_in, const char *timeout_in,
                        const char *log_in)
@@ -251,8 +182,8 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		for (int j = i + 1; j < 3; j++)
 			if (sc_paths_overlap(dirs[i], dirs[j]))
 				sc_die("%s and %s overlap (%s, %s)", names[i], names[j], dirs[i], dirs[j]);
-	char *time_file = host_file(time_in, "time file", dirs, names);
-	char *log = log_in ? host_file(log_in, "log", dirs, names) : NULL;
+	char *time_file = sc_host_file(time_in, "time file", dirs, names);
+	char *log = log_in ? sc_host_file(log_in, "log", dirs, names) : NULL;
 	sb.keep_output = log != NULL;
 	char *init = find_init();
 	if (sc_path_within(init, tree) || sc_path_within(init, deps))
@@ -271,17 +202,7 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 	 * run renames it into place.  From here a stop signal waits for the
 	 * run loop, which removes the temporary. */
 	sc_sandbox_hold_stop_signals();
-	char *tmp = xasprintf("%s.tmp-XXXXXX", time_file);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		sc_die_errno("cannot create the time file (%s)", tmp);
-	if (fchmod(fd, 0644) < 0) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-		sc_die_errno("cannot create the time file (%s)", tmp);
-	}
-	close(fd);
+	char *tmp = sc_time_file_begin(time_file);
 
 	sb.init = init, sb.tree = tree, sb.toolchain = tc, sb.deps = deps;
 	struct sc_argv init_args = SC_ARGV_INIT;
@@ -293,21 +214,21 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 	struct sc_sandbox_result r;
 	if (sc_sandbox_run(&sb, tmp, init_args.v, timeout, &r) < 0) {
 		int e = errno;
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		errno = e;
 		sc_die_errno("cannot start the sandbox (%s)", bwrap);
 	}
 	sc_argv_release(&init_args);
 	if (log && !r.interrupted)
-		write_log(log, &r);
+		sc_sandbox_write_log(log, &r);
 	free(log);
-	struct init_report ir;
-	parse_report(&r.report, &ir);
+	struct sc_init_report ir;
+	sc_init_report_parse(r.report.buf ? r.report.buf : "", &ir);
 	int keep = 0, rc = SC_EXIT_FAIL;
 	struct sc_status st = {.wall_s = r.wall_s};
 
 	if (r.interrupted) {
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		reraise(r.interrupted);
 	}
 	if (r.timed_out) {
@@ -315,22 +236,22 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		st.exit_code = -1;
 		st.signal = WIFSIGNALED(r.wrapper_status) ? WTERMSIG(r.wrapper_status) : SIGKILL;
 	} else if (!ir.ready) {
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		const char *why = first_line(&r.output);
 		sc_die("the sandbox did not start: %s (%s)",
 		       why ? why : sc_describe_status(r.wrapper_status), bwrap);
 	} else if (ir.exec_errno) {
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		sc_die("cannot run the command in the sandbox: %s (%s)", strerror(ir.exec_errno), argv[0]);
 	} else if (!ir.has_status) {
-		remove_tmp(tmp);
+		sc_time_file_abandon(tmp);
 		sc_die("the sandbox ended without the command's status: %s (%s)",
 		       ir.failure[0] ? ir.failure : sc_describe_status(r.wrapper_status), bwrap);
 	} else {
 		/* bwrap and GNU time pass sc-init's status on unchanged. */
 		int expect = ir.signal ? 128 + ir.signal : ir.exit_code;
 		if (!WIFEXITED(r.wrapper_status) || WEXITSTATUS(r.wrapper_status) != expect) {
-			remove_tmp(tmp);
+			sc_time_file_abandon(tmp);
 			sc_die("the wrapper's status (%s) disagrees with the command's (%d) (%s)",
 			       sc_describe_status(r.wrapper_status), expect, SC_GNU_TIME);
 		}
@@ -340,14 +261,7 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		rc = ir.exit_code == 0 && !ir.signal ? SC_EXIT_OK : SC_EXIT_FAIL;
 	}
 	if (keep) {
-		int tfd = open(tmp, O_RDONLY | O_CLOEXEC);
-		if (tfd < 0 || fsync(tfd) < 0 || renameat2(AT_FDCWD, tmp, AT_FDCWD, time_file, RENAME_NOREPLACE) < 0) {
-			int e = errno;
-			remove_tmp(tmp);
-			errno = e;
-			sc_die_errno("cannot put the time file in place (%s)", time_file);
-		}
-		close(tfd);
+		sc_time_file_commit(tmp, time_file);
 	} else {
 		unlink(tmp);
 	}
@@ -438,8 +352,8 @@ static int self_test(struct sc_sandbox sb)
 	}
 	if (r.interrupted)
 		reraise(r.interrupted);
-	struct init_report ir;
-	parse_report(&r.report, &ir);
+	struct sc_init_report ir;
+	sc_init_report_parse(r.report.buf ? r.report.buf : "", &ir);
 	if (r.timed_out)
 		sc_die("self-test: the sandbox did not finish within 60 s (%s)", bwrap);
 	if (!ir.ready && !ir.self_test_ok && !ir.failure[0]) {
@@ -472,50 +386,6 @@ static int self_test(struct sc_sandbox sb)
 /* ---- --check-bwrap ---- */
 
 /* A bubblewrap update breaks the pin: what the operator does about it. */
-#define PIN_REMEDY                                                                       \
-	"if bubblewrap was updated, review the new one and commit its pin to .sphereceti in " \
-	"the tooling branch (bwrapSha256 = the output of 'sha256sum %s', bwrapVersion = "    \
-	"what 'bwrap --version' prints)"
-
-static int check_bwrap(const char *bwrap, const char *want_sha, const char *want_version)
-{
-	if (!want_sha || !*want_sha || !want_version || !*want_version)
-		sc_die("no bubblewrap pin: sandbox.bwrapSha256 and sandbox.bwrapVersion are required (%s)", bwrap);
-	char lower[65];
-	if (strlen(want_sha) != 64)
-		sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", want_sha);
-	for (int i = 0; i < 64; i++) {
-		char c = want_sha[i];
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
-			sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", want_sha);
-		lower[i] = (char)(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
-	}
-	lower[64] = '\0';
-	char have[65];
-	if (sc_sha256_file_hex(bwrap, have) < 0)
-		sc_die_errno("cannot hash bubblewrap (%s)", bwrap);
-	if (strcmp(have, lower) != 0)
-		sc_die("bubblewrap's SHA-256 is %s, the pin says %s; " PIN_REMEDY " (%s)", have, lower,
-		       bwrap, bwrap);
-	const char *argv[] = {bwrap, "--version", NULL};
-	static const char *const env[] = {NULL};
-	struct strbuf out = STRBUF_INIT;
-	int st = sc_run_capture(argv, env, NULL, 0, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		sc_die("bubblewrap --version failed: %s (%s)", sc_describe_status(st), bwrap);
-	size_t n = strcspn(out.buf ? out.buf : "", "\n");
-	if (out.buf)
-		out.buf[n] = '\0';
-	const char *line = out.buf ? out.buf : "";
-	const char *ver = strncmp(line, "bubblewrap ", 11) == 0 ? line + 11 : line;
-	if (strcmp(want_version, line) != 0 && strcmp(want_version, ver) != 0)
-		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\"; " PIN_REMEDY " (%s)", ver,
-		       want_version, bwrap, bwrap);
-	printf("bubblewrap %s matches the pin (sha256 %s, %s)\n", ver, have, bwrap);
-	sb_release(&out);
-	return fflush(stdout) == 0 ? SC_EXIT_OK : SC_EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
 	sc_set_progname(argv[0]);
@@ -599,7 +469,7 @@ int main(int argc, char **argv)
 	if (check) {
 		if (npin != 2 || optind != argc)
 			sc_die("--check-bwrap needs SHA256 and VERSION (%s)", usage_line);
-		rc = check_bwrap(bwrap, pin[0], pin[1]);
+		rc = sc_bwrap_pin_check(bwrap, pin[0], pin[1]);
 	} else if (self) {
 		if (optind != argc)
 			sc_die("--self-test takes no arguments (%s)", argv[optind]);

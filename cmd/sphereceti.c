@@ -1,11 +1,11 @@
 /* sphereceti: the porcelain.  "sphereceti <stage> ARGS" execs sc-<stage>
  * from the directory this program lives in (like git's exec path);
  * profile-plan is sc-plan; profile-run (sc-profile-run) chains the stages. */
-#include "closeout.h"
-#include "die.h"
-#include "execdir.h"
+#include "util/closeout.h"
+#include "util/die.h"
+#include "util/execdir.h"
 #include "paths.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 #include "version.h"
 
 #include <stdio.h>

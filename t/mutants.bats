@@ -18,39 +18,39 @@ setup() {
 row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TABLE"; }
 
 @test "a stale row (pattern twice or absent, no such suite or test) fails the run before anything is built" {
-	row twice common/verdict.c '#include' '#include ' unit:test_verdict
+	row twice common/report/verdict.c '#include' '#include ' unit:test_verdict
 	run --separate-stderr bash "$RUN"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "check-mutants: error: mutant twice: its pattern occurs "*" times in common/verdict.c, not once"* ]]
+	[[ "$stderr" == "check-mutants: error: mutant twice: its pattern occurs "*" times in common/report/verdict.c, not once"* ]]
 	[ ! -e "$SC_MUTANTS_DIR" ]
 	: >"$TABLE"
-	row gone common/verdict.c 'no such text anywhere' 'x' unit:test_verdict
+	row gone common/report/verdict.c 'no such text anywhere' 'x' unit:test_verdict
 	run --separate-stderr bash "$RUN"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"mutant gone: its pattern occurs 0 times"* ]]
 	: >"$TABLE"
-	row nosuite common/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = 0;' 'nosuch.bats:x'
+	row nosuite common/report/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = 0;' 'nosuch.bats:x'
 	run --separate-stderr bash "$RUN"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"no suite t/nosuch.bats"* ]]
 	: >"$TABLE"
-	row renamed common/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = 0;' 'report.bats:no test is called this'
+	row renamed common/report/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = 0;' 'report.bats:no test is called this'
 	run --separate-stderr bash "$RUN"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"'no test is called this' matches no test of t/report.bats"* ]]
 }
 
 @test "a surviving mutant fails the run; a caught one is named with the test that caught it" {
-	row survivor common/verdict.c '/* s >= 0, so adding one half' '/* s >= 0 so adding one half' unit:test_verdict
-	row caught common/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = head_ms > t->added_ms;' unit:test_verdict
+	row survivor common/report/verdict.c '/* s >= 0, so adding one half' '/* s >= 0 so adding one half' unit:test_verdict
+	row caught common/report/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = head_ms > t->added_ms;' unit:test_verdict
 	run bash "$RUN"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"the unmutated copy passes every listed test"* ]]
-	grep -Eq '^survivor +common/verdict.c +[0-9]+: unit:test_verdict +!! SURVIVED' <<<"$output"
-	grep -Eq '^caught +common/verdict.c +[0-9]+: unit:test_verdict +test_verdict: added_and_removed' <<<"$output"
+	grep -Eq '^survivor +common/report/verdict.c +[0-9]+: unit:test_verdict +!! SURVIVED' <<<"$output"
+	grep -Eq '^caught +common/report/verdict.c +[0-9]+: unit:test_verdict +test_verdict: added_and_removed' <<<"$output"
 	grep -qx 'check-mutants: SURVIVED (no listed test notices): survivor' <<<"$output"
 	# the working tree is untouched; the scratch copy is reverted
-	grep -qF 'v->flagged = head_ms >= t->added_ms;' "$BATS_TEST_DIRNAME/../common/verdict.c"
-	cmp "$BATS_TEST_DIRNAME/../common/verdict.c" "$SC_MUTANTS_DIR/common/verdict.c"
+	grep -qF 'v->flagged = head_ms >= t->added_ms;' "$BATS_TEST_DIRNAME/../common/report/verdict.c"
+	cmp "$BATS_TEST_DIRNAME/../common/report/verdict.c" "$SC_MUTANTS_DIR/common/report/verdict.c"
 }

@@ -53,12 +53,12 @@ setup_file() {
 @test "a distribution build does not turn warnings into errors; DEVELOPER=1 and make check do" {
 	run grep -c -- '-Werror ' "$BATS_FILE_TMPDIR/build.log"
 	[ "$output" = 0 ]
-	run make -s -n -C "$SRC" BUILD="$PKG" DEVELOPER=1 "$PKG/common/die.o" -W common/die.c
+	run make -s -n -C "$SRC" BUILD="$PKG" DEVELOPER=1 "$PKG/common/util/die.o" -W common/util/die.c
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" -Werror "* ]]
 	run make -n -C "$SRC" BUILD="$PKG" check
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"DEVELOPER=1 check-lint check-unit check-bats"* ]]
+	[[ "$output" == *"DEVELOPER=1 check-lint check-layers check-unit check-bats"* ]]
 }
 
 @test "install honours DESTDIR, bindir, libexecdir and mandir; uninstall removes it all" {

@@ -9,12 +9,12 @@
  * profiler's own top-level entries count (srctree.h): a debian/ folder, the
  * build folders and .git change nothing.  Tracked files deleted from the
  * working tree are left out, as "git add -A" would. */
-#include "die.h"
-#include "git.h"
-#include "gittree.h"
-#include "safefile.h"
-#include "srctree.h"
-#include "strbuf.h"
+#include "util/die.h"
+#include "git/git.h"
+#include "git/gittree.h"
+#include "util/safefile.h"
+#include "git/srctree.h"
+#include "util/strbuf.h"
 
 #include <dirent.h>
 #include <errno.h>

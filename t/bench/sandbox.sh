@@ -17,7 +17,7 @@ chmod 0711 "$W"
 mkdir -p "$W/tree/.lake/packages"
 chmod -R 0777 "$W/tree"
 
-# The mounts of common/sandbox_args.c, without GNU time and sc-init.
+# The mounts of common/sandbox/sandbox_args.c, without GNU time and sc-init.
 links=()
 for d in /bin /sbin /lib /lib32 /lib64 /libx32; do
 	if [ -L "$d" ]; then links+=(--symlink "$(readlink "$d")" "$d")

@@ -12,7 +12,7 @@ FUZZ_SAN     := address,undefined
 # common/ is compiled once, instrumented for every harness.
 FUZZ_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/fuzz/%.o)
 
-$(BUILD)/fuzz/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/version.h
+$(BUILD)/fuzz/common/%.o: common/%.c $(COMMON_HDR) $(BUILD)/version.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "manifest.h"
-#include "oid.h"
+#include "plan/manifest.h"
+#include "util/oid.h"
 
 static int plain(const char *s)
 {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "changes.h"
-#include "plan.h"
-#include "strbuf.h"
+#include "plan/changes.h"
+#include "plan/plan.h"
+#include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

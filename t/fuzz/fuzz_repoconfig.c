@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
-#include "leanpath.h"
-#include "repoconfig.h"
-#include "strbuf.h"
+#include "plan/plan.h"
+#include "plan/leanpath.h"
+#include "plan/repoconfig.h"
+#include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "strbuf.h"
-#include "timefile.h"
+#include "util/strbuf.h"
+#include "sandbox/timefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

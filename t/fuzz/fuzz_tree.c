@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "git.h"
-#include "oid.h"
-#include "treelookup.h"
+#include "git/git.h"
+#include "util/oid.h"
+#include "git/treelookup.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "leanpath.h"
-#include "manifest.h"
-#include "oid.h"
-#include "plan.h"
-#include "sample.h"
-#include "sha256.h"
+#include "util/json.h"
+#include "plan/leanpath.h"
+#include "plan/manifest.h"
+#include "util/oid.h"
+#include "plan/plan.h"
+#include "report/sample.h"
+#include "util/sha256.h"
 
 START_TEST(sha256_known_vectors)
 {

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "changes.h"
-#include "plan.h"
-#include "sample.h"
-#include "strbuf.h"
+#include "plan/changes.h"
+#include "plan/plan.h"
+#include "report/sample.h"
+#include "util/strbuf.h"
 
 static const char plan_head[] =
 	"{\"schema\":\"sphereceti.plan/1\",\"profiler_version\":\"0.1.0\",\"object_format\":\"sha1\","

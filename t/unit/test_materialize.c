@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "safepath.h"
-#include "strbuf.h"
+#include "util/safepath.h"
+#include "util/strbuf.h"
 
 static int safe(const char *s) { return sc_safe_component(s, strlen(s)); }
 

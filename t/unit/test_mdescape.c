@@ -1,4 +1,4 @@
-/* common/mdescape: no string, however hostile, can break a report.md table
+/* common/report/mdescape: no string, however hostile, can break a report.md table
  * row or inject markup.  (Plan paths are validated Lean identifiers, so the
  * end-to-end tool never sees these; this is the defence in depth.) */
 #include "unit_main.h"
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mdescape.h"
+#include "report/mdescape.h"
 
 static char *esc(const char *s)
 {

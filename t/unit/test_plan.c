@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "changes.h"
-#include "gittree.h"
-#include "leanpath.h"
-#include "plan.h"
-#include "repoconfig.h"
-#include "sha1.h"
-#include "sha256.h"
-#include "treelookup.h"
+#include "plan/changes.h"
+#include "git/gittree.h"
+#include "plan/leanpath.h"
+#include "plan/plan.h"
+#include "plan/repoconfig.h"
+#include "util/sha1.h"
+#include "util/sha256.h"
+#include "git/treelookup.h"
 
 static const char *module_of(const char *path)
 {

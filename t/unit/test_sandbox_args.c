@@ -1,4 +1,4 @@
-/* Unit tests for common/sandbox_args: the sandbox's command line holds
+/* Unit tests for common/sandbox/sandbox_args: the sandbox's command line holds
  * every rule of DESIGN.md's "The sandbox holds against hostile code"
  * (some, like --clearenv, no end-to-end test can see: the host already
  * starts GNU time with an empty environment). */
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sandbox_args.h"
+#include "sandbox/sandbox_args.h"
 
 static struct sc_argv a = SC_ARGV_INIT;
 

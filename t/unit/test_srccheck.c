@@ -1,4 +1,4 @@
-/* Unit tests for common/srccheck: the selected source against its blob,
+/* Unit tests for common/git/srccheck: the selected source against its blob,
  * opened beneath the tree without following links or blocking.  Natively
  * this runs the openat2 path; under valgrind (make check-valgrind), which
  * has no openat2, the component-by-component fallback. */
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "srccheck.h"
+#include "git/srccheck.h"
 
 #define HELLO_SHA1 "ce013625030ba8dba906f756967f9e9ca394464a"
 #define HELLO_SHA256 "2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb4"

@@ -1,14 +1,14 @@
-/* Unit tests for common/timefile.c (the GNU time counter file) and
- * common/pathcheck.c (containment of sandbox paths). */
+/* Unit tests for common/sandbox/timefile.c (the GNU time counter file) and
+ * common/util/pathcheck.c (containment of sandbox paths). */
 #include "unit_main.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pathcheck.h"
-#include "strbuf.h"
-#include "timefile.h"
+#include "util/pathcheck.h"
+#include "util/strbuf.h"
+#include "sandbox/timefile.h"
 
 #define BODY(u, s, m, x, e) "sc-time/1\nuser " u "\nsys " s "\nmaxrss_kib " m "\nexit " x "\nelapsed " e "\n"
 #define GOOD BODY("1.25", "0.10", "204800", "0", "1.40")

@@ -1,4 +1,4 @@
-/* The threshold arithmetic of common/verdict: every boundary, exactly on it
+/* The threshold arithmetic of common/report/verdict: every boundary, exactly on it
  * and one millisecond below, with numbers as samples carry them (decimal
  * seconds parsed to doubles). */
 #include "unit_main.h"
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdict.h"
+#include "report/verdict.h"
 
 static struct sc_thresholds th;
 

@@ -1,0 +1,389 @@
+#include "git/git.h"
+#include "util/die.h"
+#include "util/oid.h"
+#include "util/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Variables that would make git read other objects or write anything. */
+static int is_dropped_var(const char *kv)
+{
+	return strncmp(kv, "GIT_", 4) == 0 || strncmp(kv, "LC_", 3) == 0 ||
+	       strncmp(kv, "LANG=", 5) == 0 || strncmp(kv, "LANGUAGE=", 9) == 0;
+}
+
+const char *const *sc_git_env(void)
+{
+	static const char **env;
+	if (env)
+		return env;
+	static const char *const fixed[] = {
+		"GIT_NO_REPLACE_OBJECTS=1", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0",
+		"GIT_GRAFT_FILE=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_NO_LAZY_FETCH=1",
+		"LC_ALL=C", NULL,
+	};
+	size_t n = 0, nfixed = sizeof fixed / sizeof *fixed - 1;
+	for (char **e = environ; *e; e++)
+		n++;
+	env = xcalloc(n + nfixed + 1, sizeof *env);
+	size_t k = 0;
+	for (char **e = environ; *e; e++)
+		if (!is_dropped_var(*e))
+			env[k++] = *e;
+	for (size_t i = 0; i < nfixed; i++)
+		env[k++] = fixed[i];
+	env[k] = NULL;
+	return env;
+}
+
+int sc_git_runv(const struct sc_git *g, struct strbuf *out, int keep_stderr,
+                const char *const *args)
+{
+	size_t n = 0;
+	while (args[n])
+		n++;
+	const char **argv = xcalloc(n + 8, sizeof *argv);
+	char *dirarg = g ? xasprintf("--git-dir=%s", g->git_dir) : NULL;
+	size_t k = 0;
+	argv[k++] = "git";
+	if (dirarg)
+		argv[k++] = dirarg;
+	argv[k++] = "-c";
+	argv[k++] = "core.fsmonitor=false";
+	for (size_t i = 0; i < n; i++)
+		argv[k++] = args[i];
+	argv[k] = NULL;
+	int st = sc_run_capture(argv, sc_git_env(), NULL, keep_stderr ? 0 : SC_NULL_ERR, out);
+	int saved = errno;
+	free(argv);
+	free(dirarg);
+	if (st < 0) {
+		errno = saved;
+		sc_die_errno("cannot run git (PATH)");
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int sc_git_run(const struct sc_git *g, struct strbuf *out, int keep_stderr, ...)
+{
+	const char *args[64];
+	size_t n = 0;
+	va_list ap;
+	va_start(ap, keep_stderr);
+	const char *a;
+	while ((a = va_arg(ap, const char *)) && n < 63)
+		args[n++] = a;
+	va_end(ap);
+	args[n] = NULL;
+	return sc_git_runv(g, out, keep_stderr, args);
+}
+
+static void start(struct sc_gitjob *j, const char *opt, const char *val,
+                  const char *const *args)
+{
+	size_t n = 0;
+	while (args[n])
+		n++;
+	const char **argv = xcalloc(n + 6, sizeof *argv);
+	size_t k = 0;
+	argv[k++] = "git";
+	argv[k++] = opt;
+	if (val)
+		argv[k++] = val;
+	argv[k++] = "-c";
+	argv[k++] = "core.fsmonitor=false";
+	for (size_t i = 0; i < n; i++)
+		argv[k++] = args[i];
+	argv[k] = NULL;
+	/* Not sc_spawn: it waits for each exec to succeed, which would line
+	 * the start-ups up one after another again. */
+	if (sc_spawn_nowait(&j->proc, argv, sc_git_env()) < 0)
+		sc_die_errno("cannot run git (fork)");
+	free(argv);
+}
+
+void sc_gitjob_start(struct sc_gitjob *j, const struct sc_git *g, const char *const *args)
+{
+	char *dirarg = xasprintf("--git-dir=%s", g->git_dir);
+	start(j, dirarg, NULL, args);
+	free(dirarg);
+}
+
+void sc_gitjob_start_at(struct sc_gitjob *j, const char *repo, const char *const *args)
+{
+	start(j, "-C", repo, args);
+}
+
+int sc_gitjob_finish(struct sc_gitjob *j, struct strbuf *out)
+{
+	sb_reset(out);
+	int rd = sc_read_all(j->proc.out_fd, out);
+	close(j->proc.out_fd);
+	int st = sc_wait(j->proc.pid);
+	if (rd < 0 || st < 0 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+void sc_git_open_start(struct sc_gitjob *j, const char *repo)
+{
+	static const char *const args[] = {"rev-parse", "--absolute-git-dir",
+	                                   "--show-object-format", NULL};
+	sc_gitjob_start_at(j, repo, args);
+}
+
+void sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = sc_gitjob_finish(j, &out);
+	memset(g, 0, sizeof *g);
+	if (access(repo, F_OK) < 0)
+		sc_die("repository does not exist (--repo %s)", repo);
+	/* "<absolute git dir>\n<object format>\n" */
+	char *nl = out.len ? memchr(out.buf, '\n', out.len) : NULL;
+	if (rc == 127)
+		sc_die("cannot run git (PATH)");
+	if (rc != 0 || !nl || nl == out.buf || out.buf[out.len - 1] != '\n' || out.buf[0] != '/')
+		sc_die("not a git repository (--repo %s)", repo);
+	out.buf[--out.len] = '\0';
+	const char *fmt = nl + 1;
+	g->hexsz = sc_hexsz_of_format(fmt);
+	if (!g->hexsz)
+		sc_die("unsupported object format '%s' (--repo %s)", fmt, repo);
+	g->object_format = g->hexsz == 40 ? "sha1" : "sha256";
+	g->rawsz = g->hexsz / 2;
+	g->git_dir = xstrndup(out.buf, (size_t)(nl - out.buf));
+	sb_release(&out);
+}
+
+/* One rev-parse for the git dir and the object format. */
+void sc_git_open(struct sc_git *g, const char *repo)
+{
+	struct sc_gitjob j;
+	sc_git_open_start(&j, repo);
+	sc_git_open_finish(&j, repo, g);
+}
+
+void sc_git_close(struct sc_git *g)
+{
+	free(g->git_dir);
+	g->git_dir = NULL;
+}
+
+struct sc_catfile {
+	struct sc_proc proc;
+	FILE *in;   /* object names to git */
+	FILE *out;  /* headers and contents from git */
+	size_t pending; /* content bytes (plus the trailing LF) not yet consumed */
+	int has_pending;
+	size_t queued;  /* names sent whose header has not been read yet */
+	size_t window;  /* bytes of names that may wait in the pipe to git */
+};
+
+/* Every queued name is counted at its maximum length. */
+#define QUEUED_NAME_BYTES (SC_MAX_HEXSZ + 1)
+
+struct sc_catfile *sc_catfile_open(const struct sc_git *g)
+{
+	struct sc_catfile *c = xcalloc(1, sizeof *c);
+	char *dirarg = xasprintf("--git-dir=%s", g->git_dir);
+	const char *argv[] = {"git", dirarg, "cat-file", "--batch", NULL};
+	if (sc_spawn(&c->proc, argv, sc_git_env(), NULL, SC_PIPE_IN | SC_PIPE_OUT) < 0)
+		sc_die_errno("cannot run git cat-file (PATH)");
+	free(dirarg);
+	c->in = fdopen(c->proc.in_fd, "w");
+	c->out = fdopen(c->proc.out_fd, "r");
+	if (!c->in || !c->out)
+		sc_die_errno("cannot set up git cat-file pipes");
+	/* Large reads, and room for git to run ahead of a slow consumer (fewer
+	 * wake-ups on both sides); a pipe that cannot grow is fine too. */
+	setvbuf(c->out, NULL, _IOFBF, 1 << 16);
+	(void)fcntl(c->proc.out_fd, F_SETPIPE_SZ, 1 << 20);
+	/* Half the pipe: git's own read buffering never matters then. A pipe is
+	 * at least one page even when the system is short of pipe memory. */
+	int cap = fcntl(c->proc.in_fd, F_GETPIPE_SZ);
+	c->window = (cap > 0 ? (size_t)cap : 4096) / 2;
+	return c;
+}
+
+static _Noreturn void batch_broken(void)
+{
+	sc_die_code(SC_EXIT_FAIL, "git cat-file --batch stopped unexpectedly (object reader)");
+}
+
+size_t sc_catfile_queue_room(const struct sc_catfile *c)
+{
+	size_t used = c->queued * QUEUED_NAME_BYTES;
+	return used >= c->window ? 0 : (c->window - used) / QUEUED_NAME_BYTES;
+}
+
+static void send_name(struct sc_catfile *c, const char *hex)
+{
+	/* A name with whitespace would be split by git; callers pass plain hex. */
+	for (const char *p = hex; *p; p++)
+		if (*p == '\n' || *p == ' ' || *p == '\t')
+			sc_die("object name contains whitespace (%s)", hex);
+	if (fputs(hex, c->in) == EOF || putc('\n', c->in) == EOF)
+		batch_broken();
+	c->queued++;
+}
+
+void sc_catfile_queue(struct sc_catfile *c, const char *hex)
+{
+	if (!sc_catfile_queue_room(c))
+		sc_die_code(SC_EXIT_FAIL, "internal: cat-file queue full");
+	if (strlen(hex) + 1 > QUEUED_NAME_BYTES)
+		sc_die("object name too long (%s)", hex);
+	send_name(c, hex);
+}
+
+int sc_catfile_header(struct sc_catfile *c, const char *hex, char type[16], size_t *size)
+{
+	if (c->queued)
+		sc_die_code(SC_EXIT_FAIL, "internal: cat-file lookup while names are queued");
+	/* Alone in the pipe, a name of any length (e.g. "rev:path") is safe. */
+	send_name(c, hex);
+	return sc_catfile_next(c, type, size);
+}
+
+int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size)
+{
+	if (c->has_pending)
+		sc_die_code(SC_EXIT_FAIL, "internal: cat-file content not consumed");
+	if (!c->queued)
+		sc_die_code(SC_EXIT_FAIL, "internal: cat-file answer read with nothing queued");
+	if (fflush(c->in) != 0)
+		batch_broken();
+	c->queued--;
+	char line[256];
+	if (!fgets(line, sizeof line, c->out))
+		batch_broken();
+	size_t n = strlen(line);
+	if (!n || line[n - 1] != '\n')
+		batch_broken();
+	line[n - 1] = '\0';
+	if (n > 8 && strcmp(line + n - 1 - 8, " missing") == 0)
+		return -1;
+	if (n > 10 && strcmp(line + n - 1 - 10, " ambiguous") == 0)
+		return -1;
+	/* "<oid> <type> <size>" */
+	char *sp1 = strchr(line, ' ');
+	char *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+	if (!sp1 || !sp2 || (size_t)(sp2 - sp1 - 1) >= 16)
+		batch_broken();
+	memcpy(type, sp1 + 1, (size_t)(sp2 - sp1 - 1));
+	type[sp2 - sp1 - 1] = '\0';
+	char *end;
+	errno = 0;
+	unsigned long long sz = strtoull(sp2 + 1, &end, 10);
+	if (errno || *end || end == sp2 + 1)
+		batch_broken();
+	*size = (size_t)sz;
+	c->pending = (size_t)sz;
+	c->has_pending = 1;
+	return 0;
+}
+
+static void finish_object(struct sc_catfile *c)
+{
+	if (fgetc(c->out) != '\n')
+		batch_broken();
+	c->has_pending = 0;
+	c->pending = 0;
+}
+
+void sc_catfile_content(struct sc_catfile *c, struct strbuf *sb)
+{
+	sb_reset(sb);
+	sb_grow(sb, c->pending);
+	if (c->pending && fread(sb->buf, 1, c->pending, c->out) != c->pending)
+		batch_broken();
+	sb->len = c->pending;
+	sb->buf[sb->len] = '\0';
+	finish_object(c);
+}
+
+int sc_catfile_stream(struct sc_catfile *c, int fd)
+{
+	char buf[1 << 16];
+	int err = 0;
+	while (c->pending) {
+		size_t want = c->pending < sizeof buf ? c->pending : sizeof buf;
+		size_t got = fread(buf, 1, want, c->out);
+		if (got == 0)
+			batch_broken();
+		if (!err && sc_write_all(fd, buf, got) < 0)
+			err = errno;
+		c->pending -= got;
+	}
+	finish_object(c);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+int sc_catfile_read(struct sc_catfile *c, const char *hex, char type[16], struct strbuf *sb)
+{
+	size_t size;
+	if (sc_catfile_header(c, hex, type, &size) < 0)
+		return -1;
+	sc_catfile_content(c, sb);
+	return 0;
+}
+
+void sc_catfile_close(struct sc_catfile *c)
+{
+	if (!c)
+		return;
+	fclose(c->in);
+	fclose(c->out);
+	sc_wait(c->proc.pid);
+	free(c);
+}
+
+int sc_tree_next(const char *buf, size_t len, size_t *pos, int rawsz, struct sc_tree_entry *e)
+{
+	static const char hexdig[] = "0123456789abcdef";
+	size_t p = *pos;
+	if (p >= len)
+		return 0;
+	unsigned mode = 0;
+	size_t start = p;
+	while (p < len && buf[p] >= '0' && buf[p] <= '7') {
+		mode = mode * 8 + (unsigned)(buf[p] - '0');
+		if (mode > 0777777)
+			return -1;
+		p++;
+	}
+	if (p == start || p >= len || buf[p] != ' ')
+		return -1;
+	p++;
+	const char *nul = memchr(buf + p, '\0', len - p);
+	if (!nul || nul == buf + p)
+		return -1;
+	e->name = buf + p;
+	e->namelen = (size_t)(nul - (buf + p));
+	p = (size_t)(nul - buf) + 1;
+	if (len - p < (size_t)rawsz)
+		return -1;
+	for (int i = 0; i < rawsz; i++) {
+		unsigned char b = (unsigned char)buf[p + (size_t)i];
+		e->hex[2 * i] = hexdig[b >> 4];
+		e->hex[2 * i + 1] = hexdig[b & 15];
+	}
+	e->hex[2 * rawsz] = '\0';
+	e->mode = mode;
+	*pos = p + (size_t)rawsz;
+	return 1;
+}

@@ -1,0 +1,68 @@
+#include "git/treelookup.h"
+#include "util/oid.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int sc_commit_parse_tree(const char *buf, size_t len, int hexsz, char tree_hex[SC_MAX_HEXSZ + 1])
+{
+	if (len <= 5 + (size_t)hexsz || memcmp(buf, "tree ", 5) != 0 || buf[5 + hexsz] != '\n')
+		return -1;
+	memcpy(tree_hex, buf + 5, (size_t)hexsz);
+	tree_hex[hexsz] = '\0';
+	return sc_is_lower_hex(tree_hex, (size_t)hexsz) ? 0 : -1;
+}
+
+int sc_commit_tree(struct sc_catfile *c, const struct sc_git *g, const char *commit_hex,
+                   char tree_hex[SC_MAX_HEXSZ + 1])
+{
+	char type[16];
+	struct strbuf sb = STRBUF_INIT;
+	int rc = -1;
+	if (sc_catfile_read(c, commit_hex, type, &sb) == 0 && strcmp(type, "commit") == 0)
+		rc = sc_commit_parse_tree(sb.buf, sb.len, g->hexsz, tree_hex);
+	sb_release(&sb);
+	return rc;
+}
+
+int sc_tree_find(struct sc_catfile *c, const struct sc_git *g, const char *tree_hex,
+                 const char *path, struct sc_tree_entry *e)
+{
+	char type[16], cur[SC_MAX_HEXSZ + 1];
+	struct strbuf sb = STRBUF_INIT;
+	snprintf(cur, sizeof cur, "%s", tree_hex);
+	int rc = 0;
+	const char *p = path;
+	for (;;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		if (sc_catfile_read(c, cur, type, &sb) < 0 || strcmp(type, "tree") != 0) {
+			rc = -1;
+			break;
+		}
+		size_t pos = 0;
+		int r, found = 0;
+		while ((r = sc_tree_next(sb.buf, sb.len, &pos, g->rawsz, e)) == 1)
+			if (e->namelen == n && memcmp(e->name, p, n) == 0) {
+				found = 1;
+				break;
+			}
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		if (!found)
+			break;
+		if (!slash) {
+			rc = 1;
+			break;
+		}
+		if (e->mode != SC_MODE_TREE)
+			break;
+		memcpy(cur, e->hex, sizeof cur);
+		p = slash + 1;
+	}
+	e->name = NULL;
+	sb_release(&sb);
+	return rc;
+}

@@ -1,0 +1,41 @@
+#ifndef SC_CHANGES_H
+#define SC_CHANGES_H
+/* The changed files of a plan, from "git diff-tree -r --no-renames -z"
+ * raw output between the merge base and the head (a rename is therefore a
+ * removal plus an addition).
+ *
+ * Only paths in a root's area count: R.lean, or anything below R/, for a
+ * library or roadmap root R.  In that area:
+ *   - a type change, a symlink or a submodule (gitlink) on either side fails,
+ *     whatever the name: such an entry could bring Lean sources into the
+ *     tree that no blob of the plan describes;
+ *   - other files not ending in ".lean" are ignored (data, README, ...);
+ *   - a ".lean" path with a component that is not a plain identifier is an
+ *     unsupported module name and fails;
+ *   - more than SC_MAX_CHANGED_FILES selected files fails.
+ * Mode-only changes (100644 <-> 100755) count as modified. */
+#include <stddef.h>
+#include "plan/plan.h"
+#include "util/strbuf.h"
+
+struct sc_rawdiff {
+	unsigned old_mode, new_mode;
+	char old_hex[65], new_hex[65];
+	char status;      /* 'A', 'D', 'M', 'T', ... */
+	const char *path; /* NUL-terminated, inside the buffer */
+};
+
+/* Parse the next record at *pos; 1 and advance, 0 at the end, -1 when
+ * malformed. */
+int sc_rawdiff_next(const char *buf, size_t len, size_t *pos, int hexsz, struct sc_rawdiff *d);
+
+/* 1 if path is R.lean or below R/ for some library or roadmap root. */
+int sc_plan_in_root_area(const struct sc_plan *p, const char *path);
+
+/* Turn raw diff output into p->files (sorted by path) and p->no_changes.
+ * The roots of p must be set.  Returns 0, or -1 with err set (the message
+ * names the rule and the path). */
+int sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
+                      struct strbuf *err);
+
+#endif

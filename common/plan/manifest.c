@@ -1,0 +1,150 @@
+#include "plan/manifest.h"
+#include "util/json.h"
+#include "plan/leanpath.h"
+#include "util/oid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int plain_name(const char *s)
+{
+	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+/* Lean's «» escape names the unescaped folder (Materialize.lean:
+ * name.toString (escape := false)); NULL if the name is not plain. */
+static char *folder_of(const char *name)
+{
+	size_t n = strlen(name);
+	char *d = n >= 4 && strncmp(name, "\xc2\xab", 2) == 0 && strcmp(name + n - 2, "\xc2\xbb") == 0
+	                  ? xstrndup(name + 2, n - 4) : xstrdup(name);
+	if (!plain_name(d)) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* 1 for the schema versions Lake's Load/Manifest.lean reads, 0 else;
+ * *v6 when entries have the old {"git": {...}} shape. */
+static int known_version(yajl_val root, int *v6)
+{
+	yajl_val v = sc_json_member(root, "version");
+	*v6 = 0;
+	if (v && YAJL_IS_INTEGER(v) && YAJL_GET_INTEGER(v) >= 5 && YAJL_GET_INTEGER(v) <= 7) {
+		*v6 = YAJL_GET_INTEGER(v) < 7;
+		return 1;
+	}
+	const char *s = v && YAJL_IS_STRING(v) ? YAJL_GET_STRING(v) : NULL;
+	return s && (strcmp(s, "1.0.0") == 0 || strcmp(s, "1.1.0") == 0 || strcmp(s, "1.2.0") == 0);
+}
+
+static int add_pkg(struct sc_manifest *m, yajl_val e, int v6, struct strbuf *err)
+{
+	const char *type = "git", *name, *rev, *sub = NULL;
+	const char *subkey = v6 ? "subDir?" : "subDir";
+	yajl_val g = v6 ? sc_json_member(e, "git") : e;
+	if (v6 && (!g || !YAJL_IS_OBJECT(g))) {
+		sb_adds(err, "lake-manifest.json has a package that is not a git package");
+		return -1;
+	}
+	if ((!v6 && sc_json_get_str(g, "type", &type, err) < 0) || sc_json_get_str(g, "name", &name, err) < 0 ||
+	    sc_json_get_str(g, "rev", &rev, err) < 0 ||
+	    (sc_json_member(g, subkey) && sc_json_get_str_or_null(g, subkey, &sub, err) < 0))
+		return -1;
+	if (strcmp(type, "git") != 0) {
+		sb_addf(err, "lake-manifest.json package \"%s\" is of type \"%s\", not \"git\"", name, type);
+		return -1;
+	}
+	char *dir = folder_of(name);
+	if (!dir) {
+		sb_adds(err, "lake-manifest.json has a package name outside [A-Za-z0-9_-]");
+		return -1;
+	}
+	struct sc_manifest_pkg *p = &m->pkgs[m->n];
+	p->name = dir;
+	if (!sc_is_lower_hex(rev, 40) && !sc_is_lower_hex(rev, 64)) {
+		sb_addf(err, "lake-manifest.json package \"%s\" rev is not a full commit ID", dir);
+		goto bad;
+	}
+	if (sub && (!sc_is_tree_path(sub) || strcmp(sub, ".") == 0)) {
+		sb_addf(err, "lake-manifest.json package \"%s\" subDir is not a relative path", dir);
+		goto bad;
+	}
+	for (size_t j = 0; j < m->n; j++)
+		if (strcmp(m->pkgs[j].name, dir) == 0) {
+			sb_addf(err, "lake-manifest.json lists package \"%s\" twice", dir);
+			goto bad;
+		}
+	p->rev = xstrdup(rev);
+	p->subdir = sub ? xstrdup(sub) : NULL;
+	m->n++;
+	return 0;
+bad:
+	free(dir);
+	p->name = NULL;
+	return -1;
+}
+
+int sc_manifest_parse(const char *buf, size_t len, struct sc_manifest *m, struct strbuf *err)
+{
+	memset(m, 0, sizeof *m);
+	yajl_val root = sc_json_parse(buf, len, err);
+	if (!root)
+		return -1;
+	int rc = -1;
+	const char *dir;
+	int v6;
+	if (!YAJL_IS_OBJECT(root)) {
+		sb_adds(err, "lake-manifest.json is not a JSON object");
+		goto out;
+	}
+	if (!known_version(root, &v6)) {
+		sb_adds(err, "lake-manifest.json has a schema version Lake does not read (5-7, 1.0.0-1.2.0)");
+		goto out;
+	}
+	if (sc_json_member(root, "packagesDir")) {
+		if (sc_json_get_str(root, "packagesDir", &dir, err) < 0)
+			goto out;
+		if (strcmp(dir, ".lake/packages") != 0) {
+			sb_addf(err, "lake-manifest.json packagesDir is \"%s\", not \".lake/packages\"", dir);
+			goto out;
+		}
+	}
+	yajl_val pkgs = sc_json_member(root, "packages");
+	if (!pkgs) {
+		rc = 0;
+		goto out;
+	}
+	if (!YAJL_IS_ARRAY(pkgs)) {
+		sb_adds(err, "lake-manifest.json \"packages\" is not an array");
+		goto out;
+	}
+	m->pkgs = xcalloc(pkgs->u.array.len, sizeof *m->pkgs);
+	for (size_t i = 0; i < pkgs->u.array.len; i++)
+		if (add_pkg(m, pkgs->u.array.values[i], v6, err) < 0)
+			goto out;
+	rc = 0;
+out:
+	yajl_tree_free(root);
+	if (rc < 0)
+		sc_manifest_free(m);
+	return rc;
+}
+
+void sc_manifest_free(struct sc_manifest *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->pkgs[i].name);
+		free(m->pkgs[i].rev);
+		free(m->pkgs[i].subdir);
+	}
+	free(m->pkgs);
+	memset(m, 0, sizeof *m);
+}

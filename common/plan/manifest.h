@@ -1,0 +1,29 @@
+#ifndef SC_MANIFEST_H
+#define SC_MANIFEST_H
+/* lake-manifest.json, as far as the profiler needs it: which packages must
+ * be present under the operator's dependency folder, at which commit.
+ * Rules (DESIGN.md): schema version 5-7 or "1.0.0"-"1.2.0" (Lake's
+ * Load/Manifest.lean; below 7 an entry is {"git": {...}}); packagesDir
+ * ".lake/packages" (or absent: Lake's default), every package of type
+ * "git", a plain name [A-Za-z0-9_-]+ or that name in Lean's «» escape
+ * (its folder is the unescaped name), a full lowercase commit ID as rev,
+ * an optional subDir (a relative path: the package root inside its
+ * checkout); folders unique.  Other fields are ignored. */
+#include <stddef.h>
+#include "util/strbuf.h"
+
+struct sc_manifest_pkg {
+	char *name;   /* the folder under packagesDir: the name unescaped */
+	char *rev;
+	char *subdir; /* NULL, or the package root inside the checkout */
+};
+
+struct sc_manifest {
+	struct sc_manifest_pkg *pkgs;
+	size_t n;
+};
+
+int sc_manifest_parse(const char *buf, size_t len, struct sc_manifest *m, struct strbuf *err);
+void sc_manifest_free(struct sc_manifest *m);
+
+#endif

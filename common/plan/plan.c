@@ -1,0 +1,441 @@
+#include "plan/plan.h"
+#include "util/die.h"
+#include "util/json.h"
+#include "plan/leanpath.h"
+#include "util/oid.h"
+#include "util/safefile.h"
+#include "util/sha256.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const sc_lake_files[SC_LAKE_NFILES] = {
+	"lakefile.toml", "lakefile.lean", "lake-manifest.json", "lean-toolchain",
+};
+
+static const char *const change_names[] = {"modified", "added", "removed"};
+static const char *const role_names[] = {"library", "roadmap"};
+static const char *const side_names[] = {"base", "head"};
+
+const char *sc_change_name(enum sc_change c) { return change_names[c]; }
+const char *sc_role_name(enum sc_role r) { return role_names[r]; }
+const char *sc_side_name(enum sc_side s) { return side_names[s]; }
+
+int sc_change_on_side(enum sc_change c, enum sc_side s)
+{
+	if (c == SC_CHANGE_MODIFIED)
+		return 1;
+	return s == SC_SIDE_BASE ? c == SC_CHANGE_REMOVED : c == SC_CHANGE_ADDED;
+}
+
+const char *sc_plan_side_rev(const struct sc_plan *p, enum sc_side s)
+{
+	return s == SC_SIDE_BASE ? p->merge_base : p->head;
+}
+
+static void gen_roots(yajl_gen g, const char *key, char **roots, size_t n)
+{
+	sc_json_str(g, key);
+	sc_json_array_open(g);
+	for (size_t i = 0; i < n; i++)
+		sc_json_str(g, roots[i]);
+	sc_json_array_close(g);
+}
+
+void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p)
+{
+	sc_json_str(g, "revisions");
+	sc_json_map_open(g);
+	sc_json_str(g, "tooling");
+	sc_json_str(g, p->tooling);
+	sc_json_str(g, "base_tip");
+	sc_json_str(g, p->base_tip);
+	sc_json_str(g, "merge_base");
+	sc_json_str(g, p->merge_base);
+	sc_json_str(g, "head");
+	sc_json_str(g, p->head);
+	sc_json_map_close(g);
+}
+
+void sc_plan_file_ident_to_json(yajl_gen g, const struct sc_plan_file *f)
+{
+	sc_json_str(g, "id");
+	sc_json_str(g, f->id);
+	sc_json_str(g, "path");
+	sc_json_str(g, f->path);
+	sc_json_str(g, "module");
+	sc_json_str(g, f->module);
+	sc_json_str(g, "role");
+	sc_json_str(g, sc_role_name(f->role));
+	sc_json_str(g, "change");
+	sc_json_str(g, sc_change_name(f->change));
+}
+
+void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
+{
+	yajl_gen g = sc_json_gen_new(1);
+	sc_json_map_open(g);
+	sc_json_str(g, "schema");
+	sc_json_str(g, SC_PLAN_SCHEMA);
+	sc_json_str(g, "profiler_version");
+	sc_json_str(g, p->profiler_version);
+	sc_json_str(g, "object_format");
+	sc_json_str(g, p->object_format);
+
+	sc_plan_revisions_to_json(g, p);
+
+	sc_json_str(g, "config");
+	sc_json_map_open(g);
+	gen_roots(g, "library", p->library, p->n_library);
+	gen_roots(g, "roadmap", p->roadmap, p->n_roadmap);
+	sc_json_str(g, "github");
+	sc_json_str_or_null(g, p->github);
+	sc_json_str(g, "tooling_path");
+	sc_json_str_or_null(g, p->tooling_path);
+	if (p->source_dir) { /* only when set: plans without it stay byte-identical */
+		sc_json_str(g, "source_dir");
+		sc_json_str(g, p->source_dir);
+	}
+	sc_json_str(g, "bwrap_sha256");
+	sc_json_str_or_null(g, p->bwrap_sha256);
+	sc_json_str(g, "bwrap_version");
+	sc_json_str_or_null(g, p->bwrap_version);
+	sc_json_map_close(g);
+
+	sc_json_str(g, "lake");
+	sc_json_map_open(g);
+	for (int i = 0; i < SC_LAKE_NFILES; i++) {
+		sc_json_str(g, sc_lake_files[i]);
+		sc_json_str_or_null(g, p->lake_blobs[i]);
+	}
+	sc_json_map_close(g);
+	sc_json_str(g, "lean_toolchain");
+	sc_json_str_or_null(g, p->lean_toolchain);
+
+	sc_json_str(g, "status");
+	sc_json_str(g, p->no_changes ? "no_changes" : "changes");
+	sc_json_str(g, "files");
+	sc_json_array_open(g);
+	for (size_t i = 0; i < p->n_files; i++) {
+		const struct sc_plan_file *f = &p->files[i];
+		sc_json_map_open(g);
+		sc_plan_file_ident_to_json(g, f);
+		sc_json_str(g, "base_blob");
+		sc_json_str_or_null(g, f->base_blob);
+		sc_json_str(g, "head_blob");
+		sc_json_str_or_null(g, f->head_blob);
+		sc_json_map_close(g);
+	}
+	sc_json_array_close(g);
+	sc_json_map_close(g);
+	sc_json_finish(g, out);
+}
+
+static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
+
+static int get_oid(yajl_val obj, const char *key, int hexsz, int nullable, char **out,
+                   struct strbuf *err)
+{
+	const char *s;
+	if ((nullable ? sc_json_get_str_or_null(obj, key, &s, err)
+	              : sc_json_get_str(obj, key, &s, err)) < 0)
+		return -1;
+	if (s && !sc_is_lower_hex(s, (size_t)hexsz)) {
+		sb_addf(err, "field \"%s\" is not a full object ID", key);
+		return -1;
+	}
+	*out = dup_or_null(s);
+	return 0;
+}
+
+static int get_roots(yajl_val cfg, const char *key, char ***out, size_t *n, struct strbuf *err)
+{
+	yajl_val a = sc_json_member(cfg, key);
+	if (!a || !YAJL_IS_ARRAY(a)) {
+		sb_addf(err, "field \"%s\" missing or not an array", key);
+		return -1;
+	}
+	*n = a->u.array.len;
+	*out = xcalloc(*n, sizeof **out);
+	for (size_t i = 0; i < *n; i++) {
+		yajl_val v = a->u.array.values[i];
+		if (!YAJL_IS_STRING(v) || !sc_is_valid_root(v->u.string)) {
+			sb_addf(err, "field \"%s\" has an invalid root", key);
+			return -1;
+		}
+		(*out)[i] = xstrdup(v->u.string);
+	}
+	return 0;
+}
+
+static int pick(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int parse_file(yajl_val v, int hexsz, struct sc_plan_file *f, struct strbuf *err)
+{
+	static const char *const keys[] = {"id", "path", "module", "role", "change",
+	                                   "base_blob", "head_blob", NULL};
+	const char *id, *path, *module, *role, *change;
+	if (sc_json_only_keys(v, keys, "a file entry", err) < 0 ||
+	    sc_json_get_str(v, "id", &id, err) < 0 || sc_json_get_str(v, "path", &path, err) < 0 ||
+	    sc_json_get_str(v, "module", &module, err) < 0 ||
+	    sc_json_get_str(v, "role", &role, err) < 0 ||
+	    sc_json_get_str(v, "change", &change, err) < 0)
+		return -1;
+	int r = pick(role, role_names, 2), c = pick(change, change_names, 3);
+	if (r < 0 || c < 0) {
+		sb_addf(err, "unknown role or change in file entry \"%s\"", path);
+		return -1;
+	}
+	struct strbuf mod = STRBUF_INIT;
+	int ok = sc_lean_module_of(path, &mod) == 0 && strcmp(mod.buf, module) == 0 &&
+	         strcmp(id, module) == 0;
+	sb_release(&mod);
+	if (!ok) {
+		sb_addf(err, "file entry \"%s\" has an unsupported path, module or id", path);
+		return -1;
+	}
+	f->id = xstrdup(id);
+	f->path = xstrdup(path);
+	f->module = xstrdup(module);
+	f->role = (enum sc_role)r;
+	f->change = (enum sc_change)c;
+	if (get_oid(v, "base_blob", hexsz, 1, &f->base_blob, err) < 0 ||
+	    get_oid(v, "head_blob", hexsz, 1, &f->head_blob, err) < 0)
+		return -1;
+	if (!f->base_blob != (f->change == SC_CHANGE_ADDED) ||
+	    !f->head_blob != (f->change == SC_CHANGE_REMOVED)) {
+		sb_addf(err, "file entry \"%s\": blobs do not match change \"%s\"", path, change);
+		return -1;
+	}
+	return 0;
+}
+
+int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct strbuf *err)
+{
+	static const char *const top_keys[] = {"schema", "profiler_version", "object_format",
+	                                       "revisions", "config", "lake", "lean_toolchain",
+	                                       "status", "files", NULL};
+	static const char *const rev_keys[] = {"tooling", "base_tip", "merge_base", "head", NULL};
+	static const char *const cfg_keys[] = {"library", "roadmap", "github", "tooling_path",
+	                                       "source_dir", "bwrap_sha256", "bwrap_version", NULL};
+	memset(p, 0, sizeof *p);
+	yajl_val root = sc_json_parse(buf, len, err);
+	if (!root)
+		return -1;
+	int rc = -1;
+	const char *schema, *ver, *fmt, *status, *s;
+	if (sc_json_only_keys(root, top_keys, "the plan", err) < 0 ||
+	    sc_json_get_str(root, "schema", &schema, err) < 0)
+		goto out;
+	if (strcmp(schema, SC_PLAN_SCHEMA) != 0) {
+		sb_addf(err, "unsupported plan schema \"%s\"", schema);
+		goto out;
+	}
+	if (sc_json_get_str(root, "profiler_version", &ver, err) < 0 ||
+	    sc_json_get_str(root, "object_format", &fmt, err) < 0)
+		goto out;
+	int hexsz = sc_hexsz_of_format(fmt);
+	if (!hexsz) {
+		sb_addf(err, "unsupported object format \"%s\"", fmt);
+		goto out;
+	}
+	p->profiler_version = xstrdup(ver);
+	p->object_format = xstrdup(fmt);
+
+	yajl_val rev = sc_json_member(root, "revisions");
+	if (sc_json_only_keys(rev, rev_keys, "\"revisions\"", err) < 0 ||
+	    get_oid(rev, "tooling", hexsz, 0, &p->tooling, err) < 0 ||
+	    get_oid(rev, "base_tip", hexsz, 0, &p->base_tip, err) < 0 ||
+	    get_oid(rev, "merge_base", hexsz, 0, &p->merge_base, err) < 0 ||
+	    get_oid(rev, "head", hexsz, 0, &p->head, err) < 0)
+		goto out;
+
+	yajl_val cfg = sc_json_member(root, "config");
+	if (sc_json_only_keys(cfg, cfg_keys, "\"config\"", err) < 0 ||
+	    get_roots(cfg, "library", &p->library, &p->n_library, err) < 0 ||
+	    get_roots(cfg, "roadmap", &p->roadmap, &p->n_roadmap, err) < 0)
+		goto out;
+	if (!p->n_library) {
+		sb_adds(err, "plan has no library root");
+		goto out;
+	}
+	if (sc_json_get_str_or_null(cfg, "github", &s, err) < 0)
+		goto out;
+	p->github = dup_or_null(s);
+	if (sc_json_get_str_or_null(cfg, "tooling_path", &s, err) < 0)
+		goto out;
+	p->tooling_path = dup_or_null(s);
+	if (sc_json_member(cfg, "source_dir")) {
+		if (sc_json_get_str(cfg, "source_dir", &s, err) < 0)
+			goto out;
+		if (!sc_is_tree_path(s) || strcmp(s, ".") == 0) {
+			sb_adds(err, "field \"source_dir\" is not a relative path other than \".\"");
+			goto out;
+		}
+		p->source_dir = xstrdup(s);
+	}
+	if (sc_json_get_str_or_null(cfg, "bwrap_sha256", &s, err) < 0)
+		goto out;
+	if (s && !sc_is_lower_hex(s, 64)) {
+		sb_adds(err, "field \"bwrap_sha256\" is not a SHA-256 hex digest");
+		goto out;
+	}
+	p->bwrap_sha256 = dup_or_null(s);
+	if (sc_json_get_str_or_null(cfg, "bwrap_version", &s, err) < 0)
+		goto out;
+	p->bwrap_version = dup_or_null(s);
+
+	/* sc_lake_files has no NULL terminator; sc_json_only_keys needs one. */
+	static const char *const lake_keys[] = {"lakefile.toml", "lakefile.lean",
+	                                        "lake-manifest.json", "lean-toolchain", NULL};
+	_Static_assert(sizeof lake_keys / sizeof *lake_keys == SC_LAKE_NFILES + 1,
+	               "lake_keys lists every sc_lake_files entry");
+	yajl_val lake = sc_json_member(root, "lake");
+	if (sc_json_only_keys(lake, lake_keys, "\"lake\"", err) < 0)
+		goto out;
+	for (int i = 0; i < SC_LAKE_NFILES; i++)
+		if (get_oid(lake, sc_lake_files[i], hexsz, 1, &p->lake_blobs[i], err) < 0)
+			goto out;
+	if (sc_json_get_str_or_null(root, "lean_toolchain", &s, err) < 0)
+		goto out;
+	p->lean_toolchain = dup_or_null(s);
+
+	if (sc_json_get_str(root, "status", &status, err) < 0)
+		goto out;
+	if (strcmp(status, "changes") != 0 && strcmp(status, "no_changes") != 0) {
+		sb_addf(err, "unknown plan status \"%s\"", status);
+		goto out;
+	}
+	p->no_changes = strcmp(status, "no_changes") == 0;
+
+	yajl_val files = sc_json_member(root, "files");
+	if (!files || !YAJL_IS_ARRAY(files)) {
+		sb_adds(err, "field \"files\" missing or not an array");
+		goto out;
+	}
+	if (files->u.array.len > SC_MAX_CHANGED_FILES) {
+		sb_addf(err, "plan lists more than %d files", SC_MAX_CHANGED_FILES);
+		goto out;
+	}
+	if (p->no_changes != (files->u.array.len == 0)) {
+		sb_adds(err, "plan status does not match its file list");
+		goto out;
+	}
+	p->files = xcalloc(files->u.array.len, sizeof *p->files);
+	for (size_t i = 0; i < files->u.array.len; i++) {
+		if (parse_file(files->u.array.values[i], hexsz, &p->files[i], err) < 0) {
+			p->n_files = i + 1;
+			goto out;
+		}
+		p->n_files = i + 1;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(p->files[j].id, p->files[i].id) == 0) {
+				sb_addf(err, "file \"%s\" listed twice", p->files[i].path);
+				goto out;
+			}
+	}
+	rc = 0;
+out:
+	yajl_tree_free(root);
+	if (rc < 0)
+		sc_plan_free(p);
+	return rc;
+}
+
+void sc_plan_load_or_die(const char *path, struct sc_plan *p, struct strbuf *raw)
+{
+	struct strbuf err = STRBUF_INIT;
+	if (sc_read_file(path, raw, 16u << 20) < 0)
+		sc_die_errno("cannot read plan (%s)", path);
+	if (sc_plan_from_json(raw->buf, raw->len, p, &err) < 0)
+		sc_die("invalid plan: %s (%s)", err.buf, path);
+	sb_release(&err);
+}
+
+static void free_roots(char **r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(r[i]);
+	free(r);
+}
+
+void sc_plan_free(struct sc_plan *p)
+{
+	free(p->profiler_version);
+	free(p->object_format);
+	free(p->tooling);
+	free(p->base_tip);
+	free(p->merge_base);
+	free(p->head);
+	free_roots(p->library, p->n_library);
+	free_roots(p->roadmap, p->n_roadmap);
+	free(p->github);
+	free(p->tooling_path);
+	free(p->source_dir);
+	free(p->bwrap_sha256);
+	free(p->bwrap_version);
+	for (int i = 0; i < SC_LAKE_NFILES; i++)
+		free(p->lake_blobs[i]);
+	free(p->lean_toolchain);
+	for (size_t i = 0; i < p->n_files; i++) {
+		struct sc_plan_file *f = &p->files[i];
+		free(f->id);
+		free(f->path);
+		free(f->module);
+		free(f->base_blob);
+		free(f->head_blob);
+	}
+	free(p->files);
+	memset(p, 0, sizeof *p);
+}
+
+const struct sc_plan_file *sc_plan_find(const struct sc_plan *p, const char *id)
+{
+	for (size_t i = 0; i < p->n_files; i++)
+		if (strcmp(p->files[i].id, id) == 0)
+			return &p->files[i];
+	return NULL;
+}
+
+const char *sc_plan_source_rel(const struct sc_plan *p, const char *path)
+{
+	if (!p->source_dir)
+		return path;
+	size_t n = strlen(p->source_dir);
+	return strncmp(path, p->source_dir, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
+}
+
+int sc_plan_classify(const struct sc_plan *p, const char *path, enum sc_role *role)
+{
+	path = sc_plan_source_rel(p, path);
+	if (!path)
+		return 0;
+	/* The most specific root wins, so a roadmap inside a library root works. */
+	size_t best = 0;
+	int found = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		char **roots = pass == 0 ? p->library : p->roadmap;
+		size_t n = pass == 0 ? p->n_library : p->n_roadmap;
+		for (size_t i = 0; i < n; i++) {
+			size_t len = strlen(roots[i]);
+			if (sc_root_covers(roots[i], path) && len >= best) {
+				best = len;
+				found = 1;
+				*role = pass == 0 ? SC_ROLE_LIBRARY : SC_ROLE_ROADMAP;
+			}
+		}
+	}
+	return found;
+}
+
+void sc_plan_digest(const char *raw, size_t len, char hex[65])
+{
+	sc_sha256_hex(raw, len, hex);
+}

@@ -1,0 +1,108 @@
+#ifndef SC_PLAN_H
+#define SC_PLAN_H
+/* The plan: what sc-plan decides and every later stage obeys.
+ * JSON schema "sphereceti.plan/1" (documented in sc-plan(1)):
+ * {
+ *   "schema": "sphereceti.plan/1",
+ *   "profiler_version": "0.1.0",
+ *   "object_format": "sha1" | "sha256",
+ *   "revisions": {"tooling": T, "base_tip": B, "merge_base": M, "head": H},
+ *   "config": {"library": [root...], "roadmap": [root...],
+ *              "github": "owner/name" | null, "tooling_path": str | null,
+ *              "bwrap_sha256": hex | null, "bwrap_version": str | null},
+ *   "lake": {"lakefile.toml": blob|null, "lakefile.lean": blob|null,
+ *            "lake-manifest.json": blob|null, "lean-toolchain": blob|null},
+ *   "lean_toolchain": "leanprover/lean4:v4.34.0-rc1" | null,
+ *   "status": "changes" | "no_changes",
+ *   "files": [{"id": "A.B", "path": "A/B.lean", "module": "A.B",
+ *              "role": "library"|"roadmap",
+ *              "change": "modified"|"added"|"removed",
+ *              "base_blob": blob|null, "head_blob": blob|null}, ...]
+ * }
+ * A file's id is its module name: unique, stable, and safe in file names.
+ * The base side is measured at merge_base, the head side at head. */
+#include <stddef.h>
+#include <yajl/yajl_gen.h>
+#include "util/strbuf.h"
+
+#define SC_PLAN_SCHEMA "sphereceti.plan/1"
+#define SC_MAX_CHANGED_FILES 32
+
+/* The run's fixed bounds (DESIGN.md "Measurement"): profile-run's defaults
+ * and what every report states. */
+#define SC_LIMIT_PREBUILD_S 900
+#define SC_LIMIT_SAMPLE_S 300
+#define SC_LIMIT_PHASE_S 1800
+#define SC_LIMIT_THREADS 1
+/* A bound as text, for the sentences that state it. */
+#define SC_XSTR(x) SC_STR_(x)
+#define SC_STR_(x) #x
+
+enum sc_change { SC_CHANGE_MODIFIED, SC_CHANGE_ADDED, SC_CHANGE_REMOVED };
+enum sc_role { SC_ROLE_LIBRARY, SC_ROLE_ROADMAP };
+enum sc_side { SC_SIDE_BASE, SC_SIDE_HEAD };
+
+enum { SC_LAKE_TOML, SC_LAKE_LEAN, SC_LAKE_MANIFEST, SC_LAKE_TOOLCHAIN, SC_LAKE_NFILES };
+extern const char *const sc_lake_files[SC_LAKE_NFILES];
+
+struct sc_plan_file {
+	char *id;
+	char *path;
+	char *module;
+	enum sc_role role;
+	enum sc_change change;
+	char *base_blob; /* NULL when added */
+	char *head_blob; /* NULL when removed */
+};
+
+struct sc_plan {
+	char *profiler_version;
+	char *object_format;
+	char *tooling, *base_tip, *merge_base, *head;
+	char **library;
+	size_t n_library;
+	char **roadmap;
+	size_t n_roadmap;
+	char *github;        /* NULL when not configured */
+	char *tooling_path;  /* NULL when not configured */
+	char *source_dir;    /* profile.sourceDir; NULL when "." (module names are relative to it) */
+	char *bwrap_sha256;  /* NULL when not configured */
+	char *bwrap_version; /* NULL when not configured */
+	char *lake_blobs[SC_LAKE_NFILES]; /* NULL when absent */
+	char *lean_toolchain; /* trimmed content of lean-toolchain, or NULL */
+	int no_changes;
+	struct sc_plan_file *files;
+	size_t n_files;
+};
+
+const char *sc_change_name(enum sc_change c);
+const char *sc_role_name(enum sc_role r);
+const char *sc_side_name(enum sc_side s);
+/* Does this change get a sample on this side? */
+int sc_change_on_side(enum sc_change c, enum sc_side s);
+/* The exact commit measured for a side. */
+const char *sc_plan_side_rev(const struct sc_plan *p, enum sc_side s);
+
+/* Members report.json shares with the plan, written into an open map: the
+ * "revisions" member, and a file's id, path, module, role and change. */
+void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p);
+void sc_plan_file_ident_to_json(yajl_gen g, const struct sc_plan_file *f);
+/* Serialize (pretty, trailing newline). */
+void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out);
+/* Parse and validate every field; returns 0, or -1 with err set. */
+int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct strbuf *err);
+/* Read a plan file: raw receives the exact bytes (for the digest).
+ * Dies with "cannot read plan ..." / "invalid plan: ... (<path>)". */
+void sc_plan_load_or_die(const char *path, struct sc_plan *p, struct strbuf *raw);
+/* The plan digest that binds every sample and the report: SHA-256 of the
+ * plan document's exact bytes (lowercase hex). */
+void sc_plan_digest(const char *raw, size_t len, char hex[65]);
+void sc_plan_free(struct sc_plan *p);
+const struct sc_plan_file *sc_plan_find(const struct sc_plan *p, const char *id);
+/* Is path under a configured library or roadmap root? sets *role. */
+int sc_plan_classify(const struct sc_plan *p, const char *path, enum sc_role *role);
+/* PATH (repository-relative) relative to profile.sourceDir, where roots and
+ * module names live; NULL when PATH is not below it. */
+const char *sc_plan_source_rel(const struct sc_plan *p, const char *path);
+
+#endif

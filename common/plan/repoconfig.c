@@ -1,0 +1,156 @@
+#include "plan/repoconfig.h"
+#include "plan/leanpath.h"
+#include "util/oid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int slug_part(const char *s, size_t n, const char *extra)
+{
+	if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		         strchr(extra, c) != NULL;
+		if (!ok || c == '\0')
+			return 0;
+	}
+	return 1;
+}
+
+int sc_is_github_slug(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	return slash && slug_part(s, (size_t)(slash - s), "-") && slug_part(slash + 1, strlen(slash + 1), "-_.");
+}
+
+static int is_version_text(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 64)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] <= 0x20 || s[i] >= 0x7f)
+			return 0;
+	return 1;
+}
+
+static int root_listed(const struct sc_plan *p, const char *root)
+{
+	for (size_t i = 0; i < p->n_library; i++)
+		if (strcmp(p->library[i], root) == 0)
+			return 1;
+	for (size_t i = 0; i < p->n_roadmap; i++)
+		if (strcmp(p->roadmap[i], root) == 0)
+			return 1;
+	return 0;
+}
+
+static int add_root(struct sc_plan *p, int roadmap, const char *key, const char *val,
+                    struct strbuf *err)
+{
+	if (!sc_is_valid_root(val)) {
+		sb_addf(err, "%s '%s' is not a Lean module path like A/B", key, val);
+		return -1;
+	}
+	if (root_listed(p, val)) {
+		sb_addf(err, "root '%s' is listed twice", val);
+		return -1;
+	}
+	char ***v = roadmap ? &p->roadmap : &p->library;
+	size_t *n = roadmap ? &p->n_roadmap : &p->n_library;
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(val);
+	return 0;
+}
+
+static int set_once(char **slot, const char *key, const char *val, struct strbuf *err)
+{
+	if (*slot) {
+		sb_addf(err, "%s is set more than once", key);
+		return -1;
+	}
+	*slot = xstrdup(val);
+	return 0;
+}
+
+static int apply(struct sc_plan *p, const char *key, const char *val, struct strbuf *err)
+{
+	int ours = strncmp(key, "profile.", 8) == 0 || strncmp(key, "sandbox.", 8) == 0;
+	if (!ours)
+		return 0;
+	if (!val) {
+		sb_addf(err, "%s has no value", key);
+		return -1;
+	}
+	if (strcmp(key, "profile.library") == 0)
+		return add_root(p, 0, key, val, err);
+	if (strcmp(key, "profile.roadmap") == 0)
+		return add_root(p, 1, key, val, err);
+	if (strcmp(key, "profile.github") == 0) {
+		if (!sc_is_github_slug(val)) {
+			sb_addf(err, "profile.github '%s' is not owner/name", val);
+			return -1;
+		}
+		return set_once(&p->github, key, val, err);
+	}
+	if (strcmp(key, "profile.tooling") == 0) {
+		if (!sc_is_tree_path(val)) {
+			sb_addf(err, "profile.tooling '%s' is not a relative path", val);
+			return -1;
+		}
+		return set_once(&p->tooling_path, key, val, err);
+	}
+	if (strcmp(key, "profile.sourcedir") == 0) {
+		if (!sc_is_tree_path(val)) {
+			sb_addf(err, "profile.sourceDir '%s' is not a relative path", val);
+			return -1;
+		}
+		if (strcmp(val, ".") == 0)
+			return p->source_dir ? (sb_adds(err, "profile.sourceDir is set more than once"), -1) : 0;
+		return set_once(&p->source_dir, "profile.sourceDir", val, err);
+	}
+	if (strcmp(key, "sandbox.bwrapsha256") == 0) {
+		char hex[65];
+		if (sc_oid_normalize(val, 64, hex) < 0) {
+			sb_adds(err, "sandbox.bwrapSha256 is not 64 hex digits");
+			return -1;
+		}
+		return set_once(&p->bwrap_sha256, "sandbox.bwrapSha256", hex, err);
+	}
+	if (strcmp(key, "sandbox.bwrapversion") == 0) {
+		if (!is_version_text(val)) {
+			sb_adds(err, "sandbox.bwrapVersion is not a plain version string");
+			return -1;
+		}
+		return set_once(&p->bwrap_version, "sandbox.bwrapVersion", val, err);
+	}
+	sb_addf(err, "unknown key %s", key);
+	return -1;
+}
+
+int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct strbuf *err)
+{
+	/* Each entry is "key\nvalue\0", or "key\0" for a key without '='. */
+	size_t pos = 0;
+	while (pos < len) {
+		const char *ent = list + pos;
+		const char *end = memchr(ent, '\0', len - pos);
+		if (!end) {
+			sb_adds(err, "unterminated entry in git config output");
+			return -1;
+		}
+		size_t n = (size_t)(end - ent);
+		const char *nl = memchr(ent, '\n', n);
+		char *key = xstrndup(ent, nl ? (size_t)(nl - ent) : n);
+		char *val = nl ? xstrndup(nl + 1, (size_t)(end - nl - 1)) : NULL;
+		int rc = apply(p, key, val, err);
+		free(key);
+		free(val);
+		if (rc < 0)
+			return -1;
+		pos += n + 1;
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+#ifndef SC_REPOCONFIG_H
+#define SC_REPOCONFIG_H
+/* The project configuration: file .sphereceti of the tooling commit T, in
+ * git-config syntax, read only from T's blob with "git config --blob
+ * <blob> --list -z --no-includes" (never the working tree or index).
+ *
+ *   [profile]
+ *       library = Mathlib          ; repeatable, at least one
+ *       roadmap = Roadmap          ; repeatable
+ *       github = owner/name        ; optional, for revision links
+ *       tooling = tools/sphereceti ; optional, path of our sources in T
+ *       sourceDir = src            ; optional (default "."): the lean_lib
+ *                                  ; srcDir; roots and module names are
+ *                                  ; relative to it
+ *   [sandbox]
+ *       bwrapSha256 = <64 hex>     ; optional pin of bubblewrap
+ *       bwrapVersion = 0.8.0
+ *
+ * Unknown keys of the profile and sandbox sections are errors (a typo must
+ * not silently drop a root); other sections are ignored. */
+#include <stddef.h>
+#include "git/git.h"
+#include "plan/leanpath.h"
+#include "plan/plan.h"
+#include "util/strbuf.h"
+
+/* Fill the config fields of p (library, roadmap, github, tooling_path,
+ * bwrap_sha256, bwrap_version) from "git config --list -z" output.
+ * Returns 0, or -1 with err set.  A missing library root is not checked
+ * here (the caller reports it as missing configuration). */
+int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct strbuf *err);
+
+/* 1 if s is a GitHub "owner/name" slug. */
+int sc_is_github_slug(const char *s);
+
+#endif

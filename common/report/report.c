@@ -1,0 +1,236 @@
+#include "report/report.h"
+#include "util/die.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char sc_report_limits_text[] =
+	"Advisory only: flags never change the exit status. Each number is one noisy "
+	"sample per side. CPU is user + system time of the whole sandboxed invocation, "
+	"`lake lean FILE -- -j1` (Lake applies the package's leanOptions, as the real build "
+	"does), so it includes sandbox and Lake start-up. Results are sensitive to the host, its "
+	"load, dependency artifacts and environment; they support no comparison across "
+	"runs, only between the two sides of this report. Bounds: at most "
+	SC_XSTR(SC_MAX_CHANGED_FILES) " changed modules, " SC_XSTR(SC_LIMIT_PREBUILD_S)
+	" s per prebuild (`lake build +Mod:deps`: the import cones, not the selected "
+	"modules), " SC_XSTR(SC_LIMIT_SAMPLE_S) " s per sample, " SC_XSTR(SC_LIMIT_PHASE_S)
+	" s for the timed phase, one "
+	"elaboration thread (lean -j1). Resource-usage (rusage) accounting misses children that are "
+	"reaped automatically because their parent ignores SIGCHLD, so a deliberately "
+	"hostile candidate can understate its own cost: flags stay advisory.";
+
+static void problem(struct sc_report *r, const char *sample, const char *source,
+                    const char *kind, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void problem(struct sc_report *r, const char *sample, const char *source,
+                    const char *kind, const char *fmt, ...)
+{
+	if (r->n_problems == r->alloc_problems) {
+		r->alloc_problems = r->alloc_problems ? 2 * r->alloc_problems : 8;
+		r->problems = xrealloc(r->problems, r->alloc_problems * sizeof *r->problems);
+	}
+	struct sc_problem *p = &r->problems[r->n_problems++];
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&p->detail, fmt, ap) < 0)
+		sc_die_code(SC_EXIT_FAIL, "out of memory (vasprintf)");
+	va_end(ap);
+	p->sample = xstrdup(sample);
+	p->source = source ? xstrdup(source) : NULL;
+	p->kind = kind;
+}
+
+void sc_report_init(struct sc_report *r, const struct sc_plan *p, const char *plan_digest,
+                    const char *run_id, const struct sc_thresholds *t,
+                    const struct sc_report_env *env)
+{
+	memset(r, 0, sizeof *r);
+	r->plan = p;
+	snprintf(r->plan_digest, sizeof r->plan_digest, "%s", plan_digest);
+	r->run_id = run_id ? xstrdup(run_id) : NULL;
+	r->th = *t;
+	r->env = *env;
+	r->n_files = p->n_files;
+	r->files = xcalloc(p->n_files ? p->n_files : 1, sizeof *r->files);
+	for (size_t i = 0; i < p->n_files; i++) {
+		r->files[i].f = &p->files[i];
+		for (int s = 0; s < 2; s++) {
+			int on = sc_change_on_side(p->files[i].change, s);
+			r->files[i].side[s].state = on ? SC_SLOT_MISSING : SC_SLOT_UNUSED;
+			if (on)
+				r->prebuild[s].state = SC_SLOT_MISSING;
+		}
+	}
+}
+
+static struct sc_report_file *find_file(struct sc_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->n_files; i++)
+		if (strcmp(r->files[i].f->id, id) == 0)
+			return &r->files[i];
+	return NULL;
+}
+
+static int counters_to_ms(const struct sc_sample *s, struct sc_report_side *side)
+{
+	return sc_seconds_to_ms(s->cpu_s, &side->cpu_ms) < 0 ||
+	               sc_seconds_to_ms(s->cpu_user_s, &side->user_ms) < 0 ||
+	               sc_seconds_to_ms(s->cpu_sys_s, &side->sys_ms) < 0 ||
+	               sc_seconds_to_ms(s->wall_s, &side->wall_ms) < 0
+	           ? -1
+	           : 0;
+}
+
+/* The slot a sample claims: a file's side or a side's prebuild; NULL (with
+ * the problem recorded) when it names neither. */
+static struct sc_report_side *find_slot(struct sc_report *r, const struct sc_sample_in *in,
+                                        int *side)
+{
+	const struct sc_sample *s = &in->s;
+	if ((*side = sc_sample_prebuild_side(s->sample)) >= 0) {
+		if (r->prebuild[*side].state == SC_SLOT_UNUSED) {
+			problem(r, s->sample, in->source, "unexpected",
+			        "the %s side measures no file, so it has no prebuild", sc_side_name(*side));
+			return NULL;
+		}
+		return &r->prebuild[*side];
+	}
+	const char *id;
+	if (sc_sample_id_split(s->sample, side, &id) < 0) {
+		problem(r, s->sample, in->source, "unexpected", "not a sample id");
+		return NULL;
+	}
+	struct sc_report_file *rf = find_file(r, id);
+	if (!rf) {
+		problem(r, s->sample, in->source, "unexpected", "the plan has no file %s", id);
+		return NULL;
+	}
+	if (rf->side[*side].state == SC_SLOT_UNUSED) {
+		problem(r, s->sample, in->source, "unexpected", "%s file %s has no %s sample",
+		        sc_change_name(rf->f->change), rf->f->path, sc_side_name(*side));
+		return NULL;
+	}
+	return &rf->side[*side];
+}
+
+/* Checks run in a fixed order so that each sample gets one, most basic,
+ * reason: a sample of another run is "cross_run" even if its id is also
+ * unknown. */
+static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
+{
+	const struct sc_sample *s = &in->s;
+	if (!r->run_id)
+		r->run_id = xstrdup(s->run_id);
+	if (strcmp(s->run_id, r->run_id) != 0) {
+		problem(r, s->sample, in->source, "cross_run", "run ID %s is not this run's %s",
+		        s->run_id, r->run_id);
+		return;
+	}
+	if (strcmp(s->plan_digest, r->plan_digest) != 0) {
+		problem(r, s->sample, in->source, "wrong_plan_digest",
+		        "plan digest %s is not this plan's %s", s->plan_digest, r->plan_digest);
+		return;
+	}
+	int side;
+	struct sc_report_side *sd = find_slot(r, in, &side);
+	if (!sd)
+		return;
+	const char *want = sc_plan_side_rev(r->plan, side);
+	if (strcmp(s->revision, want) != 0) {
+		problem(r, s->sample, in->source, "wrong_revision",
+		        "revision %s is not the %s side's %s", s->revision, sc_side_name(side), want);
+		return;
+	}
+	if (sd->state != SC_SLOT_MISSING) {
+		/* Two samples for one slot: neither can be trusted to be the one
+		 * the runner meant, so the slot is dropped altogether. */
+		problem(r, s->sample, in->source, "duplicate", "another sample for %s%s%s",
+		        s->sample, sd->in ? " was read at " : "", sd->in ? sd->in->source : "");
+		sd->state = SC_SLOT_REJECTED;
+		return;
+	}
+	sd->in = in;
+	if (!s->ok) {
+		sd->state = SC_SLOT_ERROR;
+		problem(r, s->sample, in->source, "sample_error", "%s%s%s", s->error,
+		        s->detail ? ": " : "", s->detail ? s->detail : "");
+		return;
+	}
+	if (counters_to_ms(s, sd) < 0) {
+		sd->state = SC_SLOT_ERROR;
+		problem(r, s->sample, in->source, "out_of_range", "counters out of range");
+		return;
+	}
+	sd->state = SC_SLOT_OK;
+}
+
+void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		bind_one(r, &in[i]);
+	for (size_t i = 0; i < r->n_files; i++) {
+		struct sc_report_file *rf = &r->files[i];
+		int complete = 1;
+		for (int s = 0; s < 2; s++) {
+			if (rf->side[s].state == SC_SLOT_MISSING) {
+				char *id = xasprintf("%s:%s", sc_side_name(s), rf->f->id);
+				problem(r, id, NULL, "missing", "no sample for %s at %s", rf->f->path,
+				        sc_plan_side_rev(r->plan, s));
+				free(id);
+			}
+			if (rf->side[s].state != SC_SLOT_UNUSED && rf->side[s].state != SC_SLOT_OK)
+				complete = 0;
+		}
+		if (!complete)
+			continue;
+		rf->compared = 1;
+		r->n_compared++;
+		sc_verdict_compute(rf->f->change, rf->side[SC_SIDE_BASE].cpu_ms,
+		                   rf->side[SC_SIDE_HEAD].cpu_ms, &r->th, &rf->v);
+		r->n_flagged += rf->v.flagged;
+	}
+}
+
+void sc_report_not_compared_reason(const struct sc_report_file *rf, struct strbuf *out)
+{
+	sb_adds(out, "not compared:");
+	const char *sep = " ";
+	for (int s = 0; s < 2; s++) {
+		const struct sc_report_side *sd = &rf->side[s];
+		if (sd->state == SC_SLOT_UNUSED || sd->state == SC_SLOT_OK)
+			continue;
+		sb_addf(out, "%s%s sample ", sep, sc_side_name(s));
+		sep = "; ";
+		if (sd->state == SC_SLOT_MISSING)
+			sb_adds(out, "missing");
+		else if (sd->state == SC_SLOT_REJECTED)
+			sb_adds(out, "ambiguous (duplicates)");
+		else if (sd->in->s.ok)
+			sb_adds(out, "has out-of-range counters");
+		else
+			sb_addf(out, "%s%s%s%s", sd->in->s.error, sd->in->s.detail ? " (" : "",
+			        sd->in->s.detail ? sd->in->s.detail : "", sd->in->s.detail ? ")" : "");
+	}
+}
+
+const char *sc_report_status(const struct sc_report *r)
+{
+	if (r->n_problems)
+		return "error";
+	return r->plan->no_changes ? "no_changes" : "ok";
+}
+
+void sc_report_free(struct sc_report *r)
+{
+	for (size_t i = 0; i < r->n_problems; i++) {
+		free(r->problems[i].sample);
+		free(r->problems[i].source);
+		free(r->problems[i].detail);
+	}
+	free(r->problems);
+	free(r->files);
+	free(r->run_id);
+	memset(r, 0, sizeof *r);
+}

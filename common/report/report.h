@@ -1,0 +1,104 @@
+#ifndef SC_REPORT_H
+#define SC_REPORT_H
+/* The report model: a plan, the samples offered for it, and what they
+ * prove.  sc_report_bind() checks every sample against the plan (run ID,
+ * plan digest, sample id, revision, duplicates), records each problem, and
+ * computes a verdict only for files whose every expected sample is present,
+ * accepted and ok.  Writers: report_json.c ("sphereceti.report/1") and
+ * report_md.c.  Documented in sc-report(1). */
+#include <stddef.h>
+#include "plan/plan.h"
+#include "report/sample.h"
+#include "util/strbuf.h"
+#include "report/verdict.h"
+
+#define SC_REPORT_SCHEMA "sphereceti.report/1"
+
+/* The run's fixed bounds (SC_LIMIT_*, plan.h), stated in every report. */
+extern const char sc_report_limits_text[];
+
+/* Sample slot of one file on one side. */
+enum sc_slot {
+	SC_SLOT_UNUSED,   /* the change has no sample on this side */
+	SC_SLOT_MISSING,  /* expected, nothing accepted */
+	SC_SLOT_OK,       /* an accepted ok sample */
+	SC_SLOT_ERROR,    /* an accepted error sample (it says why) */
+	SC_SLOT_REJECTED, /* duplicates made it ambiguous */
+};
+
+struct sc_sample_in {
+	struct sc_sample s;
+	char *source; /* "file:line", for messages */
+};
+
+struct sc_report_side {
+	enum sc_slot state;
+	const struct sc_sample_in *in; /* OK / ERROR */
+	long long cpu_ms, user_ms, sys_ms, wall_ms;
+};
+
+struct sc_report_file {
+	const struct sc_plan_file *f;
+	struct sc_report_side side[2]; /* indexed by enum sc_side */
+	int compared;
+	struct sc_verdict v;
+};
+
+/* One reason the report is incomplete.  kind: "cross_run",
+ * "wrong_plan_digest", "unexpected", "wrong_revision", "duplicate",
+ * "out_of_range", "sample_error", "missing". */
+struct sc_problem {
+	char *sample;
+	char *source; /* NULL for a missing sample */
+	const char *kind;
+	char *detail;
+};
+
+struct sc_report_env {
+	const char *platform, *machine;        /* uname */
+	const char *sandbox_user;              /* "UID:GID", NULL when not given */
+	const char *lean_version;              /* NULL when not given */
+	const char *lean_sha256, *lake_sha256; /* NULL when not given */
+};
+
+struct sc_report {
+	const struct sc_plan *plan;
+	char plan_digest[65];
+	char *run_id; /* NULL when neither given nor carried by any sample */
+	struct sc_thresholds th;
+	struct sc_report_env env;
+	struct sc_report_file *files;
+	size_t n_files;
+	/* Each side's prebuild ("<side>:@prebuild"): UNUSED when the side
+	 * measures no file; MISSING when not given (optional: it bears on no
+	 * verdict), otherwise bound like any sample. */
+	struct sc_report_side prebuild[2];
+	struct sc_problem *problems;
+	size_t n_problems, alloc_problems;
+	size_t n_compared, n_flagged;
+};
+
+/* run_id NULL: the first sample offered sets the run ID. */
+void sc_report_init(struct sc_report *r, const struct sc_plan *p, const char *plan_digest,
+                    const char *run_id, const struct sc_thresholds *t,
+                    const struct sc_report_env *env);
+/* The samples must outlive r. */
+void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n);
+/* Why a file has no comparison, naming each side that is not ok. */
+void sc_report_not_compared_reason(const struct sc_report_file *rf, struct strbuf *out);
+/* "ok", "no_changes" or "error". */
+const char *sc_report_status(const struct sc_report *r);
+void sc_report_free(struct sc_report *r);
+
+/* What got slower, in one line: problems first when there are any, then
+ * each flagged file with base -> head CPU, ratio and delta (or that nothing
+ * got slower beyond the thresholds).  markdown 0: plain text for a
+ * terminal (report.json "headline"); 1: report.md's first line. */
+void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *out);
+
+void sc_report_to_json(const struct sc_report *r, struct strbuf *out);
+/* A written report.json's "headline" (one printable line); 0 or -1. */
+int sc_report_read_headline(const char *json_path, struct strbuf *out);
+void sc_report_to_md(const struct sc_report *r, struct strbuf *out);
+
+#endif

@@ -1,0 +1,472 @@
+/* report.md: GitHub-flavoured markdown for people, read top-down: what got
+ * slower first, then per section the flagged files, the rest by CPU delta.
+ * Every string that did not come from this program (paths, sample details,
+ * file names, uname, the Lean version) goes through mdescape; object IDs
+ * and digests are validated hex and sample ids validated module names: they
+ * go into code spans as they are.  Cells hold numbers only, units are in
+ * the headers (a unit never wraps away from its number), and paths may wrap
+ * at their '/' so the figures stay on screen at GitHub's content width.
+ * CPU figures, ratios and deltas are truncated (common/verdict) so no shown
+ * figure contradicts its verdict. */
+#include "report/mdescape.h"
+#include "plan/repoconfig.h"
+#include "report/report.h"
+
+#include <string.h>
+
+struct ctx {
+	const struct sc_report *r;
+	struct sc_display d;
+	int markdown; /* 0: plain text (the headline for a terminal) */
+};
+
+static void cpu(struct strbuf *md, const struct ctx *c, long long ms)
+{
+	sc_format_ms_floor(ms, c->d.sec_decimals, md);
+}
+
+static void signed_cpu(struct strbuf *md, const struct ctx *c, long long ms)
+{
+	if (ms >= 0)
+		sb_addc(md, '+');
+	cpu(md, c, ms);
+}
+
+/* Wall time bears on no verdict: tenths, rounded. */
+static void wall(struct strbuf *md, long long ms)
+{
+	long long tenths = (ms + 50) / 100;
+	sb_addf(md, "%lld.%lld", tenths / 10, tenths % 10);
+}
+
+static void rss(struct strbuf *md, long long kib) { sb_addf(md, "%lld", (kib + 512) / 1024); }
+
+/* Paths up to this many characters fit a table column whole; longer ones
+ * may wrap after their '/'. */
+#define PATH_WRAP_AT 40
+
+static void path(struct strbuf *md, const struct ctx *c, const char *p, int wrap)
+{
+	if (!c->markdown)
+		sb_adds(md, p); /* plan paths are Lean module paths: plain ASCII */
+	else if (wrap && strlen(p) > PATH_WRAP_AT)
+		sc_md_code_path(p, md);
+	else
+		sc_md_code(p, md);
+}
+
+/* Head minus base, a side the change does not measure counting 0. */
+static long long effective_delta(const struct sc_report_file *rf)
+{
+	const struct sc_report_side *b = &rf->side[SC_SIDE_BASE], *h = &rf->side[SC_SIDE_HEAD];
+	return (h->state == SC_SLOT_OK ? h->cpu_ms : 0) - (b->state == SC_SLOT_OK ? b->cpu_ms : 0);
+}
+
+static void ratio(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
+{
+	if (!rf->compared || rf->f->change != SC_CHANGE_MODIFIED)
+		sb_adds(md, "—");
+	else if (rf->v.has_ratio) {
+		sc_format_ratio_floor(rf->side[SC_SIDE_HEAD].cpu_ms, rf->side[SC_SIDE_BASE].cpu_ms,
+		                      c->d.ratio_decimals, md);
+		sb_adds(md, "×");
+	} else /* base 0 ms: the ratio is undefined */
+		sb_adds(md, rf->side[SC_SIDE_HEAD].cpu_ms > 0 ? "∞" : "—");
+}
+
+/* "<path> 60.00 → 90.00 s CPU (1.50×, +30.00 s)" or "<path> new, 150.00 s CPU". */
+static void slower_item(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
+{
+	path(md, c, rf->f->path, 0);
+	if (rf->f->change == SC_CHANGE_ADDED) {
+		sb_adds(md, " new, ");
+		cpu(md, c, rf->side[SC_SIDE_HEAD].cpu_ms);
+		sb_adds(md, " s CPU");
+		return;
+	}
+	sb_adds(md, " ");
+	cpu(md, c, rf->side[SC_SIDE_BASE].cpu_ms);
+	sb_adds(md, " → ");
+	cpu(md, c, rf->side[SC_SIDE_HEAD].cpu_ms);
+	sb_adds(md, " s CPU (");
+	ratio(md, c, rf);
+	sb_adds(md, ", ");
+	signed_cpu(md, c, rf->v.delta_ms);
+	sb_adds(md, " s)");
+}
+
+/* Files of one role (or all, role < 0) in reading order: flagged first,
+ * then the other compared files, each by CPU delta descending, then the
+ * files without a comparison; plan order breaks ties.  Returns the count. */
+static size_t order(const struct sc_report *r, int role, size_t *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_files; i++) {
+		const struct sc_report_file *rf = &r->files[i];
+		if (role >= 0 && (int)rf->f->role != role)
+			continue;
+		int group = !rf->compared ? 2 : rf->v.flagged ? 0 : 1;
+		long long delta = rf->compared ? effective_delta(rf) : 0;
+		size_t j = n++;
+		for (; j > 0; j--) {
+			const struct sc_report_file *o = &r->files[out[j - 1]];
+			int og = !o->compared ? 2 : o->v.flagged ? 0 : 1;
+			long long od = o->compared ? effective_delta(o) : 0;
+			if (og < group || (og == group && od >= delta))
+				break;
+			out[j] = out[j - 1];
+		}
+		out[j] = i;
+	}
+	return n;
+}
+
+/* Each flagged file; lead_in starts the sentence ("" at the very start of
+ * the line, where it is bold in markdown). */
+static void slower_list(struct strbuf *md, const struct ctx *c, const char *lead_in)
+{
+	const struct sc_report *r = c->r;
+	if (!r->n_flagged) {
+		sb_addf(md, "%snothing got slower beyond the thresholds.", lead_in);
+		return;
+	}
+	size_t idx[r->n_files ? r->n_files : 1];
+	size_t n = order(r, -1, idx);
+	const char *b = c->markdown && !*lead_in ? "**" : "";
+	sb_addf(md, "%s%s%zu of %zu file%s got slower beyond the thresholds:%s ", lead_in, b,
+	        r->n_flagged, r->n_compared, r->n_compared == 1 ? "" : "s", b);
+	const char *sep = "";
+	for (size_t k = 0; k < n && r->files[idx[k]].compared && r->files[idx[k]].v.flagged; k++) {
+		sb_adds(md, sep);
+		slower_item(md, c, &r->files[idx[k]]);
+		sep = "; ";
+	}
+	sb_adds(md, ". Flags are advisory.");
+}
+
+static void headline(struct strbuf *md, const struct ctx *c)
+{
+	const struct sc_report *r = c->r;
+	const char *status = sc_report_status(r);
+	const char *b = c->markdown ? "**" : "";
+	size_t n = r->n_files;
+	if (strcmp(status, "no_changes") == 0) {
+		sb_adds(md, "No changed Lean files between the merge base and head: nothing was "
+		            "measured.");
+	} else if (strcmp(status, "error") == 0) {
+		sb_addf(md, "%sMeasurement incomplete%s — %zu problem%s with the samples (listed "
+		            "%s); %zu of %zu file%s compared, no verdict for the rest.",
+		        b, b, r->n_problems, r->n_problems == 1 ? "" : "s",
+		        c->markdown ? "under Problems below" : "in report.md", r->n_compared, n,
+		        n == 1 ? "" : "s");
+		if (r->n_compared)
+			slower_list(md, c, " Of those compared, ");
+	} else if (!r->n_flagged) {
+		sb_addf(md, "%sNothing got slower beyond the thresholds%s (%zu file%s compared).", b,
+		        b, r->n_compared, r->n_compared == 1 ? "" : "s");
+	} else {
+		slower_list(md, c, "");
+	}
+}
+
+void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *out)
+{
+	struct ctx c = {r, {0, 0}, markdown};
+	sc_display_init(&r->th, &c.d);
+	headline(out, &c);
+}
+
+/* The plan reader does not check the slug (sc-plan does); a hand-made plan
+ * with anything else gets plain labels rather than a crafted URL. */
+static void rev_label(struct strbuf *md, const struct sc_plan *p, const char *sha)
+{
+	if (p->github && sc_is_github_slug(p->github))
+		sb_addf(md, "[`%.7s`](https://github.com/%s/commit/%s)", sha, p->github, sha);
+	else
+		sb_addf(md, "`%.7s`", sha);
+}
+
+static void rule(struct strbuf *md, const struct sc_thresholds *t)
+{
+	struct strbuf ratio = STRBUF_INIT, delta = STRBUF_INIT, added = STRBUF_INIT;
+	sc_format_milli(t->ratio_milli, &ratio);
+	sc_format_milli(t->delta_ms, &delta);
+	sc_format_milli(t->added_ms, &added);
+	sb_addf(md, "Rule: a modified file is flagged when its head CPU is ≥ %s× base **and** "
+	            "≥ +%s s; an added file when its head CPU is ≥ %s s; removed files are "
+	            "listed, never flagged. Figures are truncated, never rounded up, so each "
+	            "sits on the same side of its threshold as the exact value.",
+	        ratio.buf, delta.buf, added.buf);
+	if (!sc_thresholds_are_default(t))
+		sb_adds(md, " **Non-default thresholds** (set on the command line; TauCeti's are "
+		            "1.5×, +30 s and 150 s).");
+	sb_adds(md, "\n\n");
+	sb_release(&ratio);
+	sb_release(&delta);
+	sb_release(&added);
+}
+
+static void revisions(struct strbuf *md, const struct sc_report *r)
+{
+	const struct sc_plan *p = r->plan;
+	const char *names[] = {"base (merge base)", "head", "base tip", "tooling"};
+	const char *shas[] = {p->merge_base, p->head, p->base_tip, p->tooling};
+	sb_adds(md, "| side | revision | full ID |\n|:--|:--|:--|\n");
+	for (int i = 0; i < 4; i++) {
+		sb_addf(md, "| %s | ", names[i]);
+		rev_label(md, p, shas[i]);
+		sb_addf(md, " | `%s` |\n", shas[i]);
+	}
+	sb_adds(md, "\nRun ID ");
+	if (r->run_id)
+		sb_addf(md, "`%s`", r->run_id);
+	else
+		sb_adds(md, "none (no samples)");
+	sb_addf(md, ", plan digest `%s`.\n\n", r->plan_digest);
+}
+
+enum figure { FIG_CPU, FIG_WALL, FIG_RSS };
+
+/* One figure of one slot, or why there is none. */
+static void slot_cell(struct strbuf *md, const struct ctx *c, const struct sc_report_side *sd,
+                      enum figure fig)
+{
+	switch (sd->state) {
+	case SC_SLOT_UNUSED:
+		sb_adds(md, "—");
+		break;
+	case SC_SLOT_MISSING:
+		sb_adds(md, fig == FIG_CPU ? "missing" : "—");
+		break;
+	case SC_SLOT_REJECTED:
+		sb_adds(md, fig == FIG_CPU ? "rejected (duplicate)" : "—");
+		break;
+	case SC_SLOT_OK:
+		if (fig == FIG_CPU)
+			cpu(md, c, sd->cpu_ms);
+		else if (fig == FIG_WALL)
+			wall(md, sd->wall_ms);
+		else
+			rss(md, sd->in->s.max_rss_kib);
+		break;
+	case SC_SLOT_ERROR:
+		if (fig != FIG_CPU) {
+			sb_adds(md, "—");
+			break;
+		}
+		sb_adds(md, "error: ");
+		sc_md_escape(sd->in->s.ok ? "out of range" : sd->in->s.error, md);
+		break;
+	}
+}
+
+static void verdict_cell(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
+{
+	if (!rf->compared) {
+		sb_adds(md, "**not compared** (see Problems)");
+		return;
+	}
+	struct strbuf reason = STRBUF_INIT;
+	sc_verdict_reason(rf->f->change, &rf->v, &c->r->th, &reason);
+	sb_adds(md, rf->v.flagged                          ? "**flagged**: "
+	            : rf->f->change == SC_CHANGE_REMOVED ? "listed: "
+	                                                 : "not flagged: ");
+	/* Our own words and numbers: [a-z0-9 .,+] and ≥ × only, inert here;
+	 * a unit stays on its number's line. */
+	for (const char *p = reason.buf; *p; p++) {
+		if (*p == ' ' && p > reason.buf && p[-1] >= '0' && p[-1] <= '9' && p[1] == 's' &&
+		    (p[2] == '\0' || p[2] == ' '))
+			sb_adds(md, "&nbsp;");
+		else
+			sb_addc(md, *p);
+	}
+	sb_release(&reason);
+}
+
+static void row(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
+{
+	const struct sc_report_side *base = &rf->side[SC_SIDE_BASE], *head = &rf->side[SC_SIDE_HEAD];
+	int modified = rf->f->change == SC_CHANGE_MODIFIED;
+	sb_adds(md, "| ");
+	path(md, c, rf->f->path, 1);
+	sb_addf(md, " | %s | ", sc_change_name(rf->f->change));
+	slot_cell(md, c, base, FIG_CPU);
+	sb_adds(md, " | ");
+	slot_cell(md, c, head, FIG_CPU);
+	sb_adds(md, " | ");
+	ratio(md, c, rf);
+	sb_adds(md, " | ");
+	if (rf->compared)
+		signed_cpu(md, c, effective_delta(rf));
+	else
+		sb_adds(md, "—");
+	sb_adds(md, " | ");
+	if (rf->compared && modified && base->cpu_ms > 0) {
+		sc_format_pct_floor(head->cpu_ms, base->cpu_ms, md);
+		sb_adds(md, "%");
+	} else {
+		sb_adds(md, "—");
+	}
+	sb_adds(md, " | ");
+	verdict_cell(md, c, rf);
+	sb_adds(md, " |\n");
+}
+
+/* Sums over the compared files of the section. */
+static void totals(struct strbuf *md, const struct ctx *c, const size_t *idx, size_t n)
+{
+	long long base = 0, head = 0;
+	size_t compared = 0, flagged = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct sc_report_file *rf = &c->r->files[idx[k]];
+		if (!rf->compared)
+			continue;
+		compared++;
+		flagged += (size_t)rf->v.flagged;
+		base += rf->side[SC_SIDE_BASE].state == SC_SLOT_OK ? rf->side[SC_SIDE_BASE].cpu_ms : 0;
+		head += rf->side[SC_SIDE_HEAD].state == SC_SLOT_OK ? rf->side[SC_SIDE_HEAD].cpu_ms : 0;
+	}
+	sb_addf(md, "| **total** | %zu compared | ", compared);
+	cpu(md, c, base);
+	sb_adds(md, " | ");
+	cpu(md, c, head);
+	sb_adds(md, " | — | ");
+	signed_cpu(md, c, head - base);
+	sb_adds(md, " | ");
+	if (base > 0) {
+		sc_format_pct_floor(head, base, md);
+		sb_adds(md, "%");
+	} else {
+		sb_adds(md, "—");
+	}
+	sb_addf(md, " | %zu flagged", flagged);
+	if (compared < n)
+		sb_addf(md, ", %zu not compared", n - compared);
+	sb_adds(md, " |\n");
+}
+
+static void section(struct strbuf *md, const struct ctx *c, enum sc_role role, const char *title)
+{
+	const struct sc_report *r = c->r;
+	size_t idx[r->n_files ? r->n_files : 1];
+	size_t n = order(r, (int)role, idx);
+	if (!n)
+		return;
+	sb_addf(md, "## %s\n\n", title);
+	sb_adds(md, "| file | change | base CPU (s) | head CPU (s) | ratio | Δ CPU (s) | Δ % | "
+	            "verdict |\n|:--|:--|--:|--:|--:|--:|--:|:--|\n");
+	for (size_t k = 0; k < n; k++)
+		row(md, c, &r->files[idx[k]]);
+	totals(md, c, idx, n);
+	sb_adds(md, "\n");
+}
+
+/* Wall time and peak memory of every sample, and each side's prebuild. */
+static void resources(struct strbuf *md, const struct ctx *c)
+{
+	const struct sc_report *r = c->r;
+	if (!r->n_files)
+		return;
+	sb_adds(md, "## Wall time and peak memory\n\n| file | base wall (s) | head wall (s) | "
+	            "base max RSS (MiB) | head max RSS (MiB) |\n|:--|--:|--:|--:|--:|\n");
+	const enum sc_role roles[] = {SC_ROLE_LIBRARY, SC_ROLE_ROADMAP};
+	for (int k = 0; k < 2; k++) {
+		size_t idx[r->n_files];
+		size_t n = order(r, (int)roles[k], idx);
+		for (size_t i = 0; i < n; i++) {
+			const struct sc_report_file *rf = &r->files[idx[i]];
+			sb_adds(md, "| ");
+			path(md, c, rf->f->path, 1);
+			const enum figure figs[] = {FIG_WALL, FIG_WALL, FIG_RSS, FIG_RSS};
+			for (int f = 0; f < 4; f++) {
+				sb_adds(md, " | ");
+				slot_cell(md, c, &rf->side[f % 2], figs[f]);
+			}
+			sb_adds(md, " |\n");
+		}
+	}
+	sb_adds(md, "\nPrebuild (each side's import cones, before its samples; not compared):\n\n"
+	            "| side | CPU (s) | wall (s) | max RSS (MiB) |\n|:--|--:|--:|--:|\n");
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		const struct sc_report_side *sd = &r->prebuild[side];
+		sb_addf(md, "| %s | ", sc_side_name(side));
+		if (sd->state == SC_SLOT_MISSING)
+			sb_adds(md, "not recorded");
+		else if (sd->state == SC_SLOT_UNUSED)
+			sb_adds(md, "not run (no file)");
+		else
+			slot_cell(md, c, sd, FIG_CPU);
+		sb_adds(md, " | ");
+		slot_cell(md, c, sd, FIG_WALL);
+		sb_adds(md, " | ");
+		slot_cell(md, c, sd, FIG_RSS);
+		sb_adds(md, " |\n");
+	}
+	sb_adds(md, "\n");
+}
+
+static void problems(struct strbuf *md, const struct sc_report *r)
+{
+	if (!r->n_problems)
+		return;
+	sb_adds(md, "## Problems\n\n");
+	for (size_t i = 0; i < r->n_problems; i++) {
+		const struct sc_problem *p = &r->problems[i];
+		/* Sample ids passed sc_sample_side: "base|head:" + a module name
+		 * or "@prebuild". */
+		sb_addf(md, "- `%s`", p->sample);
+		if (p->source) {
+			sb_adds(md, " (");
+			sc_md_escape(p->source, md);
+			sb_adds(md, ")");
+		}
+		sb_addf(md, " — %s: ", p->kind);
+		sc_md_escape(p->detail, md);
+		sb_adds(md, "\n");
+	}
+	sb_adds(md, "\n");
+}
+
+static void environment(struct strbuf *md, const struct sc_report_env *e)
+{
+	sb_adds(md, "## Environment\n\n- Platform: ");
+	sc_md_escape(e->platform, md);
+	sb_adds(md, " (");
+	sc_md_escape(e->machine, md);
+	sb_adds(md, ")\n- Sandbox user: ");
+	if (e->sandbox_user)
+		sb_addf(md, "`%s` (uid:gid)", e->sandbox_user); /* validated digits:digits */
+	else
+		sb_adds(md, "not recorded");
+	sb_adds(md, "\n- Lean: ");
+	if (e->lean_version)
+		sc_md_code(e->lean_version, md);
+	else
+		sb_adds(md, "not recorded");
+	const char *names[] = {"bin/lean", "bin/lake"};
+	const char *hashes[] = {e->lean_sha256, e->lake_sha256};
+	for (int i = 0; i < 2; i++) {
+		sb_addf(md, "\n- `%s` SHA-256: ", names[i]);
+		if (hashes[i])
+			sb_addf(md, "`%s`", hashes[i]);
+		else
+			sb_adds(md, "not recorded");
+	}
+	sb_adds(md, "\n- Dependencies: operator prepared\n\n");
+}
+
+void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
+{
+	struct ctx c = {r, {0, 0}, 1};
+	sc_display_init(&r->th, &c.d);
+	headline(md, &c);
+	sb_adds(md, "\n\n");
+	rule(md, &r->th);
+	revisions(md, r);
+	section(md, &c, SC_ROLE_LIBRARY, "Library files");
+	section(md, &c, SC_ROLE_ROADMAP, "Roadmap files");
+	resources(md, &c);
+	problems(md, r);
+	environment(md, &r->env);
+	sb_addf(md, "## Limits\n\n%s\n", sc_report_limits_text);
+}

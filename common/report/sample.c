@@ -1,0 +1,288 @@
+#include "report/sample.h"
+#include "util/json.h"
+#include "plan/leanpath.h"
+#include "util/oid.h"
+#include "plan/plan.h"
+#include "report/verdict.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const reasons[] = {
+	"prebuild_failed", "prebuild_timeout", "source_changed", "deadline_exceeded", "timeout", "failed", "invalid_counters",
+	"missing_counters", "status_mismatch", "sandbox_failed", NULL,
+};
+
+int sc_is_error_reason(const char *reason)
+{
+	for (const char *const *r = reasons; *r; r++)
+		if (strcmp(*r, reason) == 0)
+			return 1;
+	return 0;
+}
+
+int sc_sample_id_split(const char *sample, int *side, const char **id)
+{
+	const char *colon = strchr(sample, ':');
+	if (!colon)
+		return -1;
+	size_t n = (size_t)(colon - sample);
+	if (n == 4 && strncmp(sample, "base", 4) == 0)
+		*side = SC_SIDE_BASE;
+	else if (n == 4 && strncmp(sample, "head", 4) == 0)
+		*side = SC_SIDE_HEAD;
+	else
+		return -1;
+	*id = colon + 1;
+	/* An id is a module name: identifiers joined by dots. */
+	const char *p = *id, *start = p;
+	for (;; p++) {
+		if (*p == '.' || *p == '\0') {
+			if (!sc_is_lean_ident(start, (size_t)(p - start)))
+				return -1;
+			if (*p == '\0')
+				break;
+			start = p + 1;
+		}
+	}
+	return 0;
+}
+
+int sc_sample_prebuild_side(const char *sample)
+{
+	if (strcmp(sample, "base:" SC_PREBUILD_ID) == 0)
+		return SC_SIDE_BASE;
+	if (strcmp(sample, "head:" SC_PREBUILD_ID) == 0)
+		return SC_SIDE_HEAD;
+	return -1;
+}
+
+int sc_sample_side(const char *sample)
+{
+	int side;
+	const char *id;
+	if (sc_sample_id_split(sample, &side, &id) == 0)
+		return side;
+	return sc_sample_prebuild_side(sample);
+}
+
+void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out)
+{
+	yajl_gen g = sc_json_gen_new(0);
+	sc_json_map_open(g);
+	sc_json_str(g, "schema");
+	sc_json_str(g, SC_SAMPLE_SCHEMA);
+	sc_json_str(g, "run_id");
+	sc_json_str(g, s->run_id);
+	sc_json_str(g, "plan_digest");
+	sc_json_str(g, s->plan_digest);
+	sc_json_str(g, "revision");
+	sc_json_str(g, s->revision);
+	sc_json_str(g, "sample");
+	sc_json_str(g, s->sample);
+	sc_json_str(g, "ok");
+	sc_json_bool(g, s->ok);
+	const char *num_keys[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s"};
+	const double nums[] = {s->cpu_user_s, s->cpu_sys_s, s->cpu_s, s->wall_s};
+	for (int i = 0; i < 4; i++) {
+		sc_json_str(g, num_keys[i]);
+		if (s->ok)
+			sc_json_fixed(g, nums[i], 3);
+		else
+			sc_json_null(g);
+	}
+	sc_json_str(g, "max_rss_kib");
+	if (s->ok)
+		sc_json_int(g, s->max_rss_kib);
+	else
+		sc_json_null(g);
+	sc_json_str(g, "exit_status");
+	if (s->ok)
+		sc_json_int(g, s->exit_status);
+	else
+		sc_json_null(g);
+	sc_json_str(g, "error");
+	sc_json_str_or_null(g, s->ok ? NULL : s->error);
+	sc_json_str(g, "detail");
+	sc_json_str_or_null(g, s->detail);
+	sc_json_map_close(g);
+	sc_json_finish(g, out);
+}
+
+int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct strbuf *err)
+{
+	static const char *const keys[] = {"schema", "run_id", "plan_digest", "revision", "sample",
+	                                   "ok", "cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
+	                                   "max_rss_kib", "exit_status", "error", "detail", NULL};
+	memset(s, 0, sizeof *s);
+	yajl_val v = sc_json_parse(buf, len, err);
+	if (!v)
+		return -1;
+	int rc = -1;
+	const char *schema, *run_id, *digest, *rev, *sample, *error, *detail;
+	if (sc_json_only_keys(v, keys, "the sample", err) < 0 ||
+	    sc_json_get_str(v, "schema", &schema, err) < 0)
+		goto out;
+	if (strcmp(schema, SC_SAMPLE_SCHEMA) != 0) {
+		sb_addf(err, "unsupported sample schema \"%s\"", schema);
+		goto out;
+	}
+	if (sc_json_get_str(v, "run_id", &run_id, err) < 0 ||
+	    sc_json_get_str(v, "plan_digest", &digest, err) < 0 ||
+	    sc_json_get_str(v, "revision", &rev, err) < 0 ||
+	    sc_json_get_str(v, "sample", &sample, err) < 0 ||
+	    sc_json_get_bool(v, "ok", &s->ok, err) < 0 ||
+	    sc_json_get_str_or_null(v, "error", &error, err) < 0 ||
+	    sc_json_get_str_or_null(v, "detail", &detail, err) < 0)
+		goto out;
+	if (!sc_is_lower_hex(run_id, SC_RUN_ID_HEXSZ)) {
+		sb_adds(err, "field \"run_id\" is not a run ID");
+		goto out;
+	}
+	if (!sc_is_lower_hex(digest, 64)) {
+		sb_adds(err, "field \"plan_digest\" is not a SHA-256 digest");
+		goto out;
+	}
+	if (!sc_is_lower_hex(rev, 40) && !sc_is_lower_hex(rev, 64)) {
+		sb_adds(err, "field \"revision\" is not a full object ID");
+		goto out;
+	}
+	if (sc_sample_side(sample) < 0) {
+		sb_adds(err, "field \"sample\" is not <base|head>:<module> or <base|head>:@prebuild");
+		goto out;
+	}
+	s->run_id = xstrdup(run_id);
+	s->plan_digest = xstrdup(digest);
+	s->revision = xstrdup(rev);
+	s->sample = xstrdup(sample);
+	s->detail = detail ? xstrdup(detail) : NULL;
+	if (s->ok) {
+		long long rss, exit_status;
+		if (error) {
+			sb_adds(err, "an ok sample carries an error");
+			goto out;
+		}
+		if (sc_json_get_num(v, "cpu_user_s", &s->cpu_user_s, err) < 0 ||
+		    sc_json_get_num(v, "cpu_sys_s", &s->cpu_sys_s, err) < 0 ||
+		    sc_json_get_num(v, "cpu_s", &s->cpu_s, err) < 0 ||
+		    sc_json_get_num(v, "wall_s", &s->wall_s, err) < 0 ||
+		    sc_json_get_int(v, "max_rss_kib", &rss, err) < 0 ||
+		    sc_json_get_int(v, "exit_status", &exit_status, err) < 0)
+			goto out;
+		if (s->cpu_user_s < 0 || s->cpu_sys_s < 0 || s->cpu_s < 0 || s->wall_s < 0 ||
+		    rss < 0 || exit_status != 0) {
+			sb_adds(err, "an ok sample has a negative counter or a nonzero exit status");
+			goto out;
+		}
+		/* A billion seconds is decades: anything above is garbage, and
+		 * sc_sample_to_json could not print it back. */
+		if (s->cpu_user_s > 1e9 || s->cpu_sys_s > 1e9 || s->cpu_s > 1e9 || s->wall_s > 1e9) {
+			sb_adds(err, "an ok sample has a counter above 1e9 seconds");
+			goto out;
+		}
+		static const char *const num_keys[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s"};
+		const double nums[] = {s->cpu_user_s, s->cpu_sys_s, s->cpu_s, s->wall_s};
+		/* Whole milliseconds only (GNU time resolves 10 ms): a finer
+		 * counter would be rounded somewhere, and a rounded figure can
+		 * land on the other side of a threshold than the verdict. */
+		long long ms[4];
+		for (int i = 0; i < 4; i++) {
+			if (sc_seconds_to_ms(nums[i], &ms[i]) < 0) {
+				sb_addf(err, "field \"%s\" is not a whole number of milliseconds",
+				        num_keys[i]);
+				goto out;
+			}
+		}
+		if (ms[0] + ms[1] != ms[2]) {
+			sb_adds(err, "cpu_s is not cpu_user_s + cpu_sys_s");
+			goto out;
+		}
+		s->max_rss_kib = rss;
+		s->exit_status = (int)exit_status;
+	} else {
+		if (!error || !sc_is_error_reason(error)) {
+			sb_adds(err, "an error sample has no known error reason");
+			goto out;
+		}
+		static const char *const nulls[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
+		                                    "max_rss_kib", "exit_status", NULL};
+		for (const char *const *k = nulls; *k; k++) {
+			yajl_val m = sc_json_member(v, *k);
+			if (!m || !YAJL_IS_NULL(m)) {
+				sb_addf(err, "an error sample carries \"%s\"", *k);
+				goto out;
+			}
+		}
+		s->error = xstrdup(error);
+	}
+	rc = 0;
+out:
+	yajl_tree_free(v);
+	if (rc < 0)
+		sc_sample_free(s);
+	return rc;
+}
+
+void sc_sample_free(struct sc_sample *s)
+{
+	free(s->run_id);
+	free(s->plan_digest);
+	free(s->revision);
+	free(s->sample);
+	free(s->error);
+	free(s->detail);
+	memset(s, 0, sizeof *s);
+}
+
+void sc_status_to_json(const struct sc_status *st, struct strbuf *out)
+{
+	yajl_gen g = sc_json_gen_new(0);
+	sc_json_map_open(g);
+	sc_json_str(g, "schema");
+	sc_json_str(g, SC_STATUS_SCHEMA);
+	sc_json_str(g, "exit_code");
+	sc_json_int(g, st->exit_code);
+	sc_json_str(g, "signal");
+	sc_json_int(g, st->signal);
+	sc_json_str(g, "timed_out");
+	sc_json_bool(g, st->timed_out);
+	sc_json_str(g, "wall_s");
+	sc_json_fixed(g, st->wall_s, 3);
+	sc_json_map_close(g);
+	sc_json_finish(g, out);
+}
+
+int sc_status_from_json(const char *buf, size_t len, struct sc_status *st, struct strbuf *err)
+{
+	static const char *const keys[] = {"schema", "exit_code", "signal", "timed_out", "wall_s", NULL};
+	memset(st, 0, sizeof *st);
+	yajl_val v = sc_json_parse(buf, len, err);
+	if (!v)
+		return -1;
+	int rc = -1;
+	const char *schema;
+	long long code, sig;
+	if (sc_json_only_keys(v, keys, "the status line", err) < 0 ||
+	    sc_json_get_str(v, "schema", &schema, err) < 0)
+		goto out;
+	if (strcmp(schema, SC_STATUS_SCHEMA) != 0) {
+		sb_addf(err, "unsupported status schema \"%s\"", schema);
+		goto out;
+	}
+	if (sc_json_get_int(v, "exit_code", &code, err) < 0 ||
+	    sc_json_get_int(v, "signal", &sig, err) < 0 ||
+	    sc_json_get_bool(v, "timed_out", &st->timed_out, err) < 0 ||
+	    sc_json_get_num(v, "wall_s", &st->wall_s, err) < 0)
+		goto out;
+	if (code < -1 || code > 255 || sig < 0 || sig > 64 || st->wall_s < 0) {
+		sb_adds(err, "status line has an out-of-range value");
+		goto out;
+	}
+	st->exit_code = (int)code;
+	st->signal = (int)sig;
+	rc = 0;
+out:
+	yajl_tree_free(v);
+	return rc;
+}

@@ -1,0 +1,65 @@
+#ifndef SC_SAMPLE_H
+#define SC_SAMPLE_H
+/* One measurement, bound to its run, plan, revision and sample id.
+ * JSON schema "sphereceti.sample/1", one line:
+ * {"schema": "sphereceti.sample/1", "run_id": hex32, "plan_digest": hex64,
+ *  "revision": oid, "sample": "base:A.B" | "head:A.B", "ok": bool,
+ *  "cpu_user_s": n|null, "cpu_sys_s": n|null, "cpu_s": n|null,
+ *  "wall_s": n|null, "max_rss_kib": int|null, "exit_status": int|null,
+ *  "error": null | "prebuild_failed" | "prebuild_timeout" |
+ *           "source_changed" | "deadline_exceeded" | "timeout" |
+ *           "failed" | "invalid_counters" | "missing_counters" |
+ *           "status_mismatch" | "sandbox_failed" | "source_changed",
+ *  "detail": null | "human-readable reason"}
+ * An ok sample has every number and error null; an error sample has no
+ * cpu numbers (partial data never leaves this model).  Counters are whole
+ * milliseconds.  "<side>:@prebuild" is the side's prebuild ('@' is in no
+ * module name, so it names no file).
+ *
+ * The status line sc-sandbox-exec prints, schema "sphereceti.status/1":
+ * {"schema": "sphereceti.status/1", "exit_code": int, "signal": int,
+ *  "timed_out": bool, "wall_s": n} */
+#include <stddef.h>
+#include "util/strbuf.h"
+
+#define SC_SAMPLE_SCHEMA "sphereceti.sample/1"
+#define SC_STATUS_SCHEMA "sphereceti.status/1"
+#define SC_RUN_ID_HEXSZ 32
+
+struct sc_sample {
+	char *run_id;
+	char *plan_digest;
+	char *revision;
+	char *sample; /* "<side>:<file id>" */
+	int ok;
+	double cpu_user_s, cpu_sys_s, cpu_s, wall_s;
+	long long max_rss_kib;
+	int exit_status;
+	char *error;  /* NULL when ok */
+	char *detail; /* NULL or a reason for a person */
+};
+
+struct sc_status {
+	int exit_code; /* -1 when the process was signalled */
+	int signal;    /* 0 unless signalled */
+	int timed_out;
+	double wall_s;
+};
+
+int sc_is_error_reason(const char *reason);
+void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out);
+int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct strbuf *err);
+void sc_sample_free(struct sc_sample *s);
+
+void sc_status_to_json(const struct sc_status *st, struct strbuf *out);
+int sc_status_from_json(const char *buf, size_t len, struct sc_status *st, struct strbuf *err);
+
+/* "base:A.B" -> side and id (pointer into s); returns 0 or -1. */
+int sc_sample_id_split(const char *sample, int *side, const char **id);
+#define SC_PREBUILD_ID "@prebuild"
+/* "base:@prebuild" / "head:@prebuild" -> the side; anything else -> -1. */
+int sc_sample_prebuild_side(const char *sample);
+/* The side of a file sample or a prebuild sample; -1 when it is neither. */
+int sc_sample_side(const char *sample);
+
+#endif

@@ -1,0 +1,191 @@
+#include "report/verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void sc_thresholds_default(struct sc_thresholds *t)
+{
+	t->ratio_milli = SC_DEFAULT_RATIO_MILLI;
+	t->delta_ms = SC_DEFAULT_DELTA_MS;
+	t->added_ms = SC_DEFAULT_ADDED_MS;
+}
+
+int sc_thresholds_are_default(const struct sc_thresholds *t)
+{
+	return t->ratio_milli == SC_DEFAULT_RATIO_MILLI && t->delta_ms == SC_DEFAULT_DELTA_MS &&
+	       t->added_ms == SC_DEFAULT_ADDED_MS;
+}
+
+int sc_seconds_to_ms(double s, long long *ms)
+{
+	if (!isfinite(s) || s < 0 || s > (double)(SC_MAX_MS / 1000))
+		return -1;
+	/* s >= 0, so adding one half and truncating rounds to nearest (no
+	 * libm: the tools link without -lm). */
+	double x = s * 1000.0;
+	long long r = (long long)(x + 0.5);
+	double off = x > (double)r ? x - (double)r : (double)r - x;
+	/* A decimal with three places is off by a few ulps at most (below
+	 * 1e-3 ms even at SC_MAX_MS); a fourth decimal is off by >= 0.1 ms. */
+	if (off > 1e-6 + (double)r * 1e-15)
+		return -1;
+	*ms = r;
+	return 0;
+}
+
+int sc_parse_milli(const char *s, long long *out)
+{
+	long long v = 0;
+	const char *p = s;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (*p - '0');
+		if (v > SC_MAX_MS / 1000)
+			return -1;
+	}
+	int decimals = 0;
+	v *= 1000;
+	if (*p == '.') {
+		long long scale = 100;
+		for (p++; *p >= '0' && *p <= '9'; p++, decimals++) {
+			if (decimals == 3)
+				return -1;
+			v += (*p - '0') * scale;
+			scale /= 10;
+		}
+		if (!decimals)
+			return -1;
+	}
+	if (*p)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void sc_format_milli(long long v, struct strbuf *out)
+{
+	sb_addf(out, "%lld", v / 1000);
+	long long frac = v % 1000;
+	if (!frac)
+		return;
+	char digits[8];
+	snprintf(digits, sizeof digits, ".%03lld", frac);
+	size_t n = strlen(digits);
+	while (digits[n - 1] == '0')
+		digits[--n] = '\0';
+	sb_adds(out, digits);
+}
+
+void sc_verdict_compute(enum sc_change change, long long base_ms, long long head_ms,
+                        const struct sc_thresholds *t, struct sc_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	switch (change) {
+	case SC_CHANGE_MODIFIED:
+		/* Both operands are <= SC_MAX_MS and the ratio <= 1000x, so the
+		 * products stay far below LLONG_MAX. */
+		v->ratio_met = head_ms * 1000 >= t->ratio_milli * base_ms;
+		v->delta_ms = head_ms - base_ms;
+		v->delta_met = v->delta_ms >= t->delta_ms;
+		v->flagged = v->ratio_met && v->delta_met;
+		if (base_ms > 0) {
+			v->has_ratio = 1;
+			v->ratio_milli = (head_ms * 1000 + base_ms / 2) / base_ms;
+		}
+		break;
+	case SC_CHANGE_ADDED:
+		v->flagged = head_ms >= t->added_ms;
+		break;
+	case SC_CHANGE_REMOVED:
+		break;
+	}
+}
+
+void sc_verdict_reason(enum sc_change change, const struct sc_verdict *v,
+                       const struct sc_thresholds *t, struct strbuf *out)
+{
+	struct strbuf ratio = STRBUF_INIT, delta = STRBUF_INIT, added = STRBUF_INIT;
+	sc_format_milli(t->ratio_milli, &ratio);
+	sc_format_milli(t->delta_ms, &delta);
+	sc_format_milli(t->added_ms, &added);
+	switch (change) {
+	case SC_CHANGE_MODIFIED:
+		if (v->flagged)
+			sb_addf(out, "head ≥ %s× base and ≥ +%s s", ratio.buf, delta.buf);
+		else if (!v->ratio_met && !v->delta_met)
+			sb_addf(out, "below %s× base and below +%s s", ratio.buf, delta.buf);
+		else if (!v->ratio_met)
+			sb_addf(out, "below %s× base", ratio.buf);
+		else
+			sb_addf(out, "below +%s s", delta.buf);
+		break;
+	case SC_CHANGE_ADDED:
+		sb_addf(out, "new file %s %s s", v->flagged ? "≥" : "below", added.buf);
+		break;
+	case SC_CHANGE_REMOVED:
+		sb_adds(out, "removed files are listed, never flagged");
+		break;
+	}
+	sb_release(&ratio);
+	sb_release(&delta);
+	sb_release(&added);
+}
+
+/* Decimals a thousandths value needs: 1500 -> 1, 30000 -> 0, 149999 -> 3. */
+static int milli_decimals(long long v)
+{
+	return v % 10 ? 3 : v % 100 ? 2 : v % 1000 ? 1 : 0;
+}
+
+static int at_least(int a, int b) { return a > b ? a : b; }
+
+void sc_display_init(const struct sc_thresholds *t, struct sc_display *d)
+{
+	d->sec_decimals = at_least(2, at_least(milli_decimals(t->delta_ms), milli_decimals(t->added_ms)));
+	d->ratio_decimals = at_least(2, milli_decimals(t->ratio_milli));
+}
+
+static long long floor_div(long long a, long long b)
+{
+	long long q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* v in units of 10^-decimals, printed with that many decimals. */
+static void add_scaled(long long v, int decimals, struct strbuf *out)
+{
+	long long scale = 1;
+	for (int i = 0; i < decimals; i++)
+		scale *= 10;
+	long long a = v < 0 ? -v : v;
+	sb_addf(out, "%s%lld", v < 0 ? "-" : "", a / scale);
+	if (decimals)
+		sb_addf(out, ".%0*lld", decimals, a % scale);
+}
+
+void sc_format_ms_floor(long long ms, int decimals, struct strbuf *out)
+{
+	long long unit = 1;
+	for (int i = decimals; i < 3; i++)
+		unit *= 10;
+	add_scaled(floor_div(ms, unit), decimals, out);
+}
+
+void sc_format_ratio_floor(long long head_ms, long long base_ms, int decimals,
+                           struct strbuf *out)
+{
+	long long scale = 1;
+	for (int i = 0; i < decimals; i++)
+		scale *= 10;
+	add_scaled(floor_div(head_ms * scale, base_ms), decimals, out);
+}
+
+void sc_format_pct_floor(long long head_ms, long long base_ms, struct strbuf *out)
+{
+	long long tenths = floor_div((head_ms - base_ms) * 1000, base_ms);
+	if (tenths >= 0)
+		sb_addc(out, '+');
+	add_scaled(tenths, 1, out);
+}

@@ -1,0 +1,119 @@
+#include "run/stage.h"
+#include "util/die.h"
+#include "util/run.h"
+#include "util/sigign.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* What stops a porcelain and is passed on to its stages. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_STOP (sizeof stop_signals / sizeof *stop_signals)
+
+static volatile sig_atomic_t interrupted;
+/* Stages running now, for the handler to pass a signal on to. */
+static volatile sig_atomic_t running[SC_STAGE_MAX];
+
+static void on_signal(int sig)
+{
+	if (!interrupted)
+		interrupted = sig;
+	for (int i = 0; i < SC_STAGE_MAX; i++) {
+		pid_t child = running[i];
+		if (child > 0)
+			kill(child, SIGTERM);
+	}
+}
+
+void sc_stage_init_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < N_STOP; i++)
+		if (!sc_signal_ignored(stop_signals[i]))
+			sigaction(stop_signals[i], &sa, NULL);
+}
+
+int sc_stage_interrupted(void) { return interrupted; }
+
+void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
+                    const char *const *args, int output)
+{
+	struct sc_argv argv = SC_ARGV_INIT;
+	sc_argv_push_owned(&argv, xasprintf("%s/sc-%s", dir, stage));
+	for (const char *const *a = args; *a; a++)
+		sc_argv_push(&argv, *a);
+
+	/* Block the forwarded signals while the child is being started so a
+	 * signal arriving in between is not lost: the handler then sees the pid. */
+	sigset_t block, old;
+	sigemptyset(&block);
+	for (size_t i = 0; i < N_STOP; i++)
+		sigaddset(&block, stop_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	int slot = 0;
+	while (slot < SC_STAGE_MAX && running[slot] > 0)
+		slot++;
+	if (slot == SC_STAGE_MAX)
+		sc_die_code(SC_EXIT_FAIL, "internal: more than %d stages at once (sc-%s)",
+		            SC_STAGE_MAX, stage);
+	unsigned flags = SC_NULL_IN | SC_PARENT_DEATH_TERM;
+	if (output != SC_STAGE_INHERIT)
+		flags |= SC_PIPE_OUT;
+	if (output == SC_STAGE_ALL_OUTPUT)
+		flags |= SC_ERR_TO_OUT;
+	struct sc_proc p;
+	/* A stage gets SIGTERM when we die, even by SIGKILL: sc-sandbox-exec
+	 * then takes its sandbox down, the others just stop. */
+	int rc = sc_spawn(&p, argv.v, NULL, NULL, flags);
+	int err = errno;
+	if (rc == 0) {
+		running[slot] = p.pid;
+		if (interrupted)
+			kill(p.pid, SIGTERM);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		errno = err;
+		sc_die_errno("cannot run stage sc-%s (%s)", stage, argv.v[0]);
+	}
+	s->pid = p.pid;
+	s->out_fd = output != SC_STAGE_INHERIT ? p.out_fd : -1;
+	s->path = xstrdup(argv.v[0]);
+	sc_argv_release(&argv);
+}
+
+int sc_stage_finish(struct sc_stage *s, struct strbuf *out)
+{
+	if (s->out_fd >= 0) {
+		struct strbuf discard = STRBUF_INIT;
+		if (sc_read_all(s->out_fd, out ? out : &discard) < 0)
+			sc_die_errno("cannot read output of %s", s->path);
+		sb_release(&discard);
+		close(s->out_fd);
+	}
+	int st = sc_wait(s->pid);
+	for (int i = 0; i < SC_STAGE_MAX; i++)
+		if (running[i] == s->pid)
+			running[i] = 0;
+	if (st < 0)
+		sc_die_errno("cannot wait for %s", s->path);
+	free(s->path);
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + WTERMSIG(st);
+}
+
+int sc_stage_run(const char *dir, const char *stage, const char *const *args,
+                 struct strbuf *out)
+{
+	struct sc_stage s;
+	sc_stage_start(&s, dir, stage, args, out ? SC_STAGE_STDOUT : SC_STAGE_INHERIT);
+	return sc_stage_finish(&s, out);
+}

@@ -1,0 +1,41 @@
+#ifndef SC_STAGE_H
+#define SC_STAGE_H
+/* Running sibling stages (sc-<name> in the exec dir) from a porcelain, with
+ * interrupts forwarded: SIGINT/SIGTERM/SIGHUP received by the porcelain are
+ * passed on as SIGTERM to every stage running at that moment, so a stage can
+ * take its sandbox down, and are remembered for the porcelain to stop.
+ * A stage is also sent SIGTERM when the porcelain dies without a chance to
+ * forward anything (SIGKILL, a crash). */
+#include "util/argv.h"
+#include "util/strbuf.h"
+
+#include <sys/types.h>
+
+/* Install the forwarding handlers (once, before the first stage). */
+void sc_stage_init_signals(void);
+/* The signal that interrupted us, or 0. */
+int sc_stage_interrupted(void);
+
+/* Run <dir>/sc-<stage> ARGS... (args NULL-terminated, without argv[0]).
+ * stdout is collected into out when non-NULL, else inherited; stderr is
+ * inherited.  Returns the exit code, 128+N when killed by signal N, or dies
+ * if it cannot start. */
+int sc_stage_run(const char *dir, const char *stage, const char *const *args,
+                 struct strbuf *out);
+
+/* The same in two halves, for a stage that runs while we do other work
+ * (at most SC_STAGE_MAX at once).  Output as sc_stage_run, except that
+ * SC_STAGE_ALL_OUTPUT collects stderr too, so that a stage we may never
+ * wait for (we died first) cannot add lines to the one we printed. */
+#define SC_STAGE_MAX 4
+enum { SC_STAGE_INHERIT = 0, SC_STAGE_STDOUT = 1, SC_STAGE_ALL_OUTPUT = 2 };
+struct sc_stage {
+	pid_t pid;
+	int out_fd;
+	char *path;
+};
+void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
+                    const char *const *args, int output);
+int sc_stage_finish(struct sc_stage *s, struct strbuf *out);
+
+#endif

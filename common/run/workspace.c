@@ -1,0 +1,44 @@
+#include "run/workspace.h"
+#include "util/die.h"
+#include "util/safefile.h"
+#include "util/strbuf.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *sc_workspace_claim(const char *ws, const char *plan, size_t len)
+{
+	if (mkdir(ws, 0755) < 0) {
+		if (errno == EEXIST)
+			sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
+		sc_die_errno("cannot create workspace (%s)", ws);
+	}
+	char real[PATH_MAX];
+	if (!realpath(ws, real))
+		sc_die_errno("cannot resolve workspace (%s)", ws);
+	char *r = xstrdup(real);
+	sc_die_set_note(xasprintf("the workspace stays: remove %s to retry", r));
+	char *marker = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, r);
+	static const char text[] = "This profile run has not finished: no report here is complete.\n";
+	sc_write_file_atomic_or_die(marker, text, sizeof text - 1, "workspace marker");
+	free(marker);
+	char *path = xasprintf("%s/plan.json", r);
+	sc_write_file_atomic_or_die(path, plan, len, "plan");
+	free(path);
+	return r;
+}
+
+void sc_workspace_complete(const char *ws)
+{
+	char *marker = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
+	unlink(marker);
+	free(marker);
+}
+
+char *sc_workspace_raw(const char *ws, const char *side, const char *name, const char *ext)
+{
+	return xasprintf("%s/raw/%s-%s.%s", ws, side, name, ext);
+}

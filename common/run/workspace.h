@@ -1,0 +1,21 @@
+#ifndef SC_WORKSPACE_H
+#define SC_WORKSPACE_H
+/* The profile run's workspace (DESIGN.md "Measurement"): claimed with
+ * mkdir, so two runs never share one and none is resumed; INCOMPLETE stays
+ * in it until the report is whole; raw/ holds what the host parses,
+ * logs/ the untrusted output. */
+
+#include <stddef.h>
+
+#define SC_WORKSPACE_INCOMPLETE "INCOMPLETE"
+
+/* mkdir WS (dies if it exists or cannot be made), write INCOMPLETE and
+ * plan.json (PLAN, LEN bytes), and from here make every error line say
+ * that the folder stays.  Returns WS resolved (allocated). */
+char *sc_workspace_claim(const char *ws, const char *plan, size_t len);
+/* The report is whole: INCOMPLETE goes. */
+void sc_workspace_complete(const char *ws);
+/* WS/raw/<side>-<name>.<ext> (allocated). */
+char *sc_workspace_raw(const char *ws, const char *side, const char *name, const char *ext);
+
+#endif

@@ -1,0 +1,20 @@
+#ifndef SC_INITPROTO_H
+#define SC_INITPROTO_H
+/* The host half of sc-init's report protocol (cmd/sc-init.c): one line per
+ * event on the report pipe, "ready -", "exec-failed ERRNO", "exit N",
+ * "signal N", "init-failed TEXT", "self-test-ok -", "self-test-failed
+ * TEXT".  Unknown lines are ignored; a line is read up to 299 bytes. */
+#include <stddef.h>
+
+struct sc_init_report {
+	int ready;
+	int exec_errno; /* 0 unless the command could not be started */
+	int has_status, exit_code, signal;
+	int self_test_ok;
+	char failure[256]; /* init-failed / self-test-failed text */
+};
+
+/* Parse what sc-init wrote (TEXT, NUL-terminated). */
+void sc_init_report_parse(const char *text, struct sc_init_report *ir);
+
+#endif

@@ -1,0 +1,190 @@
+#include "sandbox/precond.h"
+#include "git/git.h"
+#include "util/pathcheck.h"
+#include "util/run.h"
+#include "util/sha256.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int sc_check_toolchain(const char *dir, const char *lean_toolchain,
+                       struct sc_toolchain_info *info, struct strbuf *err)
+{
+	static const char prefix[] = "leanprover/lean4:v";
+	memset(info, 0, sizeof *info);
+	char *lean = xasprintf("%s/bin/lean", dir), *lake = xasprintf("%s/bin/lake", dir);
+	int rc = -1;
+	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT;
+	if (!sc_is_executable_file(lean) || !sc_is_executable_file(lake)) {
+		sb_addf(err, "toolchain lacks executable bin/lean or bin/lake (--toolchain %s)", dir);
+		goto out;
+	}
+	if (!lean_toolchain || strncmp(lean_toolchain, prefix, sizeof prefix - 1) != 0) {
+		sb_addf(err, "lean-toolchain \"%s\" does not name a leanprover/lean4:v release",
+		        lean_toolchain ? lean_toolchain : "(absent)");
+		goto out;
+	}
+	const char *argv[] = {lean, "--version", NULL};
+	const char *envp[] = {NULL};
+	int st = sc_run_capture(argv, envp, NULL, SC_NULL_ERR, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		sb_addf(err, "bin/lean --version failed: %s (--toolchain %s)", sc_describe_status(st), dir);
+		goto out;
+	}
+	char *nl = memchr(out.buf, '\n', out.len);
+	if (nl)
+		*nl = '\0';
+	sb_addf(&want, "Lean (version %s,", lean_toolchain + sizeof prefix - 1);
+	if (strncmp(out.buf, want.buf, want.len) != 0) {
+		sb_addf(err, "toolchain version \"%.200s\" does not match lean-toolchain \"%s\"", out.buf,
+		        lean_toolchain);
+		goto out;
+	}
+	if (sc_sha256_file_hex(lean, info->lean_sha256) < 0 ||
+	    sc_sha256_file_hex(lake, info->lake_sha256) < 0) {
+		sb_addf(err, "cannot hash toolchain binaries: %s (--toolchain %s)", strerror(errno), dir);
+		goto out;
+	}
+	info->version_line = xstrdup(out.buf);
+	rc = 0;
+out:
+	free(lean);
+	free(lake);
+	sb_release(&out);
+	sb_release(&want);
+	return rc;
+}
+
+void sc_toolchain_info_free(struct sc_toolchain_info *info)
+{
+	free(info->version_line);
+	info->version_line = NULL;
+}
+
+/* git as the sandbox runs it (DESIGN.md "Real Lake"): an empty environment,
+ * no global or system configuration, safe.directory set through the
+ * environment, /usr/bin/git.  The operator's HOME and config cannot make a
+ * dependency pass here that Lake's `git rev-parse` fails in the sandbox. */
+static int dep_git(struct strbuf *out, const char *const *args)
+{
+	static const char *const env[] = {
+		"PATH=/usr/bin:/bin", "HOME=/nonexistent", "LC_ALL=C", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*", NULL,
+	};
+	const char *argv[12] = {"/usr/bin/git"};
+	for (size_t i = 0; args[i] && i < 10; i++)
+		argv[i + 1] = args[i];
+	int st = sc_run_capture(argv, env, NULL, SC_NULL_ERR, out);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* When the operator is root the sandbox runs as an unprivileged uid: the
+ * dependency must be readable and searchable by others. */
+static int readable_by_sandbox(const struct stat *st)
+{
+	return geteuid() != 0 || (st->st_mode & (S_IROTH | S_IXOTH)) == (S_IROTH | S_IXOTH);
+}
+
+/* subDir (Load/Materialize.lean) moves the package root inside the
+ * checkout: it must be a directory there, reached without a symlink. */
+static int sub_dir_ok(const char *dir, const char *sub)
+{
+	char *p = xasprintf("%s/%s", dir, sub), real[PATH_MAX], want[PATH_MAX * 2];
+	struct stat st;
+	int ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode) && realpath(p, real) && realpath(dir, want);
+	if (ok) {
+		size_t n = strlen(want);
+		snprintf(want + n, sizeof want - n, "/%s", sub);
+		ok = strcmp(real, want) == 0;
+	}
+	free(p);
+	return ok;
+}
+
+static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct strbuf *err)
+{
+	char *dir = xasprintf("%s/%s", deps, pkg->name);
+	char real[PATH_MAX];
+	struct strbuf out = STRBUF_INIT;
+	int rc = -1;
+	struct stat st;
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		sb_addf(err, "dependency \"%s\" is missing or not an ordinary directory (%s)", pkg->name, dir);
+		goto out;
+	}
+	if (!readable_by_sandbox(&st)) {
+		sb_addf(err, "dependency \"%s\" is not readable by the sandbox's unprivileged user "
+		        "(chmod -R o+rX it) (%s)", pkg->name, dir);
+		goto out;
+	}
+	if (!realpath(dir, real)) {
+		sb_addf(err, "cannot resolve dependency \"%s\" (%s)", pkg->name, dir);
+		goto out;
+	}
+	/* git -C would happily find an enclosing repository: require that the
+	 * package directory is the top of its own checkout. */
+	const char *top[] = {"-C", dir, "rev-parse", "--show-toplevel", NULL};
+	if (dep_git(&out, top) != 0 || (sb_chomp(&out), strcmp(out.buf, real) != 0)) {
+		sb_addf(err, "dependency \"%s\" is not a Git checkout of its own (%s)", pkg->name, dir);
+		goto out;
+	}
+	sb_reset(&out);
+	const char *head[] = {"-C", dir, "rev-parse", "--verify", "HEAD^{commit}", NULL};
+	if (dep_git(&out, head) != 0) {
+		sb_addf(err, "dependency \"%s\" has no HEAD commit (%s)", pkg->name, dir);
+		goto out;
+	}
+	sb_chomp(&out);
+	if (strcmp(out.buf, pkg->rev) != 0) {
+		sb_addf(err, "dependency \"%s\" is at %.12s, manifest wants %.12s (%s)", pkg->name,
+		        out.buf, pkg->rev, dir);
+		goto out;
+	}
+	sb_reset(&out);
+	const char *status[] = {"-C", dir, "status", "--porcelain", "--untracked-files=no", NULL};
+	if (dep_git(&out, status) != 0) {
+		sb_addf(err, "cannot read status of dependency \"%s\" (%s)", pkg->name, dir);
+		goto out;
+	}
+	if (out.len) {
+		sb_addf(err, "dependency \"%s\" has modified tracked files (%s)", pkg->name, dir);
+		goto out;
+	}
+	if (pkg->subdir && !sub_dir_ok(dir, pkg->subdir)) {
+		sb_addf(err, "dependency \"%s\" has no package folder %s (its manifest subDir) (%s)",
+		        pkg->name, pkg->subdir, dir);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(dir);
+	sb_release(&out);
+	return rc;
+}
+
+int sc_check_dependencies(const char *deps, const struct sc_manifest *m, struct strbuf *err)
+{
+	struct stat st;
+	if (stat(deps, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		sb_addf(err, "dependencies folder is missing (--dependencies %s)", deps);
+		return -1;
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (check_one(deps, &m->pkgs[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+int sc_paths_overlap(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	if (!realpath(a, ra) || !realpath(b, rb))
+		return 0;
+	return sc_path_within(ra, rb) || sc_path_within(rb, ra);
+}

@@ -1,0 +1,28 @@
+#ifndef SC_PRECOND_H
+#define SC_PRECOND_H
+/* Preconditions checked on the host before any candidate code runs.  Each
+ * returns 0, or -1 with a one-line reason in err (no trailing location). */
+#include "plan/manifest.h"
+#include "util/strbuf.h"
+
+struct sc_toolchain_info {
+	char *version_line; /* first line of `bin/lean --version` */
+	char lean_sha256[65];
+	char lake_sha256[65];
+};
+
+/* bin/lean and bin/lake exist and are executable; `bin/lean --version`,
+ * run with an empty environment, begins "Lean (version X," where X is
+ * lean_toolchain without "leanprover/lean4:v". */
+int sc_check_toolchain(const char *dir, const char *lean_toolchain,
+                       struct sc_toolchain_info *info, struct strbuf *err);
+void sc_toolchain_info_free(struct sc_toolchain_info *info);
+
+/* Every manifest package is an ordinary directory DEPS/<name> that is the
+ * top of its own Git checkout, at exactly rev, with clean tracked sources. */
+int sc_check_dependencies(const char *deps, const struct sc_manifest *m, struct strbuf *err);
+
+/* 1 if either path (after realpath) is the other or lies inside it. */
+int sc_paths_overlap(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,263 @@
+#include "sandbox/sandbox_args.h"
+#include "util/strbuf.h"
+#include "sandbox/timefile.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The root-level entries of /usr-based systems: on a merged-/usr host
+ * they are symlinks and stay symlinks; otherwise the directory itself is
+ * bound read-only. */
+static const char *const usr_links[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", NULL};
+
+static void root_dirs(struct sc_argv *a)
+{
+	for (const char *const *p = usr_links; *p; p++) {
+		struct stat st;
+		if (lstat(*p, &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			char target[4096];
+			ssize_t n = readlink(*p, target, sizeof target - 1);
+			if (n <= 0)
+				continue;
+			target[n] = '\0';
+			sc_argv_push(a, "--symlink");
+			sc_argv_push_owned(a, xstrdup(target));
+			sc_argv_push(a, *p);
+		} else if (S_ISDIR(st.st_mode)) {
+			sc_argv_push(a, "--ro-bind");
+			sc_argv_push(a, *p);
+			sc_argv_push(a, *p);
+		}
+	}
+}
+
+/* /proc as runc masks it (its default spec): these read-only ... */
+static const char *const proc_read_only[] = {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys",
+                                             "/proc/sysrq-trigger", NULL};
+/* ... and these hidden (files behind /dev/null, folders behind an empty
+ * read-only tmpfs), each where this kernel has it: bwrap cannot mount over
+ * an entry that does not exist. */
+static const char *const proc_masked[] = {"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys",
+                                          "/proc/latency_stats", "/proc/timer_list",
+                                          "/proc/timer_stats", "/proc/sched_debug", "/proc/scsi",
+                                          NULL};
+
+static void push3(struct sc_argv *a, const char *x, const char *y, const char *z)
+{
+	sc_argv_push(a, x);
+	sc_argv_push(a, y);
+	sc_argv_push(a, z);
+}
+
+/* The sandbox's /proc is its own PID namespace's; the bind sources are the
+ * host's entries of the same kernel (sysctls answer for the reader's
+ * namespaces, not the mount's). */
+static void proc_masks(struct sc_argv *a)
+{
+	struct stat st;
+	for (const char *const *p = proc_read_only; *p; p++)
+		if (lstat(*p, &st) == 0)
+			push3(a, "--ro-bind", *p, *p);
+	for (const char *const *p = proc_masked; *p; p++) {
+		if (lstat(*p, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			sc_argv_push(a, "--tmpfs");
+			sc_argv_push(a, *p);
+			sc_argv_push(a, "--remount-ro");
+			sc_argv_push(a, *p);
+		} else {
+			/* as runc does: a plain bind (a read-only one costs a
+			 * remount per entry; /dev/null on a nodev mount reads
+			 * and writes nothing) */
+			push3(a, "--bind", "/dev/null", *p);
+		}
+	}
+}
+
+/* Between GNU time and bwrap, on the host: sc-init's host step closes every
+ * descriptor but 0-2 and the report pipe (GNU time's -o file among them)
+ * and drops to the sandbox user before bwrap starts. */
+static void host_step(const struct sc_sandbox *sb, struct sc_argv *a)
+{
+	sc_argv_push(a, sb->init);
+	sc_argv_push(a, "--host");
+	sc_argv_push_owned(a, xasprintf("%u", sb->uid));
+	sc_argv_push_owned(a, xasprintf("%u", sb->gid));
+	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
+	sc_argv_push(a, "--");
+}
+
+void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
+{
+	static const char *const fixed[] = {
+		/* every namespace (no network), a user namespace even for a
+		 * non-root operator and none nested inside (a nested PID
+		 * namespace's members are autoreaped: their CPU would never
+		 * reach GNU time), no capabilities, gone when the host wrapper
+		 * goes, no controlling terminal */
+		"--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+		"--die-with-parent", "--new-session",
+		/* our sc-init is PID 1: bwrap's own monitor would hide the
+		 * candidate's CPU from GNU time */
+		"--as-pid-1",
+		"--clearenv", "--setenv", "PATH", SC_SANDBOX_PATH, "--setenv", "HOME", SC_SANDBOX_HOME,
+		/* Lake runs git in every dependency, owned by another uid than
+		 * the sandbox's: without this git says "dubious ownership" */
+		"--setenv", "GIT_CONFIG_COUNT", "1", "--setenv", "GIT_CONFIG_KEY_0", "safe.directory",
+		"--setenv", "GIT_CONFIG_VALUE_0", "*",
+		"--ro-bind", "/usr", "/usr", NULL};
+	host_step(sb, a);
+	sc_argv_push(a, sb->bwrap);
+	for (const char *const *p = fixed; *p; p++)
+		sc_argv_push(a, *p);
+	root_dirs(a);
+	/* the loader's cache only: dynamically linked toolchains resolve
+	 * libraries as on the host; nothing else of /etc */
+	push3(a, "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache");
+	sc_argv_push(a, "--proc");
+	sc_argv_push(a, "/proc");
+	proc_masks(a);
+	sc_argv_push(a, "--dev");
+	sc_argv_push(a, "/dev");
+	/* private /tmp in host RAM, bounded; 1777 so the sandbox user can
+	 * write there (lake lean writes its --setup file under /tmp) */
+	sc_argv_push(a, "--perms");
+	sc_argv_push(a, "1777");
+	sc_argv_push(a, "--size");
+	sc_argv_push_owned(a, xasprintf("%llu", sb->tmp_size ? sb->tmp_size : SC_SANDBOX_TMP_DEFAULT));
+	sc_argv_push(a, "--tmpfs");
+	sc_argv_push(a, "/tmp");
+	sc_argv_push(a, "--dir");
+	sc_argv_push(a, SC_SANDBOX_HOME);
+	const char *binds[][3] = {
+		{"--ro-bind", sb->toolchain, SC_SANDBOX_TOOLCHAIN},
+		{"--bind", sb->tree, SC_SANDBOX_PROJECT},
+		{"--ro-bind", sb->deps, SC_SANDBOX_DEPS},
+		{"--ro-bind", sb->init, SC_SANDBOX_INIT},
+	};
+	for (size_t i = 0; i < sizeof binds / sizeof *binds; i++)
+		push3(a, binds[i][0], binds[i][1], binds[i][2]);
+	sc_argv_push(a, "--chdir");
+	sc_argv_push(a, SC_SANDBOX_PROJECT);
+	sc_argv_push(a, "--");
+	sc_argv_push(a, SC_SANDBOX_INIT);
+	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
+}
+
+static int parse_id(const char *s, size_t n, unsigned *v)
+{
+	if (n == 0 || n > 10)
+		return -1;
+	unsigned long long x = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		x = x * 10 + (unsigned)(s[i] - '0');
+	}
+	if (x >= 0xffffffffull)
+		return -1;
+	*v = (unsigned)x;
+	return 0;
+}
+
+int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbuf *err)
+{
+	int root = geteuid() == 0;
+	if (!spec && !root) {
+		*uid = (unsigned)getuid();
+		*gid = (unsigned)getgid();
+		return 0;
+	}
+	const char *name = spec ? spec : "nobody";
+	const char *colon = strchr(name, ':');
+	if (colon) {
+		if (parse_id(name, (size_t)(colon - name), uid) < 0 ||
+		    parse_id(colon + 1, strlen(colon + 1), gid) < 0) {
+			sb_addf(err, "--sandbox-user wants USER or UID:GID (%s)", name);
+			return -1;
+		}
+	} else {
+		errno = 0;
+		struct passwd *pw = getpwnam(name);
+		if (!pw) {
+			sb_addf(err, "no such user for --sandbox-user (%s)", name);
+			return -1;
+		}
+		*uid = (unsigned)pw->pw_uid;
+		*gid = (unsigned)pw->pw_gid;
+	}
+	if (*uid == 0 || *gid == 0) {
+		sb_addf(err, "the sandbox never runs as root: name an unprivileged user (--sandbox-user %s)", name);
+		return -1;
+	}
+	if (!root && (*uid != (unsigned)getuid() || *gid != (unsigned)getgid())) {
+		sb_addf(err, "only root can run the sandbox as another user (--sandbox-user %s)", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int may_search(const struct stat *st, unsigned uid, unsigned gid)
+{
+	if (st->st_uid == uid)
+		return (st->st_mode & S_IXUSR) != 0;
+	if (st->st_gid == gid)
+		return (st->st_mode & S_IXGRP) != 0;
+	return (st->st_mode & S_IXOTH) != 0;
+}
+
+int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct strbuf *err)
+{
+	char *real = realpath(path, NULL);
+	if (!real)
+		return 0; /* missing: the caller's own use of it says so */
+	int rc = 0;
+	size_t n = strlen(real);
+	for (size_t i = 1; i <= n && rc == 0; i++) {
+		if (real[i] != '/' && real[i] != '\0')
+			continue;
+		char c = real[i];
+		real[i] = '\0';
+		struct stat st;
+		if (stat(i == 0 ? "/" : real, &st) == 0 && S_ISDIR(st.st_mode) && !may_search(&st, uid, gid)) {
+			sb_addf(err, "the sandbox user %u:%u cannot search %s (mode %03o, owner %u:%u)", uid, gid,
+			        real, (unsigned)(st.st_mode & 0777), (unsigned)st.st_uid, (unsigned)st.st_gid);
+			rc = -1;
+		}
+		real[i] = c;
+	}
+	free(real);
+	return rc;
+}
+
+int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes)
+{
+	size_t n = strlen(s);
+	unsigned long long mult = 1;
+	if (n > 0 && strchr("KMG", s[n - 1])) {
+		mult = s[n - 1] == 'K' ? 1ull << 10 : s[n - 1] == 'M' ? 1ull << 20 : 1ull << 30;
+		n--;
+	}
+	unsigned v;
+	if (parse_id(s, n, &v) < 0 || (unsigned long long)v * mult < (1ull << 20))
+		return -1;
+	*bytes = (unsigned long long)v * mult;
+	return 0;
+}
+
+void sc_sandbox_time_argv(const char *time_file, struct sc_argv *a)
+{
+	sc_argv_push(a, SC_GNU_TIME);
+	sc_argv_push(a, "-o");
+	sc_argv_push(a, time_file);
+	sc_argv_push(a, "-f");
+	sc_argv_push(a, SC_TIME_FORMAT);
+}

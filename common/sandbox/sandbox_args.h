@@ -1,0 +1,61 @@
+#ifndef SC_SANDBOX_ARGS_H
+#define SC_SANDBOX_ARGS_H
+/* The command line of one sandboxed run: GNU time around bwrap around
+ * sc-init.  Kept in one place so that the run, the self-test and the man
+ * page describe the same sandbox. */
+#include "util/argv.h" /* struct sc_argv */
+#include "util/strbuf.h"
+
+/* Fixed places inside the sandbox. */
+#define SC_SANDBOX_PROJECT "/project"
+#define SC_SANDBOX_TOOLCHAIN "/toolchain"
+#define SC_SANDBOX_DEPS "/project/.lake/packages"
+#define SC_SANDBOX_INIT "/sc-init"
+#define SC_SANDBOX_PATH "/toolchain/bin:/usr/bin:/bin"
+#define SC_SANDBOX_HOME "/tmp/home"
+/* The private /tmp lives in host RAM: bounded.  1 GiB by default. */
+#define SC_SANDBOX_TMP_DEFAULT (1ull << 30)
+#include "sandbox/gnutime.h"
+#define SC_GNU_TIME SC_GNU_TIME_PATH
+
+struct sc_sandbox {
+	const char *bwrap;     /* canonical path of the bwrap binary */
+	const char *init;      /* canonical path of sc-init on the host */
+	const char *tree;      /* canonical; mounted read-write at /project */
+	const char *toolchain; /* canonical; read-only at /toolchain */
+	const char *deps;      /* canonical; read-only at /project/.lake/packages */
+	int report_fd;         /* inherited pipe to the host (sc-init's REPORT_FD) */
+	unsigned uid, gid;     /* host uid/gid the sandbox runs as (never 0) */
+	unsigned long long tmp_size; /* bytes of the private /tmp */
+	int keep_output;       /* --log: the candidate's stdout and stderr reach the host */
+};
+
+/* --log keeps at most this much of a run's stdout and stderr (together). */
+#define SC_SANDBOX_LOG_MAX (2u << 20)
+
+/* Who the sandbox runs as.  spec is NULL (the default), "USER" or
+ * "UID:GID".  A root operator gets `nobody` by default and may name any
+ * user but root; any other operator runs the sandbox as itself.  Returns 0,
+ * or -1 with a message in err. */
+int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbuf *err);
+
+/* Can uid:gid (no supplementary groups: the host step clears them) search
+ * every folder from / down to path, path included?  bwrap, already running
+ * as that user, must reach what it mounts.  Returns 0, or -1 naming the
+ * first folder it cannot pass in err (a path that does not resolve is not
+ * judged here: 0).  Only meaningful for a root operator
+ * (any other runs the sandbox as itself, with its groups). */
+int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct strbuf *err);
+
+/* --tmp-size: bytes, with an optional K, M or G suffix (powers of 1024),
+ * at least 1 MiB.  Returns 0, or -1 when s is not such a size. */
+int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes);
+
+/* Append "sc-init --host UID GID FD -- bwrap OPTIONS -- /sc-init FD" to a; the caller appends
+ * "-- CMD ARG..." or "--self-test ...". */
+void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a);
+
+/* Append "/usr/bin/time -o TIME_FILE -f FORMAT" to a. */
+void sc_sandbox_time_argv(const char *time_file, struct sc_argv *a);
+
+#endif

@@ -1,0 +1,174 @@
+#include "sandbox/sandbox_run.h"
+#include "util/run.h"
+#include "util/sigign.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <linux/close_range.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OUTPUT_MAX 4096
+
+/* Read what is there (keeping at most max bytes, counting the rest in
+ * *dropped: the writer never blocks on us); 0 at end of file. */
+static int drain(int fd, struct strbuf *sb, size_t max, size_t *dropped)
+{
+	char buf[4096];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			return 1;
+		size_t room = sb->len < max ? max - sb->len : 0;
+		sb_add(sb, buf, (size_t)n < room ? (size_t)n : room);
+		if (dropped && (size_t)n > room)
+			*dropped += (size_t)n - room;
+	}
+}
+
+static void stop_signals(sigset_t *set)
+{
+	static const int stop[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof stop / sizeof *stop; i++)
+		if (!sc_signal_ignored(stop[i]))
+			sigaddset(set, stop[i]);
+}
+
+void sc_sandbox_hold_stop_signals(void)
+{
+	sigset_t set;
+	stop_signals(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+int sc_sandbox_no_inherited_descriptors(void)
+{
+	return (int)syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
+}
+
+int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
+                   double timeout_s, struct sc_sandbox_result *r)
+{
+	memset(r, 0, sizeof *r);
+	int rep[2];
+	/* The write end is inherited through GNU time and bwrap by sc-init
+	 * only; everything else of ours is close-on-exec. */
+	if (pipe2(rep, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	int wr = fcntl(rep[1], F_DUPFD, 3);
+	close(rep[1]);
+	if (wr < 0) {
+		close(rep[0]);
+		return -1;
+	}
+	sb->report_fd = wr;
+
+	struct sc_argv argv = SC_ARGV_INIT;
+	sc_sandbox_time_argv(time_file, &argv);
+	sc_sandbox_bwrap_argv(sb, &argv);
+	for (const char *const *p = init_args; *p; p++)
+		sc_argv_push(&argv, *p);
+
+	sigset_t mask, old;
+	stop_signals(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	/* Orphans of the run (bwrap, sc-init after a kill) come to us. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	static const char *const empty_env[] = {NULL};
+	struct sc_proc p;
+	double start = sc_monotonic_now();
+	int rc = sfd < 0 ? -1
+	                 : sc_spawn(&p, argv.v, empty_env, NULL,
+	                            SC_NULL_IN | SC_PIPE_OUT | SC_ERR_TO_OUT | SC_NEW_PGRP |
+		                                SC_PARENT_DEATH_KILL);
+	int saved = errno;
+	close(wr);
+	sc_argv_release(&argv);
+	if (rc < 0) {
+		if (sfd >= 0)
+			close(sfd);
+		close(rep[0]);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		errno = saved;
+		return -1;
+	}
+	fcntl(p.out_fd, F_SETFL, O_NONBLOCK);
+
+	size_t out_max = sb->keep_output ? SC_SANDBOX_LOG_MAX : OUTPUT_MAX;
+	double deadline = start + timeout_s, kill_at = 0;
+	int done = 0, out_open = 1;
+	while (!done) {
+		double t = sc_monotonic_now();
+		if (!r->timed_out && !r->interrupted && t >= deadline) {
+			r->timed_out = 1;
+			kill(-p.pid, SIGTERM);
+			kill_at = t + SC_SANDBOX_GRACE_S;
+		}
+		if (kill_at > 0 && t >= kill_at) {
+			kill(-p.pid, SIGKILL);
+			kill_at = -1;
+		}
+		double until = kill_at > 0 ? kill_at : kill_at < 0 ? t + 1 : deadline;
+		int ms = (int)((until - t) * 1000) + 1;
+		struct pollfd fds[2] = {{.fd = sfd, .events = POLLIN}, {.fd = out_open ? p.out_fd : -1, .events = POLLIN}};
+		if (poll(fds, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
+			break;
+		if (fds[1].revents && drain(p.out_fd, &r->output, out_max, &r->dropped) == 0)
+			out_open = 0;
+		struct signalfd_siginfo si;
+		while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+			if (si.ssi_signo != SIGCHLD && !r->interrupted && !r->timed_out) {
+				r->interrupted = (int)si.ssi_signo;
+				kill(-p.pid, SIGTERM);
+				kill_at = sc_monotonic_now() + SC_SANDBOX_GRACE_S;
+			}
+		}
+		int st;
+		pid_t w;
+		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+			if (w == p.pid) {
+				r->wrapper_status = st;
+				done = 1;
+			}
+		if (w < 0 && errno == ECHILD && !done) {
+			r->wrapper_status = -1;
+			done = 1;
+		}
+	}
+	r->wall_s = sc_monotonic_now() - start;
+	if (r->timed_out || r->interrupted)
+		kill(-p.pid, SIGKILL);
+	/* Whatever is left of the run has been killed or is exiting: reap it
+	 * so that nothing of it survives us. */
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	drain(p.out_fd, &r->output, out_max, &r->dropped);
+	close(p.out_fd);
+	drain(rep[0], &r->report, 65536, NULL);
+	close(rep[0]);
+	close(sfd);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
+
+void sc_sandbox_result_release(struct sc_sandbox_result *r)
+{
+	sb_release(&r->report);
+	sb_release(&r->output);
+}

@@ -1,0 +1,98 @@
+#include "util/die.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *progname = "sphereceti";
+static const char *note;
+
+void sc_die_set_note(const char *n) { note = n; }
+
+/* "what (where)" -> "what; NOTE (where)"; without a "(where)", at the end. */
+static void add_note(char *raw, size_t size)
+{
+	size_t n = strlen(raw);
+	char *at = raw + n;
+	if (n && raw[n - 1] == ')')
+		for (char *p = raw + n - 1; p > raw; p--)
+			if (p[0] == '(' && p[-1] == ' ') {
+				at = p - 1;
+				break;
+			}
+	char tail[2048];
+	snprintf(tail, sizeof tail, "%s", at);
+	snprintf(at, size - (size_t)(at - raw), "; %s%s", note, tail);
+}
+
+void sc_set_progname(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+	progname = slash ? slash + 1 : argv0;
+}
+
+const char *sc_progname(void) { return progname; }
+
+/* One line, one write: keeps the message whole when stderr is shared. */
+static void emit(const char *kind, const char *fmt, va_list ap, const char *suffix)
+{
+	char raw[2048], msg[4 * sizeof raw];
+	int n = vsnprintf(raw, sizeof raw, fmt, ap);
+	if (n < 0)
+		raw[0] = '\0';
+	if (note && strcmp(kind, "error") == 0)
+		add_note(raw, sizeof raw);
+	/* Messages can quote hostile names: keep them on one line and let no
+	 * control byte (terminal escapes included) reach the reader. */
+	size_t k = 0;
+	for (const unsigned char *p = (const unsigned char *)raw; *p; p++) {
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			msg[k++] = ' ';
+		else if (*p < 0x20 || *p == 0x7f)
+			k += (size_t)snprintf(msg + k, sizeof msg - k, "\\x%02x", *p);
+		else
+			msg[k++] = (char)*p;
+	}
+	msg[k] = '\0';
+	fprintf(stderr, "%s: %s: %s%s%s\n", progname, kind, msg,
+	        suffix ? ": " : "", suffix ? suffix : "");
+	fflush(stderr);
+}
+
+void sc_die_code(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit("error", fmt, ap, NULL);
+	va_end(ap);
+	exit(code);
+}
+
+void sc_die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit("error", fmt, ap, NULL);
+	va_end(ap);
+	exit(SC_EXIT_USAGE);
+}
+
+void sc_die_errno(const char *fmt, ...)
+{
+	const char *why = strerror(errno);
+	va_list ap;
+	va_start(ap, fmt);
+	emit("error", fmt, ap, why);
+	va_end(ap);
+	exit(SC_EXIT_USAGE);
+}
+
+void sc_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit("error", fmt, ap, NULL);
+	va_end(ap);
+}

@@ -1,0 +1,258 @@
+#include "util/run.h"
+#include "util/die.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static int dup_to(int fd, int target)
+{
+	if (fd == target)
+		return fcntl(fd, F_SETFD, 0);
+	return dup2(fd, target) < 0 ? -1 : 0;
+}
+
+static int open_null(int flags)
+{
+	return open("/dev/null", flags | O_CLOEXEC);
+}
+
+int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp,
+             const char *cwd, unsigned flags)
+{
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, report[2] = {-1, -1};
+	p->pid = -1;
+	p->in_fd = p->out_fd = -1;
+
+	if ((flags & SC_PIPE_IN) && pipe2(in, O_CLOEXEC) < 0)
+		goto fail;
+	if ((flags & SC_PIPE_OUT) && pipe2(out, O_CLOEXEC) < 0)
+		goto fail;
+	/* The child reports a failed exec through this close-on-exec pipe. */
+	if (pipe2(report, O_CLOEXEC) < 0)
+		goto fail;
+
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0)
+		goto fail;
+	if (pid == 0) {
+		int err;
+		int death = (flags & SC_PARENT_DEATH_KILL) ? SIGKILL
+		            : (flags & SC_PARENT_DEATH_TERM) ? SIGTERM : 0;
+		if (death && prctl(PR_SET_PDEATHSIG, death) < 0)
+			goto child_fail;
+		/* The parent may have died before the request took effect. */
+		if (death && getppid() != parent)
+			_exit(127);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		if ((flags & SC_NEW_PGRP) && setpgid(0, 0) < 0)
+			goto child_fail;
+		if (flags & SC_PIPE_IN) {
+			if (dup_to(in[0], 0) < 0)
+				goto child_fail;
+		} else if (flags & SC_NULL_IN) {
+			int fd = open_null(O_RDONLY);
+			if (fd < 0 || dup_to(fd, 0) < 0)
+				goto child_fail;
+		}
+		if (flags & SC_PIPE_OUT) {
+			if (dup_to(out[1], 1) < 0)
+				goto child_fail;
+		} else if (flags & SC_NULL_OUT) {
+			int fd = open_null(O_WRONLY);
+			if (fd < 0 || dup_to(fd, 1) < 0)
+				goto child_fail;
+		}
+		if (flags & SC_ERR_TO_OUT) {
+			if (dup2(1, 2) < 0)
+				goto child_fail;
+		} else if (flags & SC_NULL_ERR) {
+			int fd = open_null(O_WRONLY);
+			if (fd < 0 || dup_to(fd, 2) < 0)
+				goto child_fail;
+		}
+		if (cwd && chdir(cwd) < 0)
+			goto child_fail;
+		if (envp)
+			execvpe(argv[0], (char *const *)argv, (char *const *)envp);
+		else
+			execvp(argv[0], (char *const *)argv);
+	child_fail:
+		err = errno;
+		if (write(report[1], &err, sizeof err) < 0) {
+			/* nothing more can be said */
+		}
+		_exit(127);
+	}
+
+	close(report[1]);
+	report[1] = -1;
+	int child_errno = 0;
+	ssize_t n;
+	do
+		n = read(report[0], &child_errno, sizeof child_errno);
+	while (n < 0 && errno == EINTR);
+	close(report[0]);
+	report[0] = -1;
+	if (n == (ssize_t)sizeof child_errno) {
+		sc_wait(pid);
+		errno = child_errno;
+		goto fail;
+	}
+
+	if (flags & SC_PIPE_IN) {
+		close(in[0]);
+		p->in_fd = in[1];
+	}
+	if (flags & SC_PIPE_OUT) {
+		close(out[1]);
+		p->out_fd = out[0];
+	}
+	p->pid = pid;
+	return 0;
+
+fail: {
+	int saved = errno;
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+		if (report[i] >= 0)
+			close(report[i]);
+	}
+	errno = saved;
+	return -1;
+}
+}
+
+int sc_wait(pid_t pid)
+{
+	int status;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, 0);
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+int sc_read_all(int fd, struct strbuf *sb)
+{
+	for (;;) {
+		sb_grow(sb, 65536);
+		ssize_t n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+	}
+}
+
+int sc_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int sc_run_capture(const char *const *argv, const char *const *envp, const char *cwd,
+                   unsigned flags, struct strbuf *out)
+{
+	struct sc_proc p;
+	if (out)
+		flags |= SC_PIPE_OUT;
+	else
+		flags |= SC_NULL_OUT;
+	if (!(flags & SC_PIPE_IN))
+		flags |= SC_NULL_IN;
+	if (sc_spawn(&p, argv, envp, cwd, flags) < 0)
+		return -1;
+	int rc = 0;
+	if (out) {
+		rc = sc_read_all(p.out_fd, out);
+		int saved = errno;
+		close(p.out_fd);
+		errno = saved;
+	}
+	int status = sc_wait(p.pid);
+	if (rc < 0)
+		return -1;
+	return status;
+}
+
+const char *sc_describe_status(int wstatus)
+{
+	static char buf[64];
+	if (wstatus < 0)
+		snprintf(buf, sizeof buf, "could not run");
+	else if (WIFEXITED(wstatus))
+		snprintf(buf, sizeof buf, "exit %d", WEXITSTATUS(wstatus));
+	else if (WIFSIGNALED(wstatus))
+		snprintf(buf, sizeof buf, "signal %d", WTERMSIG(wstatus));
+	else
+		snprintf(buf, sizeof buf, "status %d", wstatus);
+	return buf;
+}
+
+double sc_monotonic_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int sc_spawn_nowait(struct sc_proc *p, const char *const *argv, const char *const *envp)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (nul < 0 || dup2(nul, 0) < 0 || dup2(nul, 2) < 0 || dup2(fds[1], 1) < 0)
+			_exit(127);
+		execvpe(argv[0], (char *const *)argv, (char *const *)envp);
+		_exit(127);
+	}
+	close(fds[1]);
+	p->pid = pid;
+	p->out_fd = fds[0];
+	p->in_fd = -1;
+	return 0;
+}

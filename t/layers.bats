@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# The layers of common/ (t/lint/layers.py, common/README): a folder includes
+# only itself and the folders below it, and no module includes its way back
+# to itself.  The real tree passes; a bad sample fails with each finding.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	LAYERS="$BATS_TEST_DIRNAME/lint/layers.py"
+	S=$BATS_TEST_TMPDIR/common
+	mkdir -p "$S/util" "$S/git" "$S/plan" "$S/sandbox" "$S/report" "$S/run"
+	printf '#include <stdio.h>\n' >"$S/util/strbuf.h"
+	printf '#include "util/strbuf.h"\n' >"$S/git/git.h"
+	printf '#include "git/git.h"\n' >"$S/plan/plan.h"
+	printf '#include "plan/plan.h"\n#include "util/strbuf.h"\n' >"$S/report/sample.h"
+	printf '#include "plan/plan.h"\n' >"$S/sandbox/args.h"
+	printf '#include "sandbox/args.h"\n#include "report/sample.h"\n#include "version.h"\n' >"$S/run/stage.c"
+}
+
+@test "layers: the real common/ passes" {
+	run /usr/bin/python3 "$LAYERS"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "layers: a good sample passes" {
+	run /usr/bin/python3 "$LAYERS" "$S"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "layers: a lower folder including a higher one is refused, naming file and line" {
+	printf '#include <stdlib.h>\n#include "plan/plan.h"\n' >"$S/util/die.c"
+	run /usr/bin/python3 "$LAYERS" "$S"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = 'layers: error: util/ includes plan/, which is not below it: "plan/plan.h" (util/die.c:2)' ]
+}
+
+@test "layers: sandbox/ and report/ do not include each other" {
+	printf '#include "report/sample.h"\n' >"$S/sandbox/run.c"
+	run /usr/bin/python3 "$LAYERS" "$S"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = 'layers: error: sandbox/ includes report/, which is not below it: "report/sample.h" (sandbox/run.c:1)' ]
+}
+
+@test "layers: two modules of one folder that include each other are a cycle" {
+	printf '#include "git/git.h"\n' >"$S/git/job.h"
+	printf '#include "git/job.h"\n' >"$S/git/git.c"
+	run /usr/bin/python3 "$LAYERS" "$S"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = 'layers: error: include cycle (git/git -> git/job -> git/git)' ]
+}
+
+@test "layers: an include without its folder, a missing header and a loose source are refused" {
+	printf '#include "strbuf.h"\n#include "util/nosuch.h"\n' >"$S/plan/plan.c"
+	printf 'int x;\n' >"$S/loose.c"
+	mkdir "$S/misc"
+	printf 'int y;\n' >"$S/misc/y.c"
+	run /usr/bin/python3 "$LAYERS" "$S"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = 'layers: error: source outside a layer folder (loose.c)' ]
+	[ "${lines[1]}" = 'layers: error: unknown layer folder misc/ (misc/y.c)' ]
+	[ "${lines[2]}" = 'layers: error: include "strbuf.h" names no layer folder (plan/plan.c:1)' ]
+	[ "${lines[3]}" = 'layers: error: include "util/nosuch.h" is no file of the tree (plan/plan.c:2)' ]
+	[ "${#lines[@]}" -eq 4 ]
+}

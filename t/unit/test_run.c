@@ -1,0 +1,130 @@
+/* Unit tests for common/run: the profile run's schedule (steps, the phase
+ * budget across both sides) and its workspace (claimed once, INCOMPLETE
+ * until the report is whole, raw/ paths). */
+#include "unit_main.h"
+#include "plan/plan.h"
+#include "run/schedule.h"
+#include "run/workspace.h"
+#include "util/safefile.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+START_TEST(steps_count_samples_and_prebuilds)
+{
+	struct sc_plan_file f[3] = {{.change = SC_CHANGE_MODIFIED}, {.change = SC_CHANGE_ADDED},
+	                            {.change = SC_CHANGE_ADDED}};
+	struct sc_plan p = {.files = f, .n_files = 3};
+	size_t on[2];
+	/* base: 1 sample + prebuild; head: 3 samples + prebuild */
+	ck_assert_int_eq(sc_schedule_steps(&p, on), 6);
+	ck_assert_uint_eq(on[SC_SIDE_BASE], 1);
+	ck_assert_uint_eq(on[SC_SIDE_HEAD], 3);
+	f[0].change = SC_CHANGE_ADDED; /* nothing on the base side: no base prebuild */
+	ck_assert_int_eq(sc_schedule_steps(&p, on), 4);
+	ck_assert_uint_eq(on[SC_SIDE_BASE], 0);
+	p.n_files = 0;
+	ck_assert_int_eq(sc_schedule_steps(&p, on), 0);
+}
+END_TEST
+
+START_TEST(phase_budget_caps_and_stops_samples)
+{
+	/* 100 s budget from t=10: at t=60, 50 s left; a 300 s sample gets 50 s. */
+	double left = sc_phase_left(100, 10, 60);
+	ck_assert_double_eq_tol(left, 50, 1e-9);
+	ck_assert(sc_phase_can_start(left));
+	ck_assert_double_eq_tol(sc_sample_timeout(left, 300), 50, 1e-9);
+	ck_assert_double_eq_tol(sc_sample_timeout(left, 20), 20, 1e-9);
+	/* Half a second or less left: no sample starts. */
+	ck_assert(!sc_phase_can_start(sc_phase_left(100, 10, 109.5)));
+	ck_assert(!sc_phase_can_start(sc_phase_left(100, 10, 200)));
+	ck_assert(sc_phase_can_start(sc_phase_left(100, 10, 109.4)));
+}
+END_TEST
+
+START_TEST(phase_budget_runs_on_across_sides)
+{
+	/* The base side used 70 s; the head side's phase starts at t=500 with
+	 * 30 s left, whatever its prebuild took. */
+	double start = sc_phase_resume(70, 500);
+	ck_assert_double_eq_tol(sc_phase_left(100, start, 500), 30, 1e-9);
+	ck_assert(!sc_phase_can_start(sc_phase_left(100, start, 530)));
+}
+END_TEST
+
+static char *scratch(void)
+{
+	char *d = xstrdup("/tmp/sc-unit-ws-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(d));
+	return d;
+}
+
+START_TEST(workspace_claimed_once_and_marked_incomplete)
+{
+	char *d = scratch();
+	char *ws = xasprintf("%s/ws", d);
+	char *real = sc_workspace_claim(ws, "{}\n", 3);
+	ck_assert_str_eq(real, ws);
+	struct strbuf sb = STRBUF_INIT;
+	char *marker = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
+	ck_assert_int_eq(sc_read_file(marker, &sb, 4096), 0);
+	ck_assert_str_eq(sb.buf, "This profile run has not finished: no report here is complete.\n");
+	char *plan = xasprintf("%s/plan.json", ws);
+	sb_reset(&sb);
+	ck_assert_int_eq(sc_read_file(plan, &sb, 4096), 0);
+	ck_assert_str_eq(sb.buf, "{}\n");
+	/* A second claim of the same folder dies with the usage code. */
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (freopen("/dev/null", "w", stderr) == NULL)
+			_exit(99);
+		free(sc_workspace_claim(ws, "{}\n", 3));
+		_exit(0);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 2);
+	sc_workspace_complete(ws);
+	struct stat s;
+	ck_assert_int_lt(stat(marker, &s), 0);
+	ck_assert_int_eq(stat(plan, &s), 0);
+	unlink(plan);
+	rmdir(ws);
+	rmdir(d);
+	sb_release(&sb);
+	free(plan);
+	free(marker);
+	free(real);
+	free(ws);
+	free(d);
+}
+END_TEST
+
+START_TEST(workspace_raw_paths)
+{
+	char *p = sc_workspace_raw("/w", "head", "Foo.Bar", "time");
+	ck_assert_str_eq(p, "/w/raw/head-Foo.Bar.time");
+	free(p);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("run");
+	TCase *tc = tcase_create("run");
+	tcase_add_test(tc, steps_count_samples_and_prebuilds);
+	tcase_add_test(tc, phase_budget_caps_and_stops_samples);
+	tcase_add_test(tc, phase_budget_runs_on_across_sides);
+	tcase_add_test(tc, workspace_claimed_once_and_marked_incomplete);
+	tcase_add_test(tc, workspace_raw_paths);
+	suite_add_tcase(s, tc);
+	return sc_unit_run(s);
+}
