@@ -210,9 +210,8 @@ static void check_host(struct run *r)
 	const char *ws = r->o.workspace;
 	if (lstat(ws, &st) == 0)
 		sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
-	char *copy = xstrdup(ws), *slash = strrchr(copy, '/');
+	char *pdir = sc_workspace_parent(ws);
 	char parent[PATH_MAX], tc[PATH_MAX], deps[PATH_MAX];
-	const char *pdir = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
 	if (realpath(pdir, parent) && realpath(r->o.toolchain, tc) && realpath(r->o.deps, deps)) {
 		char *future = xasprintf("%s/%s", parent, strrchr(ws, '/') ? strrchr(ws, '/') + 1 : ws);
 		if (sc_path_within(future, tc) || sc_path_within(tc, future))
@@ -221,7 +220,7 @@ static void check_host(struct run *r)
 			sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
 		free(future);
 	}
-	free(copy);
+	free(pdir);
 }
 
 /* 4. A fresh workspace, claimed with mkdir so two runs can never share it;
@@ -333,12 +332,7 @@ static void check_reachable(struct run *r)
 	unsigned uid, gid;
 	if (geteuid() != 0 || sscanf(r->o.sandbox_user, "%u:%u", &uid, &gid) != 2)
 		return;
-	char *ws_parent = xstrdup(r->o.workspace);
-	char *slash = strrchr(ws_parent, '/');
-	if (!slash)
-		strcpy(ws_parent, ".");
-	else
-		slash[slash == ws_parent] = '\0';
+	char *ws_parent = sc_workspace_parent(r->o.workspace);
 	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps};
 	const char *flags[] = {"--workspace", "--toolchain", "--dependencies"};
 	struct strbuf err = STRBUF_INIT;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,14 @@ void sc_workspace_complete(const char *ws)
 	char *marker = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
 	unlink(marker);
 	free(marker);
+}
+
+char *sc_workspace_parent(const char *ws)
+{
+	const char *slash = strrchr(ws, '/');
+	if (!slash)
+		return xstrdup(".");
+	return xstrndup(ws, slash == ws ? 1 : (size_t)(slash - ws));
 }
 
 char *sc_workspace_raw(const char *ws, const char *side, const char *name, const char *ext)

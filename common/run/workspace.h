@@ -15,6 +15,9 @@
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len);
 /* The report is whole: INCOMPLETE goes. */
 void sc_workspace_complete(const char *ws);
+/* The folder that will hold WS, before WS exists: its path up to the last
+ * '/' ("/" for "/x", "." for a bare name); allocated. */
+char *sc_workspace_parent(const char *ws);
 /* WS/raw/<side>-<name>.<ext> (allocated). */
 char *sc_workspace_raw(const char *ws, const char *side, const char *name, const char *ext);
 

@@ -116,6 +116,17 @@ START_TEST(workspace_raw_paths)
 }
 END_TEST
 
+START_TEST(workspace_parent_before_it_exists)
+{
+	const char *cases[][2] = {{"ws", "."}, {"/ws", "/"}, {"a/ws", "a"}, {"/a/b/ws", "/a/b"}};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *p = sc_workspace_parent(cases[i][0]);
+		ck_assert_str_eq(p, cases[i][1]);
+		free(p);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("run");
@@ -125,6 +136,7 @@ int main(void)
 	tcase_add_test(tc, phase_budget_runs_on_across_sides);
 	tcase_add_test(tc, workspace_claimed_once_and_marked_incomplete);
 	tcase_add_test(tc, workspace_raw_paths);
+	tcase_add_test(tc, workspace_parent_before_it_exists);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
