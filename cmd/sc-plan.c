@@ -249,7 +249,7 @@ int main(int argc, char **argv)
 	struct strbuf cfg_err = STRBUF_INIT, err = STRBUF_INIT;
 	int cfg_rc = sc_gitjob_finish(&cfg_job, &cfg_out);
 	int cfg_ok = cfg_rc == 0 &&
-	             sc_repoconfig_parse(cfg_out.buf ? cfg_out.buf : "", cfg_out.len, &p, &cfg_err) == 0;
+	             sc_repoconfig_parse(cfg_out.buf, cfg_out.len, &p, &cfg_err) == 0;
 	int mb_rc = sc_gitjob_finish(&mb_job, &mb_out);
 	/* The diff needs only the merge base and the roots: start it now. */
 	int diffing = cfg_ok && p.n_library && mb_rc == 0 && mb_out.len == (size_t)g.hexsz + 1;
@@ -300,7 +300,7 @@ int main(int argc, char **argv)
 
 	if (sc_gitjob_finish(&diff_job, &out) != 0)
 		sc_die_code(SC_EXIT_FAIL, "git diff-tree failed (merge base..head)");
-	if (sc_changes_select(&p, out.buf ? out.buf : "", out.len, g.hexsz, &err) < 0)
+	if (sc_changes_select(&p, out.buf, out.len, g.hexsz, &err) < 0)
 		sc_die("%s (merge base..head)", err.buf);
 
 	p.profiler_version = xstrdup(SC_VERSION);

@@ -312,13 +312,13 @@ static void sandbox_check_finish(struct run *r, struct sc_stage *s)
 	if (rc != 0 && r->ws) {
 		/* One line still, ours, saying the workspace stays. */
 		static const char prefix[] = "sc-sandbox-exec: error: ";
-		const char *line = out.buf ? out.buf : "";
+		const char *line = out.buf;
 		if (strncmp(line, prefix, sizeof prefix - 1) == 0)
 			line += sizeof prefix - 1;
 		sc_die("the sandbox self-test failed: %.*s", (int)strcspn(line, "\n"), line);
 	}
 	if (rc != 0) {
-		fwrite(out.buf ? out.buf : "", 1, out.len, stderr);
+		fwrite(out.buf, 1, out.len, stderr);
 		exit(SC_EXIT_USAGE);
 	}
 	sb_release(&out);
@@ -394,7 +394,7 @@ static void materialize(struct run *r, struct sc_stage *self_test)
 		int rc = sc_stage_finish(&job[side], &out);
 		stop_if_interrupted(r);
 		if (rc != 0) {
-			fwrite(out.buf ? out.buf : "", 1, out.len, stderr);
+			fwrite(out.buf, 1, out.len, stderr);
 			sc_die_code(SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
 			            sc_side_name(side), dest[side]);
 		}
@@ -741,7 +741,7 @@ static void measure(struct run *r)
 static int report(struct run *r)
 {
 	char *samples = xasprintf("%s/samples.jsonl", r->ws);
-	sc_write_file_atomic_or_die(samples, r->samples.buf ? r->samples.buf : "", r->samples.len,
+	sc_write_file_atomic_or_die(samples, r->samples.buf, r->samples.len,
 	                            "samples");
 	struct sc_argv a = SC_ARGV_INIT;
 	char *plan = xasprintf("%s/plan.json", r->ws);
@@ -805,6 +805,8 @@ int main(int argc, char **argv)
 	sc_check_stdout_at_exit();
 	struct run r;
 	memset(&r, 0, sizeof r);
+	sb_init(&r.plan_json);
+	sb_init(&r.samples);
 	parse_args(argc, argv, &r.o);
 	r.dir = sc_exec_dir();
 	sc_stage_init_signals();

@@ -48,7 +48,7 @@ static const char usage_line[] =
 static const char *first_line(const struct strbuf *sb)
 {
 	static char line[512];
-	const char *s = sb->buf ? sb->buf : "";
+	const char *s = sb->buf;
 	size_t n = strcspn(s, "\n");
 	snprintf(line, sizeof line, "%.*s", (int)(n < 511 ? n : 511), s);
 	return line[0] ? line : NULL;
@@ -223,7 +223,7 @@ static int run_command(struct sc_sandbox sb, char **argv, const char *tree_in, c
 		sc_sandbox_write_log(log, &r);
 	free(log);
 	struct sc_init_report ir;
-	sc_init_report_parse(r.report.buf ? r.report.buf : "", &ir);
+	sc_init_report_parse(r.report.buf, &ir);
 	int keep = 0, rc = SC_EXIT_FAIL;
 	struct sc_status st = {.wall_s = r.wall_s};
 
@@ -353,7 +353,7 @@ static int self_test(struct sc_sandbox sb)
 	if (r.interrupted)
 		reraise(r.interrupted);
 	struct sc_init_report ir;
-	sc_init_report_parse(r.report.buf ? r.report.buf : "", &ir);
+	sc_init_report_parse(r.report.buf, &ir);
 	if (r.timed_out)
 		sc_die("self-test: the sandbox did not finish within 60 s (%s)", bwrap);
 	if (!ir.ready && !ir.self_test_ok && !ir.failure[0]) {
@@ -364,7 +364,7 @@ static int self_test(struct sc_sandbox sb)
 	if (!ir.self_test_ok)
 		sc_die("self-test: %s (%s)", ir.failure[0] ? ir.failure : "the sandbox check did not finish", bwrap);
 	if (!tf_ok)
-		sc_die("self-test: GNU time wrote no valid counters: %s (%s)", err.buf ? err.buf : "unreadable",
+		sc_die("self-test: GNU time wrote no valid counters: %s (%s)", err.len ? err.buf : "unreadable",
 		       time_file);
 	/* The sandbox burned 0.2 s in an orphaned grandchild. */
 	if (tf.user_s + tf.sys_s < 0.1)

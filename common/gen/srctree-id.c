@@ -62,7 +62,7 @@ static void add_file(struct files *fs, const char *path)
 	} else {
 		sc_die("source is not a file or link (%s)", path);
 	}
-	fs->v[fs->n] = (struct sc_srcfile){xstrdup(path), mode, sb->buf ? sb->buf : "", sb->len};
+	fs->v[fs->n] = (struct sc_srcfile){xstrdup(path), mode, sb->buf, sb->len};
 	fs->n++;
 }
 

@@ -108,7 +108,7 @@ static size_t hash_node(struct node *nd, enum sc_hash_algo algo, unsigned char r
 		sb_addc(&body, '\0');
 		sb_add(&body, kraw, rawsz);
 	}
-	size_t rawsz = sc_gitobj_id(algo, "tree", body.buf ? body.buf : "", body.len, raw);
+	size_t rawsz = sc_gitobj_id(algo, "tree", body.buf, body.len, raw);
 	sb_release(&body);
 	return rawsz;
 }

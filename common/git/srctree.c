@@ -36,7 +36,7 @@ int sc_srctree_own_id(const char *tree, size_t len, enum sc_hash_algo algo, char
 	}
 	if (r == 0) {
 		unsigned char raw[32];
-		size_t n = sc_gitobj_id(algo, "tree", kept.buf ? kept.buf : "", kept.len, raw);
+		size_t n = sc_gitobj_id(algo, "tree", kept.buf, kept.len, raw);
 		for (size_t i = 0; i < n; i++)
 			snprintf(hex + 2 * i, 3, "%02x", raw[i]);
 	}

@@ -110,7 +110,7 @@ char *sc_read_toolchain(struct sc_catfile *c, const char *blob)
 	if (sc_catfile_header(c, blob, type, &size) < 0)
 		sc_die_code(SC_EXIT_FAIL, "cannot read lean-toolchain blob %s (tooling commit)", blob);
 	sc_catfile_content(c, &sb);
-	char *s = sc_toolchain_name(sb.buf ? sb.buf : "", sb.len);
+	char *s = sc_toolchain_name(sb.buf, sb.len);
 	if (!s)
 		sc_die("lean-toolchain is not a single toolchain name (tooling commit)");
 	sb_release(&sb);

@@ -46,10 +46,10 @@ int sc_bwrap_pin_check(const char *bwrap, const char *want_sha, const char *want
 	int st = sc_run_capture(argv, env, NULL, 0, &out);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		sc_die("bubblewrap --version failed: %s (%s)", sc_describe_status(st), bwrap);
-	size_t n = strcspn(out.buf ? out.buf : "", "\n");
-	if (out.buf)
+	size_t n = strcspn(out.buf, "\n");
+	if (n < out.len)
 		out.buf[n] = '\0';
-	const char *line = out.buf ? out.buf : "";
+	const char *line = out.buf;
 	const char *ver = strncmp(line, "bubblewrap ", 11) == 0 ? line + 11 : line;
 	if (strcmp(want_version, line) != 0 && strcmp(want_version, ver) != 0)
 		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\"; " PIN_REMEDY " (%s)", ver,

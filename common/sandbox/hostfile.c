@@ -24,10 +24,10 @@ void sc_time_file_abandon(char *tmp)
 void sc_sandbox_write_log(const char *log, const struct sc_sandbox_result *r)
 {
 	struct strbuf text = STRBUF_INIT;
-	sb_add(&text, r->output.buf ? r->output.buf : "", r->output.len);
+	sb_add(&text, r->output.buf, r->output.len);
 	if (r->dropped)
 		sb_addf(&text, "\n[sc-sandbox-exec: %zu more bytes of output dropped]\n", r->dropped);
-	sc_write_file_atomic_or_die(log, text.buf ? text.buf : "", text.len, "log");
+	sc_write_file_atomic_or_die(log, text.buf, text.len, "log");
 	sb_release(&text);
 }
 

@@ -62,6 +62,8 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
                    double timeout_s, struct sc_sandbox_result *r)
 {
 	memset(r, 0, sizeof *r);
+	sb_init(&r->report);
+	sb_init(&r->output);
 	int rep[2];
 	/* The write end is inherited through GNU time and bwrap by sc-init
 	 * only; everything else of ours is close-on-exec. */

@@ -61,33 +61,28 @@ static void emit(const char *kind, const char *fmt, va_list ap, const char *suff
 	fflush(stderr);
 }
 
-void sc_die_code(int code, const char *fmt, ...)
+static _Noreturn void die_va(int code, const char *suffix, const char *fmt, va_list ap)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	emit("error", fmt, ap, NULL);
-	va_end(ap);
+	emit("error", fmt, ap, suffix);
 	exit(code);
 }
 
-void sc_die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	emit("error", fmt, ap, NULL);
-	va_end(ap);
-	exit(SC_EXIT_USAGE);
-}
+/* Each entry point only picks its code; errno is read before anything
+ * else can change it. */
+#define DIE_WITH(code, suffix)            \
+	do {                              \
+		const char *why_ = (suffix); \
+		va_list ap;               \
+		va_start(ap, fmt);        \
+		die_va((code), why_, fmt, ap); \
+	} while (0)
 
-void sc_die_errno(const char *fmt, ...)
-{
-	const char *why = strerror(errno);
-	va_list ap;
-	va_start(ap, fmt);
-	emit("error", fmt, ap, why);
-	va_end(ap);
-	exit(SC_EXIT_USAGE);
-}
+void sc_die_code(int code, const char *fmt, ...) { DIE_WITH(code, NULL); }
+void sc_die(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, NULL); }
+void sc_die_errno(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, strerror(errno)); }
+void sc_die_fail(const char *fmt, ...) { DIE_WITH(SC_EXIT_FAIL, NULL); }
+void sc_die_sys(const char *fmt, ...) { DIE_WITH(SC_EXIT_SYSTEM, NULL); }
+void sc_die_sys_errno(const char *fmt, ...) { DIE_WITH(SC_EXIT_SYSTEM, strerror(errno)); }
 
 void sc_error(const char *fmt, ...)
 {

@@ -2,12 +2,16 @@
 #define SC_DIE_H
 /* Error reporting: every tool prints exactly one line
  *   sc-<tool>: error: <what> (<where>)
- * on stderr and exits nonzero.  Exit codes are shared by all tools so that
- * the dispatcher can tell a failed measurement from bad input. */
+ * on stderr and exits nonzero.  The function called fixes the exit code
+ * (execline's strerr_dieusage/strerr_diefu idea), the same in every tool,
+ * so a caller can tell what to do next: fix its input (2), look at the
+ * machine (3), or read the report (1). */
 
 #define SC_EXIT_OK 0
-#define SC_EXIT_FAIL 1   /* the work ran and failed: measurement error, bad sample */
-#define SC_EXIT_USAGE 2  /* bad flags, bad input, unmet precondition */
+#define SC_EXIT_FAIL 1   /* the work ran and failed: a measurement error, an error sample */
+#define SC_EXIT_USAGE 2  /* bad flags, bad input, unmet precondition: fix the input */
+#define SC_EXIT_SYSTEM 3 /* valid input, but the system failed: out of memory, fork,
+                          * read or write errors, git failing unexpectedly */
 
 void sc_set_progname(const char *argv0);
 const char *sc_progname(void);
@@ -15,10 +19,17 @@ const char *sc_progname(void);
 /* Print "sc-x: error: ..." and exit with code. */
 _Noreturn void sc_die_code(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Same, exit code SC_EXIT_USAGE. */
+/* Bad input: exit SC_EXIT_USAGE. */
 _Noreturn void sc_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Same with ": strerror(errno)" appended before nothing else. */
+/* Bad input met through a system call (a path the operator named does not
+ * open): ": strerror(errno)" appended, exit SC_EXIT_USAGE. */
 _Noreturn void sc_die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The work failed: exit SC_EXIT_FAIL. */
+_Noreturn void sc_die_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The system failed: exit SC_EXIT_SYSTEM; the _errno form appends
+ * ": strerror(errno)". */
+_Noreturn void sc_die_sys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void sc_die_sys_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A note every later error line carries before its "(where)", e.g. that a
  * folder left behind must be removed to retry; NULL for none. */
 void sc_die_set_note(const char *note);

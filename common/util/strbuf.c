@@ -10,7 +10,7 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		sc_die_code(SC_EXIT_FAIL, "out of memory (%zu bytes)", n);
+		sc_die_sys("out of memory (%zu bytes)", n);
 	return p;
 }
 
@@ -18,7 +18,7 @@ void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
-		sc_die_code(SC_EXIT_FAIL, "out of memory (%zu x %zu bytes)", n, size);
+		sc_die_sys("out of memory (%zu x %zu bytes)", n, size);
 	return p;
 }
 
@@ -26,7 +26,7 @@ void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
-		sc_die_code(SC_EXIT_FAIL, "out of memory (%zu bytes)", n);
+		sc_die_sys("out of memory (%zu bytes)", n);
 	return q;
 }
 
@@ -48,7 +48,7 @@ char *xasprintf(const char *fmt, ...)
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		sc_die_code(SC_EXIT_FAIL, "formatting failed (xasprintf)");
+		sc_die_sys("formatting failed (xasprintf)");
 	sb_grow(&sb, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
@@ -57,17 +57,22 @@ char *xasprintf(const char *fmt, ...)
 	return sb_detach(&sb, NULL);
 }
 
+/* Never written: sb_grow allocates before the first byte lands. */
+char sc_strbuf_slopbuf[1];
+
+void sb_init(struct strbuf *sb) { *sb = (struct strbuf)STRBUF_INIT; }
+
 void sb_grow(struct strbuf *sb, size_t extra)
 {
 	if (extra > ((size_t)-1) / 2 - sb->len)
-		sc_die_code(SC_EXIT_FAIL, "buffer too large (strbuf)");
+		sc_die_sys("buffer too large (strbuf)");
 	size_t need = sb->len + extra + 1;
 	if (need <= sb->alloc)
 		return;
 	size_t alloc = sb->alloc ? sb->alloc : 64;
 	while (alloc < need)
 		alloc *= 2;
-	sb->buf = xrealloc(sb->buf, alloc);
+	sb->buf = xrealloc(sb->alloc ? sb->buf : NULL, alloc);
 	sb->alloc = alloc;
 	sb->buf[sb->len] = '\0';
 }
@@ -91,7 +96,7 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		sc_die_code(SC_EXIT_FAIL, "formatting failed (strbuf)");
+		sc_die_sys("formatting failed (strbuf)");
 	sb_grow(sb, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
@@ -102,7 +107,7 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 void sb_reset(struct strbuf *sb)
 {
 	sb->len = 0;
-	if (sb->buf)
+	if (sb->alloc)
 		sb->buf[0] = '\0';
 }
 
@@ -114,9 +119,9 @@ void sb_chomp(struct strbuf *sb)
 
 void sb_release(struct strbuf *sb)
 {
-	free(sb->buf);
-	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
+	if (sb->alloc)
+		free(sb->buf);
+	sb_init(sb);
 }
 
 char *sb_detach(struct strbuf *sb, size_t *len)
@@ -125,7 +130,6 @@ char *sb_detach(struct strbuf *sb, size_t *len)
 	char *p = sb->buf;
 	if (len)
 		*len = sb->len;
-	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
+	sb_init(sb);
 	return p;
 }

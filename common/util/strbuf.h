@@ -2,13 +2,19 @@
 #define SC_STRBUF_H
 #include <stddef.h>
 
-/* Growable byte buffer, always NUL-terminated; allocation failure dies. */
+/* Growable byte buffer, always NUL-terminated; allocation failure dies.
+ * The buf member is never NULL: an empty strbuf points at a shared "" (as
+ * git's strbuf_slopbuf), so readers need no guard.  A strbuf that is zeroed
+ * instead (memset, {0}) must be set up with sb_init before it is read. */
 struct strbuf {
 	char *buf;
 	size_t len;
 	size_t alloc;
 };
-#define STRBUF_INIT { NULL, 0, 0 }
+extern char sc_strbuf_slopbuf[];
+#define STRBUF_INIT { sc_strbuf_slopbuf, 0, 0 }
+
+void sb_init(struct strbuf *sb);
 
 void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const void *data, size_t len);

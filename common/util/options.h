@@ -1,0 +1,74 @@
+#ifndef SC_OPTIONS_H
+#define SC_OPTIONS_H
+/* One option table for every program, in the spirit of git's
+ * parse-options.h: a program lists its options once, and --help, --version,
+ * prefixes, repeats, missing values and required options are handled the
+ * same way everywhere.
+ *
+ *   --name VALUE and --name=VALUE; a unique prefix of a name is that name,
+ *   an ambiguous one is an error naming the candidates;
+ *   an option given twice is an error (a LIST option collects instead);
+ *   -h/--help prints the usage and the option table on stdout, exits 0;
+ *   --version prints "<program> <version>" (and the program's own lines);
+ *   options stop at "--" or at the first argument that is not one, so a
+ *   command's own flags stay its own.
+ * A usage error is one line "sc-x: error: what (where)", exit 2. */
+#include <stddef.h>
+
+enum sc_opt_kind { SC_OPTK_END, SC_OPTK_STRING, SC_OPTK_BOOL, SC_OPTK_LIST, SC_OPTK_ARGS };
+
+#define SC_OPT_REQUIRED 1 /* missing or empty is an error */
+
+struct sc_option {
+	enum sc_opt_kind kind;
+	const char *name;  /* long name, without "--" */
+	char short_name;   /* 0: none */
+	void *value;       /* const char ** (STRING, ARGS: an array), int * (BOOL),
+	                    * struct sc_strlist * (LIST) */
+	const char *argh;  /* the value's name in --help, e.g. "DIR" */
+	const char *help;
+	int flags;         /* SC_OPT_REQUIRED */
+	size_t nargs;      /* ARGS: how many values follow the option */
+};
+
+/* The values a LIST option collected, in order. */
+struct sc_strlist {
+	const char **v;
+	size_t n, alloc;
+};
+
+/* A string; the last argument of STRING_F is SC_OPT_REQUIRED or 0. */
+#define SC_OPT_STRING_F(s, l, v, a, h, f) { SC_OPTK_STRING, (l), (s), (v), (a), (h), (f), 1 }
+#define SC_OPT_STRING(s, l, v, a, h) SC_OPT_STRING_F(s, l, v, a, h, 0)
+#define SC_OPT_REQUIRED_STRING(s, l, v, a, h) SC_OPT_STRING_F(s, l, v, a, h, SC_OPT_REQUIRED)
+/* Present or not: *v becomes 1. */
+#define SC_OPT_BOOL(s, l, v, h) { SC_OPTK_BOOL, (l), (s), (v), NULL, (h), 0, 0 }
+/* One or more values, repeatable: --l=V adds V; --l V... adds every
+ * argument up to the next one that starts with "--". */
+#define SC_OPT_LIST_F(l, v, a, h, f) { SC_OPTK_LIST, (l), 0, (v), (a), (h), (f), 1 }
+/* Exactly n values, the n arguments after the option. */
+#define SC_OPT_ARGS(l, v, n, a, h) { SC_OPTK_ARGS, (l), 0, (v), (a), (h), 0, (n) }
+#define SC_OPT_END() { SC_OPTK_END, NULL, 0, NULL, NULL, NULL, 0, 0 }
+
+/* What the parser may leave for the program. */
+#define SC_PARSE_NO_ARGS 0 /* any argument left over is an error */
+#define SC_PARSE_ARGS 1    /* arguments may follow the options (after "--" or not) */
+
+struct sc_command {
+	const char *const *usage; /* "usage: ..." lines then free text; NULL-terminated */
+	void (*version)(void);     /* lines printed after "<program> <version>", or NULL */
+};
+
+/* Parses argv[1..] by opts, dying with a usage error on anything wrong.
+ * Returns the index of the first argument left over (argc when none);
+ * argv[index - 1] is "--" when the options ended with it. */
+int sc_parse_options(int argc, char **argv, const struct sc_option *opts,
+                     const struct sc_command *cmd, int flags);
+
+/* The usage and option table, as -h prints them, on stdout. */
+void sc_print_usage(const struct sc_option *opts, const struct sc_command *cmd);
+
+void sc_strlist_push(struct sc_strlist *l, const char *s);
+void sc_strlist_release(struct sc_strlist *l);
+
+#endif

@@ -1,0 +1,126 @@
+/* util/: the strbuf that is never NULL and the option table every program
+ * parses with. */
+#include "unit_main.h"
+#include "util/options.h"
+#include "util/strbuf.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+START_TEST(strbuf_never_null)
+{
+	struct strbuf sb = STRBUF_INIT;
+	ck_assert_ptr_nonnull(sb.buf);
+	ck_assert_str_eq(sb.buf, "");
+	sb_reset(&sb);
+	sb_chomp(&sb);
+	ck_assert_str_eq(sb.buf, "");
+	sb_adds(&sb, "x\n");
+	sb_chomp(&sb);
+	ck_assert_str_eq(sb.buf, "x");
+	sb_release(&sb);
+	ck_assert_ptr_nonnull(sb.buf);
+	ck_assert_uint_eq(sb.len, 0);
+	char *p = sb_detach(&sb, NULL);
+	ck_assert_str_eq(p, "");
+	ck_assert_ptr_ne(p, sc_strbuf_slopbuf); /* the caller may free it */
+	free(p);
+	struct strbuf zeroed;
+	memset(&zeroed, 0, sizeof zeroed);
+	sb_init(&zeroed);
+	ck_assert_str_eq(zeroed.buf, "");
+	sb_release(&zeroed);
+}
+END_TEST
+
+static const char *repo, *head, *pin[2];
+static int quiet;
+static struct sc_strlist files;
+static const struct sc_option opts[] = {
+	SC_OPT_REQUIRED_STRING(0, "repo", &repo, "DIR", "the repository"),
+	SC_OPT_STRING(0, "head", &head, "H", "the head"),
+	SC_OPT_STRING(0, "hello", &head, "X", "a name sharing a prefix"),
+	SC_OPT_BOOL('q', "quiet", &quiet, "say less"),
+	SC_OPT_LIST_F("samples", &files, "FILE", "samples", 0),
+	SC_OPT_ARGS("pin", pin, 2, "SHA VERSION", "two values"),
+	SC_OPT_END(),
+};
+static const char *const usage[] = {"usage: t --repo DIR", NULL};
+static const struct sc_command cmd = {usage, NULL};
+
+static int parse(int flags, ...)
+{
+	char *argv[32] = {"t"};
+	int argc = 1;
+	va_list ap;
+	va_start(ap, flags);
+	for (char *a; (a = va_arg(ap, char *));)
+		argv[argc++] = a;
+	va_end(ap);
+	repo = head = pin[0] = pin[1] = NULL;
+	quiet = 0;
+	sc_strlist_release(&files);
+	return sc_parse_options(argc, argv, opts, &cmd, flags);
+}
+
+START_TEST(options_values_prefixes_lists)
+{
+	ck_assert_int_eq(parse(SC_PARSE_NO_ARGS, "--repo", "r", "--hea=h", "-q", NULL), 5);
+	ck_assert_str_eq(repo, "r");
+	ck_assert_str_eq(head, "h");
+	ck_assert_int_eq(quiet, 1);
+	ck_assert_int_eq(parse(SC_PARSE_NO_ARGS, "--repo=r", "--samples", "a", "b", "--samples=c",
+	                       "--pin", "s", "v", NULL), 9);
+	ck_assert_uint_eq(files.n, 3);
+	ck_assert_str_eq(files.v[2], "c");
+	ck_assert_str_eq(pin[1], "v");
+	/* options stop at "--" or at the first other argument */
+	ck_assert_int_eq(parse(SC_PARSE_ARGS, "--repo", "r", "--", "--quiet", NULL), 4);
+	ck_assert_int_eq(quiet, 0);
+	ck_assert_int_eq(parse(SC_PARSE_ARGS, "--repo", "r", "cmd", "--quiet", NULL), 3);
+	/* a value may start with a dash, as getopt allows */
+	parse(SC_PARSE_NO_ARGS, "--repo", "-x", NULL);
+	ck_assert_str_eq(repo, "-x");
+}
+END_TEST
+
+#define DIES(name, ...)                              \
+	START_TEST(name) { parse(SC_PARSE_NO_ARGS, __VA_ARGS__, NULL); } \
+	END_TEST
+DIES(dies_twice, "--repo", "r", "--repo", "s")
+DIES(dies_twice_bool, "--repo", "r", "-q", "--quiet")
+DIES(dies_ambiguous, "--repo", "r", "--he", "x")
+DIES(dies_unknown, "--repo", "r", "--bogus")
+DIES(dies_unknown_short, "--repo", "r", "-z")
+DIES(dies_missing_value, "--repo")
+DIES(dies_bool_value, "--repo", "r", "--quiet=1")
+DIES(dies_missing_required, "--head", "h")
+DIES(dies_empty_required, "--repo=")
+DIES(dies_stray, "--repo", "r", "extra")
+DIES(dies_list_empty, "--repo", "r", "--samples", "--quiet")
+DIES(dies_args_short, "--repo", "r", "--pin", "s")
+DIES(dies_help_value, "--help=yes")
+#define EXITS0(name, ...)                              \
+	START_TEST(name) { parse(SC_PARSE_NO_ARGS, __VA_ARGS__, NULL); } \
+	END_TEST
+EXITS0(help_exits_0, "-h")
+EXITS0(help_beats_required, "--help")
+EXITS0(version_exits_0, "--version")
+
+int main(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("util");
+	tcase_add_test(tc, strbuf_never_null);
+	tcase_add_test(tc, options_values_prefixes_lists);
+	const TTest *dies[] = {dies_twice, dies_twice_bool, dies_ambiguous, dies_unknown, dies_unknown_short,
+	               dies_missing_value, dies_bool_value, dies_missing_required, dies_empty_required,
+	               dies_stray, dies_list_empty, dies_args_short, dies_help_value};
+	for (size_t i = 0; i < sizeof dies / sizeof *dies; i++)
+		tcase_add_exit_test(tc, dies[i], 2);
+	tcase_add_exit_test(tc, help_exits_0, 0);
+	tcase_add_exit_test(tc, help_beats_required, 0);
+	tcase_add_exit_test(tc, version_exits_0, 0);
+	suite_add_tcase(s, tc);
+	return sc_unit_run(s);
+}
