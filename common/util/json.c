@@ -258,3 +258,51 @@ int sc_json_only_keys(yajl_val obj, const char *const *allowed, const char *wher
 	}
 	return 0;
 }
+
+void sc_json_kv_str(yajl_gen g, const char *key, const char *s)
+{
+	sc_json_str(g, key);
+	sc_json_str(g, s);
+}
+
+void sc_json_kv_str_or_null(yajl_gen g, const char *key, const char *s)
+{
+	sc_json_str(g, key);
+	sc_json_str_or_null(g, s);
+}
+
+void sc_json_kv_int(yajl_gen g, const char *key, long long v)
+{
+	sc_json_str(g, key);
+	sc_json_int(g, v);
+}
+
+void sc_json_kv_fixed(yajl_gen g, const char *key, double v, int decimals)
+{
+	sc_json_str(g, key);
+	sc_json_fixed(g, v, decimals);
+}
+
+void sc_json_kv_bool(yajl_gen g, const char *key, int v)
+{
+	sc_json_str(g, key);
+	sc_json_bool(g, v);
+}
+
+void sc_json_kv_null(yajl_gen g, const char *key)
+{
+	sc_json_str(g, key);
+	sc_json_null(g);
+}
+
+void sc_json_kv_map_open(yajl_gen g, const char *key)
+{
+	sc_json_str(g, key);
+	sc_json_map_open(g);
+}
+
+void sc_json_kv_array_open(yajl_gen g, const char *key)
+{
+	sc_json_str(g, key);
+	sc_json_array_open(g);
+}

@@ -22,6 +22,17 @@ void sc_json_map_open(yajl_gen g);
 void sc_json_map_close(yajl_gen g);
 void sc_json_array_open(yajl_gen g);
 void sc_json_array_close(yajl_gen g);
+/* A member of the open map: the key, then its value, as one call (so a
+ * key is never left without its value). */
+void sc_json_kv_str(yajl_gen g, const char *key, const char *s);
+void sc_json_kv_str_or_null(yajl_gen g, const char *key, const char *s);
+void sc_json_kv_int(yajl_gen g, const char *key, long long v);
+void sc_json_kv_fixed(yajl_gen g, const char *key, double v, int decimals);
+void sc_json_kv_bool(yajl_gen g, const char *key, int v);
+void sc_json_kv_null(yajl_gen g, const char *key);
+/* The key of a member whose value is a map or an array, opened here. */
+void sc_json_kv_map_open(yajl_gen g, const char *key);
+void sc_json_kv_array_open(yajl_gen g, const char *key);
 /* Append the generated text (plus a newline) to out and free g. */
 void sc_json_finish(yajl_gen g, struct strbuf *out);
 
