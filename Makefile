@@ -48,7 +48,7 @@ MAN_PAGES := $(MAN_SRC:man/%=$(BUILD)/man/man1/%)
 # last commit, else today.
 MAN_DATE  := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 
-.PHONY: all check check-unit check-bats check-lint check-layers check-load check-asan check-valgrind check-fuzz \
+.PHONY: all check check-unit check-bats check-lint check-layers check-shape check-load check-asan check-valgrind check-fuzz \
         bench demo install uninstall clean fixture deps man check-mutants
 all: $(CMD_BIN) $(INIT_BIN) man
 
@@ -121,7 +121,7 @@ $(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(COMMON_HDR)
 # On a fresh Debian machine, as root, `make check` first installs what is
 # missing; the inner make then sees the installed libraries' flags.
 check: deps
-	$(MAKE) DEVELOPER=1 check-lint check-layers check-unit check-bats
+	$(MAKE) DEVELOPER=1 check-lint check-layers check-shape check-unit check-bats
 
 # Test shapes that cannot fail, sleep-ordering, checkout paths (t/lint/lint.py).
 check-lint:
@@ -134,6 +134,10 @@ check-load:
 # common/'s include direction and no include cycle (t/lint/layers.py).
 check-layers:
 	/usr/bin/python3 t/lint/layers.py
+
+# cmd/ files short, functions short, one option table (t/lint/shape.py).
+check-shape:
+	/usr/bin/python3 t/lint/shape.py
 
 deps:
 	@if [ "$$(id -u)" = 0 ] && command -v dpkg-query >/dev/null; then bash contrib/install-deps.sh all; fi

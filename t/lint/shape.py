@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""Check the shape of the house (issue 12, common/README): cmd/ files are an
+option table and calls, functions stay short, every program parses its
+options with the one table, and no reader guards a strbuf that is never
+NULL.
+
+  shape.py          check cmd/ and common/ of this checkout
+  shape.py DIR      check DIR/cmd and DIR/common
+
+Rules, each finding one line "shape: error: what (where)"; exit 1 if any:
+  cmd-length   a cmd/*.c file but sc-init.c has more than CMD_MAX lines
+               (sc-init stands alone: it runs inside the sandbox)
+  fn-length    a function in cmd/ or common/ spans more than FN_MAX lines,
+               its signature and braces included
+  one-table    a cmd/*.c file but sc-init.c does not call sc_parse_options,
+               or any file but util/options.c includes <getopt.h>
+  strbuf-null  `X.buf ? X.buf : ...`: strbuf's buf is never NULL
+"""
+import os
+import re
+import sys
+
+CMD_MAX = 250
+FN_MAX = 80
+STANDALONE = {"sc-init.c"}
+NAME = re.compile(r"^[A-Za-z_].*?\b(\w+)\s*\(")
+GUARD = re.compile(r"([\w.>-]+)\.buf \? \1\.buf :|([\w.>-]+)->buf \? \2->buf :")
+
+
+def functions(lines):
+    """(name, first line, last line), 1-based, of every function: a body
+    opens with "{" in column 0 and closes with "}" in column 0."""
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("{"):
+            j = i - 1
+            while j >= 0 and not NAME.match(lines[j]):
+                j -= 1
+            k = i + 1
+            while k < len(lines) and not lines[k].startswith("}"):
+                k += 1
+            if j >= 0:
+                yield NAME.match(lines[j]).group(1), j + 1, k + 1
+            i = k
+        i += 1
+
+
+def sources(root):
+    for sub in ("cmd", "common"):
+        top = os.path.join(root, sub)
+        for dirpath, dirs, files in os.walk(top):
+            dirs.sort()
+            for f in sorted(files):
+                if f.endswith((".c", ".h")):
+                    path = os.path.join(dirpath, f)
+                    yield os.path.relpath(path, root), path
+
+
+def check(root):
+    found = []
+    for rel, path in sources(root):
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        base = os.path.basename(rel)
+        in_cmd = rel.startswith("cmd" + os.sep) and rel.endswith(".c")
+        if in_cmd and base not in STANDALONE:
+            if len(lines) > CMD_MAX:
+                found.append(f"a cmd/ file is an option table and calls: {len(lines)} lines, "
+                             f"more than {CMD_MAX} ({rel})")
+            if "sc_parse_options(" not in text:
+                found.append(f"a program parses its options with the one table: "
+                             f"no sc_parse_options call ({rel})")
+        for name, first, last in functions(lines):
+            if last - first + 1 > FN_MAX:
+                found.append(f"function {name} is {last - first + 1} lines, more than "
+                             f"{FN_MAX} ({rel}:{first})")
+        for n, line in enumerate(lines, 1):
+            if re.match(r"\s*#\s*include\s*<getopt\.h>", line) and \
+                    rel != os.path.join("common", "util", "options.c") and base not in STANDALONE:
+                found.append(f"options are parsed by util/options only: <getopt.h> ({rel}:{n})")
+            if GUARD.search(line):
+                found.append(f"strbuf's buf is never NULL: drop the guard ({rel}:{n})")
+    return found
+
+
+def main(argv):
+    root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+    found = check(root)
+    for f in found:
+        print(f"shape: error: {f}")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
