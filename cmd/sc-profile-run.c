@@ -34,7 +34,7 @@ static double seconds(const char *s, const char *flag, double dflt)
 {
 	double v = dflt;
 	if (s && sc_run_parse_seconds(s, &v) < 0)
-		sc_die("%s wants seconds between 0 and 86400 (%s %s)", flag, flag, s);
+		sc_die("%s wants seconds between 0 and %d (%s %s)", flag, SC_RUN_SECONDS_MAX, flag, s);
 	return v;
 }
 
@@ -43,11 +43,10 @@ static void validate(struct sc_run_opts *o, const struct raw *raw)
 	o->prebuild_timeout = seconds(raw->prebuild, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
 	o->sample_timeout = seconds(raw->sample, "--sample-timeout", SC_LIMIT_SAMPLE_S);
 	o->phase_timeout = seconds(raw->phase, "--phase-timeout", SC_LIMIT_PHASE_S);
-	unsigned uid, gid;
 	struct strbuf err = STRBUF_INIT;
-	if (sc_sandbox_user(raw->user, &uid, &gid, &err) < 0)
+	if (sc_sandbox_user(raw->user, &o->sandbox_uid, &o->sandbox_gid, &err) < 0)
 		sc_die("%s", err.buf);
-	o->sandbox_user = xasprintf("%u:%u", uid, gid);
+	o->sandbox_user = xasprintf("%u:%u", o->sandbox_uid, o->sandbox_gid);
 	unsigned long long bytes;
 	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
 		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",

@@ -122,15 +122,14 @@ void sc_run_finish_check(struct sc_run *r, struct sc_stage *s)
  * that will hold it) the workspace, which does not exist yet. */
 static void check_reachable(const struct sc_run *r)
 {
-	unsigned uid, gid;
-	if (geteuid() != 0 || sscanf(r->o.sandbox_user, "%u:%u", &uid, &gid) != 2)
+	if (geteuid() != 0)
 		return;
 	char *ws_parent = sc_workspace_parent(r->o.workspace);
 	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps};
 	const char *flags[] = {"--workspace", "--toolchain", "--dependencies"};
 	struct strbuf err = STRBUF_INIT;
 	for (int i = 0; i < 3; i++)
-		if (sc_sandbox_can_reach(paths[i], uid, gid, &err) < 0)
+		if (sc_sandbox_can_reach(paths[i], r->o.sandbox_uid, r->o.sandbox_gid, &err) < 0)
 			sc_die("%s: give it search permission (%s)", err.buf, flags[i]);
 	sb_release(&err);
 	free(ws_parent);

@@ -9,7 +9,6 @@
 #include "util/safefile.h"
 
 #include <ftw.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,7 +61,7 @@ static int sandboxed(struct sc_run *r, int side, const char *name, double timeou
 /* The side's tree becomes the sandbox user's, links themselves and not
  * what they point at, right before candidate code first runs in it; the
  * workspace, raw/, the plan and the other side stay ours. */
-static unsigned hand_uid, hand_gid;
+static unsigned hand_uid, hand_gid; /* nftw passes no context */
 static int hand_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st, (void)flag, (void)ftw;
@@ -73,8 +72,8 @@ static void hand_over_tree(struct sc_run *r, int side)
 {
 	if (geteuid() != 0)
 		return;
-	if (sscanf(r->o.sandbox_user, "%u:%u", &hand_uid, &hand_gid) != 2)
-		sc_die("bad sandbox user (%s)", r->o.sandbox_user);
+	hand_uid = r->o.sandbox_uid;
+	hand_gid = r->o.sandbox_gid;
 	char *tree = sc_run_tree(r, side);
 	if (nftw(tree, hand_one, 64, FTW_PHYS) != 0)
 		sc_die_sys_errno("cannot hand the %s tree to the sandbox user %s (%s)",

@@ -13,7 +13,7 @@ int sc_run_parse_seconds(const char *s, double *out)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 86400)
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > SC_RUN_SECONDS_MAX)
 		return -1;
 	*out = v;
 	return 0;

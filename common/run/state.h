@@ -15,6 +15,7 @@ struct sc_run_opts {
 	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
 	const char *tmp_size;     /* validated; passed on as given */
 	const char *sandbox_user; /* "UID:GID", resolved */
+	unsigned sandbox_uid, sandbox_gid;
 	double prebuild_timeout, sample_timeout, phase_timeout;
 	const char *thr_ratio, *thr_delta, *thr_added; /* sc-report validates them */
 	int quiet;
@@ -36,8 +37,9 @@ struct sc_run {
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
 };
 
-/* A timeout's seconds: a number in (0, 86400].  Returns 0, or -1 when S is
- * not one. */
+/* A timeout's seconds: a number in (0, SC_RUN_SECONDS_MAX].  Returns 0, or
+ * -1 when S is not one. */
+#define SC_RUN_SECONDS_MAX 86400
 int sc_run_parse_seconds(const char *s, double *out);
 
 /* "[step/steps] what" on stderr, unless --quiet. */
