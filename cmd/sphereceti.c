@@ -4,6 +4,7 @@
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/execdir.h"
+#include "util/options.h"
 #include "paths.h"
 #include "util/strbuf.h"
 #include "version.h"
@@ -13,18 +14,20 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage[] =
-	"usage: sphereceti <command> [<args>]\n"
-	"\n"
-	"porcelain:\n"
-	"  profile-plan   plan which Lean files to measure (sc-plan)\n"
-	"  profile-run    plan, build both sides sealed, time, report\n"
-	"\n"
-	"stages (each is also a program of its own):\n"
-	"  plan, materialize, sandbox-exec, parse-time, report\n"
-	"\n"
-	"  sphereceti help <command>   show that command's manual page\n"
-	"  sphereceti --version | help\n";
+static const char *const usage[] = {
+	"usage: sphereceti [--help | --version] <command> [<args>]",
+	"",
+	"porcelain:",
+	"  profile-plan   plan which Lean files to measure (sc-plan)",
+	"  profile-run    plan, build both sides sealed, time, report",
+	"",
+	"stages (each is also a program of its own):",
+	"  plan, materialize, sandbox-exec, parse-time, report",
+	"",
+	"  sphereceti help <command>   show that command's manual page",
+	"  sphereceti version | help",
+	NULL,
+};
 
 static int is_stage(const char *name)
 {
@@ -63,43 +66,44 @@ static _Noreturn void show_manual(const char *cmd)
 		if (access(path, R_OK) == 0) {
 			char *const argv[] = {"man", "-l", path, NULL};
 			execvp("man", argv);
-			sc_die_errno("cannot run man (help %s)", cmd);
+			sc_die_sys_errno("cannot run man (help %s)", cmd);
 		}
 		free(path);
 	}
 	char *const argv[] = {"man", page, NULL};
 	execvp("man", argv);
-	sc_die_errno("cannot run man (help %s)", cmd);
+	sc_die_sys_errno("cannot run man (help %s)", cmd);
 }
 
 int main(int argc, char **argv)
 {
 	sc_set_progname("sphereceti");
 	sc_check_stdout_at_exit();
-	if (argc < 2) {
-		fputs(usage, stderr);
-		return SC_EXIT_USAGE;
-	}
-	const char *cmd = argv[1];
-	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+	static const struct sc_option opts[] = {SC_OPT_END()};
+	const struct sc_command command = {usage, NULL};
+	int i = sc_parse_options(argc, argv, opts, &command, SC_PARSE_ARGS);
+	if (i == argc)
+		sc_die("no command; see sphereceti --help (argv[1])");
+	const char *cmd = argv[i];
+	if (strcmp(cmd, "version") == 0) {
 		printf("sphereceti %s\n", SC_VERSION);
 		return 0;
 	}
-	if (strcmp(cmd, "help") == 0 && argc > 2) {
-		if (argc > 3)
-			sc_die("help takes one command (%s)", argv[3]);
-		show_manual(argv[2]);
+	if (strcmp(cmd, "help") == 0 && i + 1 < argc) {
+		if (i + 2 < argc)
+			sc_die("help takes one command (%s)", argv[i + 2]);
+		show_manual(argv[i + 1]);
 	}
-	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-		fputs(usage, stdout);
+	if (strcmp(cmd, "help") == 0) {
+		sc_print_usage(opts, &command);
 		return 0;
 	}
 	char *dir = sc_exec_dir();
 	const char *stage = strcmp(cmd, "profile-plan") == 0 ? "plan" : cmd;
 	if (!is_stage(stage))
-		sc_die("unknown command '%s'; see 'sphereceti help' (argv[1])", cmd);
+		sc_die("unknown command '%s'; see 'sphereceti help' (argv[%d])", cmd, i);
 	char *prog = xasprintf("%s/sc-%s", dir, stage);
-	argv[1] = prog;
-	execv(prog, argv + 1);
-	sc_die_errno("cannot run sc-%s (%s)", stage, prog);
+	argv[i] = prog;
+	execv(prog, argv + i);
+	sc_die_sys_errno("cannot run sc-%s (%s)", stage, prog);
 }

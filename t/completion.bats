@@ -82,8 +82,11 @@ complete_words() {
 		if [ "$prog" = sc-report ]; then
 			opts=$(grep -oE '"--[a-z][a-z0-9-]+' "$f" | tr -d '"' | grep -vx -- --name | sort -u)
 		else
-			opts=$(grep -oE '\{"[a-z][a-z0-9-]+", *(no|required|optional)_argument' "$f" |
-				cut -d'"' -f2 | sed 's/^/--/' | sort -u)
+			# getopt_long's table, or util/options.h's
+			opts=$({
+				grep -oE '\{"[a-z][a-z0-9-]+", *(no|required|optional)_argument' "$f" || true
+				grep -oE 'SC_OPT_[A-Z_]+\(([^,"]*, *)?"[a-z][a-z0-9-]+"' "$f" || true
+			} | cut -d'"' -f2 | sed 's/^/--/' | sort -u)
 		fi
 		[ -n "$opts" ]
 		offered=$(complete_words "$prog" --)

@@ -41,10 +41,22 @@ load lib/plan
 	run sphereceti --version
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ ^sphereceti\ [0-9]+\.[0-9]+\.[0-9]+ ]]
+	run --separate-stderr sphereceti version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^sphereceti\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
 	run sphereceti help
 	[ "$status" -eq 0 ]
 	[[ "$output" == *profile-plan* ]]
 	[[ "$output" == *profile-run* ]]
+	run --separate-stderr sphereceti --help
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == "usage: sphereceti [--help | --version] <command> [<args>]"* ]]
+	[[ "$output" == *"-h, --help"* ]]
+	# options stop at the command: --version is profile-run's own
+	run --separate-stderr sphereceti profile-run --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "sc-profile-run "* ]]
 }
 
 @test "an unknown command, or none, is a usage error" {
@@ -54,6 +66,13 @@ load lib/plan
 	[[ "$stderr" == *"unknown command 'frobnicate'"* ]]
 	run --separate-stderr sphereceti
 	[ "$status" -eq 2 ]
+	assert_error_line sphereceti
+	run --separate-stderr sphereceti --frobnicate profile-run
+	[ "$status" -eq 2 ]
+	assert_error_line sphereceti
+	run --separate-stderr sphereceti help plan report
+	[ "$status" -eq 2 ]
+	assert_error_line sphereceti
 }
 
 @test "installed layout: bin/ finds its stages, sc-sandbox-exec finds libexec/sphereceti/sc-init" {

@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 	run --separate-stderr sc-profile-run --thr 1
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[ "$stderr" = "sc-profile-run: error: ambiguous option: could be --threshold-ratio, --threshold-delta, --threshold-added; see man sc-profile-run (--thr)" ]
+	[ "$stderr" = "sc-profile-run: error: ambiguous option: could be --threshold-ratio, --threshold-delta, --threshold-added; see sc-profile-run --help (--thr)" ]
 	run --separate-stderr sc-sandbox-exec --ti 5
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sc-sandbox-exec: error: ambiguous option: could be --time-file, --timeout; see man sc-sandbox-exec (--ti)" ]
@@ -33,7 +33,7 @@ bats_require_minimum_version 1.5.0
 	[ "$stderr" = "sc-materialize: error: option --help takes no value (--help=yes)" ]
 	run --separate-stderr sc-profile-run -x
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sc-profile-run: error: unknown option; see man sc-profile-run (-x)" ]
+	[ "$stderr" = "sc-profile-run: error: unknown option; see sc-profile-run --help (-x)" ]
 }
 
 @test "an unambiguous prefix still works as getopt_long allows" {

@@ -216,7 +216,7 @@ prebuild_candidate() {
 	assert_second_run_refused
 }
 
-@test "SIGKILL of sc-sandbox-exec mid-sample: the sandbox ends with it; the run reports sandbox_failed" {
+@test "SIGKILL of sc-sandbox-exec mid-sample: the sandbox ends with it; the run reports sandbox_failed, exits 3" {
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- fixture: ignore-term orphan-hang hang'
 	head_commit
@@ -233,7 +233,9 @@ prebuild_candidate() {
 	# GNU time gets SIGKILL when its parent dies, bwrap dies with GNU time,
 	# the PID namespace takes the rest.
 	run_ended
-	[ "$RUN_STATUS" -eq 1 ]
+	# Nothing in the input kills sc-sandbox-exec: a system failure (3),
+	# after the report.
+	[ "$RUN_STATUS" -eq 3 ]
 	[ "$(jq -r '.files[0].head.error' "$WS/report.json")" = sandbox_failed ]
 	[ ! -e "$WS/INCOMPLETE" ]
 	# GNU time's file was never renamed into place: a temporary may stay,
@@ -293,6 +295,34 @@ big_tree() {
 	[ -f "$MNT/ws/INCOMPLETE" ]
 	[ ! -e "$MNT/ws/report.json" ]
 	cmp "$MNT/ws/plan.json" <(sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H")
+	assert_files_whole "$MNT/ws"
+}
+
+@test "disk full after the claim (no inode for raw/): a system failure, exit 3, the workspace incomplete" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	# The inodes a workspace needs up to raw/: both trees (as sc-materialize
+	# writes them), the workspace itself, INCOMPLETE and plan.json.
+	mount_small 64m
+	mkdir "$MNT/ws"
+	sc-materialize --repo "$R" --commit "$M" --dest "$MNT/ws/base" >/dev/null
+	sc-materialize --repo "$R" --commit "$H" --dest "$MNT/ws/head" >/dev/null
+	local need
+	need=$(($(df --output=iused "$MNT" | tail -1) + 2))
+	umount "$MNT"
+	mount_small 64m "nr_inodes=$need"
+	WS=$MNT/ws profile
+	echo "$stderr"
+	[ "$status" -eq 3 ]
+	assert_error_line sc-profile-run
+	grep -q 'cannot create raw counter folder' <<<"$stderr"
+	grep -qi 'no space left on device' <<<"$stderr"
+	grep -q "the workspace stays: remove $MNT/ws to retry" <<<"$stderr"
+	[ -f "$MNT/ws/INCOMPLETE" ]
+	[ -d "$MNT/ws/head" ]
+	[ ! -e "$MNT/ws/raw" ]
+	[ ! -e "$MNT/ws/report.json" ]
 	assert_files_whole "$MNT/ws"
 }
 

@@ -74,8 +74,8 @@ render() {
 	run --separate-stderr sc-profile-run --help
 	[ "$status" -eq 0 ]
 	help=$output
-	opts=$(grep -oE '\{"[a-z][a-z0-9-]+", *(no|required)_argument' "$BATS_TEST_DIRNAME/../cmd/sc-profile-run.c" |
-		cut -d'"' -f2 | grep -vx help)
+	opts=$(grep -oE 'SC_OPT_[A-Z_]+\([^,]*, "[a-z][a-z0-9-]+"' "$BATS_TEST_DIRNAME/../cmd/sc-profile-run.c" |
+		cut -d'"' -f2)
 	[[ "$opts" == *threshold-added* ]]
 	for o in $opts; do
 		[[ "$help" == *"--$o"* ]] || { echo "--help lacks --$o"; false; }

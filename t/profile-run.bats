@@ -323,15 +323,35 @@ except Exception:
 	[ ! -e "$WS/INCOMPLETE" ]
 }
 
-@test "bad usage: missing option, bad timeout" {
+@test "bad usage: missing option, bad timeout, an option given twice; --help and --version" {
 	H=$M
 	run --separate-stderr "$SC_BIN/sphereceti" profile-run --repo "$R"
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
+	[[ "$stderr" == *"(--tooling, --base, --head, --workspace, --toolchain, --dependencies)" ]]
 	profile --sample-timeout -3
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
+	[[ "$stderr" == *"--sample-timeout wants seconds between 0 and 86400"* ]]
+	profile --phase-timeout 86401
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	profile --sample-timeout=5 --sample-timeout 6
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"option given twice (--sample-timeout)" ]]
+	profile --tmp-size 12
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
 	[ ! -e "$WS" ]
+	run --separate-stderr "$SC_BIN/sphereceti" profile-run --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^sc-profile-run\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	run --separate-stderr "$SC_BIN/sphereceti" profile-run -h
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: sphereceti profile-run --repo DIR"* ]]
+	[[ "$output" == *"-q, --quiet"* ]]
+	[ -z "$stderr" ]
 }
 
 @test "a workspace inside the toolchain or the dependencies is refused" {

@@ -4,7 +4,9 @@
 #include "util/sigign.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -61,8 +63,7 @@ void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
 	while (slot < SC_STAGE_MAX && running[slot] > 0)
 		slot++;
 	if (slot == SC_STAGE_MAX)
-		sc_die_code(SC_EXIT_FAIL, "internal: more than %d stages at once (sc-%s)",
-		            SC_STAGE_MAX, stage);
+		sc_die_sys("internal: more than %d stages at once (sc-%s)", SC_STAGE_MAX, stage);
 	unsigned flags = SC_NULL_IN | SC_PARENT_DEATH_TERM;
 	if (output != SC_STAGE_INHERIT)
 		flags |= SC_PIPE_OUT;
@@ -81,7 +82,7 @@ void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
 		errno = err;
-		sc_die_errno("cannot run stage sc-%s (%s)", stage, argv.v[0]);
+		sc_die_sys_errno("cannot run stage sc-%s (%s)", stage, argv.v[0]);
 	}
 	s->pid = p.pid;
 	s->out_fd = output != SC_STAGE_INHERIT ? p.out_fd : -1;
@@ -94,7 +95,7 @@ int sc_stage_finish(struct sc_stage *s, struct strbuf *out)
 	if (s->out_fd >= 0) {
 		struct strbuf discard = STRBUF_INIT;
 		if (sc_read_all(s->out_fd, out ? out : &discard) < 0)
-			sc_die_errno("cannot read output of %s", s->path);
+			sc_die_sys_errno("cannot read output of %s", s->path);
 		sb_release(&discard);
 		close(s->out_fd);
 	}
@@ -103,7 +104,7 @@ int sc_stage_finish(struct sc_stage *s, struct strbuf *out)
 		if (running[i] == s->pid)
 			running[i] = 0;
 	if (st < 0)
-		sc_die_errno("cannot wait for %s", s->path);
+		sc_die_sys_errno("cannot wait for %s", s->path);
 	free(s->path);
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
@@ -116,4 +117,25 @@ int sc_stage_run(const char *dir, const char *stage, const char *const *args,
 	struct sc_stage s;
 	sc_stage_start(&s, dir, stage, args, out ? SC_STAGE_STDOUT : SC_STAGE_INHERIT);
 	return sc_stage_finish(&s, out);
+}
+
+int sc_stage_system_failure(int rc) { return rc == SC_EXIT_SYSTEM || rc >= 128; }
+
+int sc_stage_exit_code(int rc, int failed)
+{
+	return sc_stage_system_failure(rc) ? SC_EXIT_SYSTEM : failed;
+}
+
+void sc_stage_die(int rc, int failed, const char *fmt, ...)
+{
+	char what[4096]; /* as long as an error line gets */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	switch (sc_stage_exit_code(rc, failed)) {
+	case SC_EXIT_SYSTEM: sc_die_sys("%s", what);
+	case SC_EXIT_FAIL: sc_die_fail("%s", what);
+	default: sc_die("%s", what);
+	}
 }

@@ -38,4 +38,16 @@ void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
                     const char *const *args, int output);
 int sc_stage_finish(struct sc_stage *s, struct strbuf *out);
 
+/* What a stage's exit code RC (nonzero, as sc_stage_finish returns it)
+ * makes of the porcelain's: the stage's system failure (3) or its death by
+ * a signal the porcelain did not pass on (128+N: the porcelain checks for
+ * its own interrupt first) is a system failure, SC_EXIT_SYSTEM; any other
+ * code is FAILED, what that stage failing means at that point. */
+int sc_stage_exit_code(int rc, int failed);
+/* 1 when RC is a system failure in that sense. */
+int sc_stage_system_failure(int rc);
+/* The error line, exiting with sc_stage_exit_code(RC, FAILED). */
+_Noreturn void sc_stage_die(int rc, int failed, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

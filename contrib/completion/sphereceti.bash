@@ -12,7 +12,8 @@ _sphereceti_opts() {
 		echo "--repo= --tooling= --base= --head= --workspace= --toolchain= --dependencies=" \
 			"--prebuild-timeout= --sample-timeout= --phase-timeout= --bwrap=" \
 			"--sandbox-user= --tmp-size=" \
-			"--threshold-ratio= --threshold-delta= --threshold-added= --keep-logs --quiet --help" ;;
+			"--threshold-ratio= --threshold-delta= --threshold-added= --keep-logs --quiet --help" \
+			"--version" ;;
 	materialize)
 		echo "--repo= --commit= --dest= --plan= --help" ;;
 	sandbox-exec)

@@ -1,13 +1,21 @@
 /* Unit tests for common/run: the profile run's schedule (steps, the phase
- * budget across both sides) and its workspace (claimed once, INCOMPLETE
- * until the report is whole, raw/ paths). */
+ * budget across both sides), its workspace (claimed once, INCOMPLETE
+ * until the report is whole, raw/ paths), what a stage's exit code makes of
+ * the run's, and the run's small rules (seconds, log paths, progress
+ * figures). */
 #include "unit_main.h"
 #include "plan/plan.h"
+#include "run/samples.h"
+#include "run/side.h"
+#include "run/stage.h"
+#include "run/state.h"
 #include "run/schedule.h"
 #include "run/workspace.h"
+#include "util/die.h"
 #include "util/safefile.h"
 #include "util/strbuf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +135,117 @@ START_TEST(workspace_parent_before_it_exists)
 }
 END_TEST
 
+START_TEST(seconds_between_zero_and_a_day)
+{
+	double v = -1;
+	ck_assert_int_eq(sc_run_parse_seconds("1", &v), 0);
+	ck_assert_double_eq_tol(v, 1, 1e-9);
+	ck_assert_int_eq(sc_run_parse_seconds("0.25", &v), 0);
+	ck_assert_double_eq_tol(v, 0.25, 1e-9);
+	ck_assert_int_eq(sc_run_parse_seconds("86400", &v), 0);
+	ck_assert_double_eq_tol(v, 86400, 1e-9);
+	const char *bad[] = {"0", "-3", "86400.5", "", "5x", "inf", "nan", "1e400", " "};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		v = 7;
+		ck_assert_msg(sc_run_parse_seconds(bad[i], &v) < 0, "accepted '%s'", bad[i]);
+		ck_assert_double_eq_tol(v, 7, 1e-9);
+	}
+}
+END_TEST
+
+START_TEST(stage_exit_code_keeps_system_failures)
+{
+	ck_assert_int_eq(sc_stage_exit_code(1, SC_EXIT_FAIL), SC_EXIT_FAIL);
+	ck_assert_int_eq(sc_stage_exit_code(1, SC_EXIT_USAGE), SC_EXIT_USAGE);
+	ck_assert_int_eq(sc_stage_exit_code(2, SC_EXIT_USAGE), SC_EXIT_USAGE);
+	ck_assert_int_eq(sc_stage_exit_code(2, SC_EXIT_FAIL), SC_EXIT_FAIL);
+	/* its own system failure, or killed by a signal we did not pass on */
+	ck_assert_int_eq(sc_stage_exit_code(3, SC_EXIT_USAGE), SC_EXIT_SYSTEM);
+	ck_assert_int_eq(sc_stage_exit_code(3, SC_EXIT_FAIL), SC_EXIT_SYSTEM);
+	ck_assert_int_eq(sc_stage_exit_code(128 + 9, SC_EXIT_USAGE), SC_EXIT_SYSTEM);
+	ck_assert_int_eq(sc_stage_exit_code(128 + 15, SC_EXIT_FAIL), SC_EXIT_SYSTEM);
+	ck_assert(!sc_stage_system_failure(127));
+	ck_assert(sc_stage_system_failure(128));
+}
+END_TEST
+
+/* The exit status of sc_stage_die(rc, failed, ...) in a child. */
+static int stage_die_status(int rc, int failed)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (freopen("/dev/null", "w", stderr) == NULL)
+			_exit(99);
+		sc_stage_die(rc, failed, "stage failed (%s)", "here");
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+START_TEST(stage_die_exits_with_the_stage_code)
+{
+	ck_assert_int_eq(stage_die_status(2, SC_EXIT_USAGE), SC_EXIT_USAGE);
+	ck_assert_int_eq(stage_die_status(1, SC_EXIT_FAIL), SC_EXIT_FAIL);
+	ck_assert_int_eq(stage_die_status(3, SC_EXIT_FAIL), SC_EXIT_SYSTEM);
+	ck_assert_int_eq(stage_die_status(128 + 9, SC_EXIT_USAGE), SC_EXIT_SYSTEM);
+}
+END_TEST
+
+START_TEST(sandboxed_step_outcome)
+{
+	struct sc_run r = {0};
+	ck_assert_int_eq(sc_run_step_outcome(&r, 0), SC_STEP_OK);
+	ck_assert_int_eq(sc_run_step_outcome(&r, 1), SC_STEP_FAILED);
+	ck_assert_int_eq(sc_run_step_outcome(&r, 2), SC_STEP_NOT_RUN);
+	ck_assert_int_eq(r.system_failed, 0); /* did not run: its own error line */
+	ck_assert_int_eq(sc_run_step_outcome(&r, 3), SC_STEP_NOT_RUN);
+	ck_assert_int_eq(r.system_failed, 1);
+	r.system_failed = 0;
+	ck_assert_int_eq(sc_run_step_outcome(&r, 128 + 9), SC_STEP_NOT_RUN);
+	ck_assert_int_eq(r.system_failed, 1);
+}
+END_TEST
+
+START_TEST(progress_seconds_log_paths_and_hints)
+{
+	const struct { double s; const char *want; } fig[] = {
+		{0.004, "0.00"}, {1.234, "1.23"}, {9.99, "9.99"}, {12.34, "12.3"}, {300, "300.0"}};
+	for (size_t i = 0; i < sizeof fig / sizeof *fig; i++) {
+		char *got = sc_run_fmt_seconds(fig[i].s);
+		ck_assert_str_eq(got, fig[i].want);
+		free(got);
+	}
+	struct sc_run r = {.ws = "/w"};
+	char *p = sc_run_log_path(&r, SC_SIDE_HEAD, "prebuild");
+	ck_assert_str_eq(p, "/w/logs/head-prebuild.log");
+	free(p);
+	p = sc_run_output_hint(&r, SC_SIDE_BASE, "Foo.Bar");
+	ck_assert_str_eq(p, "rerun with --keep-logs to keep Lake's output");
+	free(p);
+	r.o.keep_logs = 1;
+	p = sc_run_output_hint(&r, SC_SIDE_BASE, "Foo.Bar");
+	ck_assert_str_eq(p, "Lake's output: logs/base-Foo.Bar.log");
+	free(p);
+	p = sc_run_tree(&r, SC_SIDE_BASE);
+	ck_assert_str_eq(p, "/w/base");
+	free(p);
+}
+END_TEST
+
+START_TEST(workspace_errno_input_or_system)
+{
+	const int input[] = {ENOENT, ENOTDIR, EACCES, EPERM, ENAMETOOLONG, ELOOP, EROFS};
+	const int system[] = {ENOSPC, EDQUOT, EIO, ENOMEM};
+	for (size_t i = 0; i < sizeof input / sizeof *input; i++)
+		ck_assert_msg(sc_workspace_errno_is_input(input[i]), "errno %d", input[i]);
+	for (size_t i = 0; i < sizeof system / sizeof *system; i++)
+		ck_assert_msg(!sc_workspace_errno_is_input(system[i]), "errno %d", system[i]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("run");
@@ -137,6 +256,12 @@ int main(void)
 	tcase_add_test(tc, workspace_claimed_once_and_marked_incomplete);
 	tcase_add_test(tc, workspace_raw_paths);
 	tcase_add_test(tc, workspace_parent_before_it_exists);
+	tcase_add_test(tc, seconds_between_zero_and_a_day);
+	tcase_add_test(tc, stage_exit_code_keeps_system_failures);
+	tcase_add_test(tc, stage_die_exits_with_the_stage_code);
+	tcase_add_test(tc, sandboxed_step_outcome);
+	tcase_add_test(tc, progress_seconds_log_paths_and_hints);
+	tcase_add_test(tc, workspace_errno_input_or_system);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }

@@ -1,0 +1,162 @@
+#include "run/precheck.h"
+#include "git/git.h"
+#include "plan/manifest.h"
+#include "run/workspace.h"
+#include "sandbox/gnutime.h"
+#include "sandbox/precond.h"
+#include "sandbox/sandbox_args.h"
+#include "util/die.h"
+#include "util/pathcheck.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static void check_gnu_time(void)
+{
+	if (sc_gnu_time_check_version() < 0)
+		sc_die("GNU time is required: %s (%s; apt-get install time)",
+		       errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
+		       SC_GNU_TIME_PATH);
+}
+
+/* The workspace, resolved through the folder that will hold it, must not
+ * lie in or around the toolchain or the dependencies. */
+static void check_workspace_apart(const struct sc_run *r)
+{
+	const char *ws = r->o.workspace;
+	char *pdir = sc_workspace_parent(ws);
+	char parent[PATH_MAX], tc[PATH_MAX], deps[PATH_MAX];
+	if (realpath(pdir, parent) && realpath(r->o.toolchain, tc) && realpath(r->o.deps, deps)) {
+		char *future = xasprintf("%s/%s", parent, strrchr(ws, '/') ? strrchr(ws, '/') + 1 : ws);
+		if (sc_path_within(future, tc) || sc_path_within(tc, future))
+			sc_die("toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
+		if (sc_path_within(future, deps) || sc_path_within(deps, future))
+			sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
+		free(future);
+	}
+	free(pdir);
+}
+
+void sc_run_check_host(struct sc_run *r)
+{
+	struct utsname u;
+	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
+		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
+	check_gnu_time();
+	struct stat st;
+	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
+	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("dependencies folder is missing (--dependencies %s)", r->o.deps);
+	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
+		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+	if (lstat(r->o.workspace, &st) == 0)
+		sc_die("workspace already exists; runs are never resumed or overwritten (%s)",
+		       r->o.workspace);
+	check_workspace_apart(r);
+}
+
+static void read_manifest(const struct sc_run *r, struct sc_manifest *m)
+{
+	memset(m, 0, sizeof *m);
+	const char *blob = r->plan.lake_blobs[SC_LAKE_MANIFEST];
+	if (!blob)
+		return;
+	struct sc_git g;
+	sc_git_open(&g, r->o.repo);
+	struct sc_catfile *c = sc_catfile_open(&g);
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	char type[16];
+	if (sc_catfile_read(c, blob, type, &text) < 0 || strcmp(type, "blob") != 0)
+		sc_die("cannot read lake-manifest.json blob %s (--repo %s)", blob, r->o.repo);
+	sc_catfile_close(c);
+	sc_git_close(&g);
+	if (sc_manifest_parse(text.buf, text.len, m, &err) < 0)
+		sc_die("%s (lake-manifest.json at %.12s)", err.buf, r->plan.tooling);
+	sb_release(&text);
+	sb_release(&err);
+}
+
+static void sandbox_check_start(struct sc_run *r, const char *const *args, struct sc_stage *s,
+                                int sandbox)
+{
+	struct sc_argv a = SC_ARGV_INIT;
+	for (const char *const *p = args; *p; p++)
+		sc_argv_push(&a, *p);
+	sc_run_push_bwrap(r, &a, sandbox);
+	sc_stage_start(s, r->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
+	sc_argv_release(&a);
+}
+
+/* A failed check's own error line is the diagnostic; its success report is
+ * not repeated here. */
+void sc_run_finish_check(struct sc_run *r, struct sc_stage *s)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = sc_stage_finish(s, &out);
+	sc_run_stop_if_interrupted(r);
+	if (rc != 0 && r->ws) {
+		/* One line still, ours, saying the workspace stays. */
+		static const char prefix[] = "sc-sandbox-exec: error: ";
+		const char *line = out.buf;
+		if (strncmp(line, prefix, sizeof prefix - 1) == 0)
+			line += sizeof prefix - 1;
+		sc_stage_die(rc, SC_EXIT_USAGE, "the sandbox self-test failed: %.*s",
+		             (int)strcspn(line, "\n"), line);
+	}
+	if (rc != 0) {
+		fwrite(out.buf, 1, out.len, stderr);
+		exit(sc_stage_exit_code(rc, SC_EXIT_USAGE));
+	}
+	sb_release(&out);
+}
+
+/* Run as root, the sandbox runs as another user, which must reach what
+ * bwrap mounts: the toolchain, the dependencies and (through the folder
+ * that will hold it) the workspace, which does not exist yet. */
+static void check_reachable(const struct sc_run *r)
+{
+	if (geteuid() != 0)
+		return;
+	char *ws_parent = sc_workspace_parent(r->o.workspace);
+	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps};
+	const char *flags[] = {"--workspace", "--toolchain", "--dependencies"};
+	struct strbuf err = STRBUF_INIT;
+	for (int i = 0; i < 3; i++)
+		if (sc_sandbox_can_reach(paths[i], r->o.sandbox_uid, r->o.sandbox_gid, &err) < 0)
+			sc_die("%s: give it search permission (%s)", err.buf, flags[i]);
+	sb_release(&err);
+	free(ws_parent);
+}
+
+/* The pin comes first: the self-test runs bwrap. */
+void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
+{
+	struct strbuf err = STRBUF_INIT;
+	check_reachable(r);
+	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
+		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
+		       "(.sphereceti at %.12s)", r->plan.tooling);
+	struct sc_stage check;
+	const char *pin[] = {"--check-bwrap", r->plan.bwrap_sha256, r->plan.bwrap_version, NULL};
+	sandbox_check_start(r, pin, &check, 0);
+	sc_run_finish_check(r, &check);
+	const char *self_test_args[] = {"--self-test", NULL};
+	sandbox_check_start(r, self_test_args, self_test, 1);
+
+	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
+		sc_die("%s", err.buf);
+	struct sc_manifest m;
+	read_manifest(r, &m);
+	if (sc_check_dependencies(r->o.deps, &m, &err) < 0)
+		sc_die("%s", err.buf);
+	sc_manifest_free(&m);
+	sb_release(&err);
+	sc_run_stop_if_interrupted(r);
+}

@@ -1,0 +1,190 @@
+#include "run/profile.h"
+#include "report/report.h"
+#include "run/precheck.h"
+#include "run/side.h"
+#include "run/stage.h"
+#include "run/workspace.h"
+#include "util/die.h"
+#include "util/safefile.h"
+#include "util/sha256.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+
+/* 2. The plan, kept byte for byte: its digest binds every sample. */
+static void make_plan(struct sc_run *r)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *args[] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base", r->o.base,
+	                      "--head", r->o.head, NULL};
+	int rc = sc_stage_run(r->dir, "plan", args, &out);
+	sc_run_stop_if_interrupted(r);
+	if (rc != 0)
+		exit(sc_stage_exit_code(rc, SC_EXIT_USAGE)); /* sc-plan said why */
+	sc_plan_digest(out.buf, out.len, r->digest);
+	if (sc_plan_from_json(out.buf, out.len, &r->plan, &err) < 0)
+		sc_die_sys("sc-plan wrote an invalid plan: %s", err.buf);
+	r->plan_json = out;
+	sb_release(&err);
+
+	unsigned char raw[SC_RUN_ID_HEXSZ / 2];
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		sc_die_sys_errno("cannot draw a run ID (getrandom)");
+	sc_hex(raw, sizeof raw, r->run_id);
+}
+
+static void make_folder(const char *ws, const char *name, const char *what)
+{
+	char *path = xasprintf("%s/%s", ws, name);
+	if (mkdir(path, 0755) < 0)
+		sc_die_sys_errno("cannot create %s (%s)", what, path);
+	free(path);
+}
+
+/* 4. Both trees from blobs, written side by side; kept in the workspace for
+ * inspection.  A failed self-test is reported before a failed tree. */
+static void materialize(struct sc_run *r, struct sc_stage *self_test)
+{
+	char *plan_path = xasprintf("%s/plan.json", r->ws);
+	struct sc_stage job[2];
+	char *dest[2];
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		dest[side] = sc_run_tree(r, side);
+		const char *args[] = {"--repo", r->o.repo, "--commit", sc_plan_side_rev(&r->plan, side),
+		                      "--dest", dest[side], "--plan", plan_path, NULL};
+		sc_stage_start(&job[side], r->dir, "materialize", args, SC_STAGE_ALL_OUTPUT);
+	}
+	sc_run_finish_check(r, self_test);
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		/* Its stdout is the summary, only written on success; on failure
+		 * the output is its error line. */
+		struct strbuf out = STRBUF_INIT;
+		int rc = sc_stage_finish(&job[side], &out);
+		sc_run_stop_if_interrupted(r);
+		if (rc != 0) {
+			fwrite(out.buf, 1, out.len, stderr);
+			sc_stage_die(rc, SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
+			             sc_side_name(side), dest[side]);
+		}
+		sb_release(&out);
+		free(dest[side]);
+	}
+	free(plan_path);
+	make_folder(r->ws, "raw", "raw counter folder");
+	/* Untrusted text lives apart from raw/, which is parsed. */
+	if (r->o.keep_logs)
+		make_folder(r->ws, "logs", "the log folder");
+}
+
+/* sc-report's arguments: where everything is, the toolchain, and the
+ * thresholds the operator named. */
+static void report_args(const struct sc_run *r, const char *plan, const char *samples,
+                        struct sc_argv *a)
+{
+	const char *fixed[] = {"--plan", plan, "--samples", samples, "--out-dir", r->ws,
+	                       "--run-id", r->run_id, "--sandbox-user", r->o.sandbox_user, NULL};
+	for (const char *const *p = fixed; *p; p++)
+		sc_argv_push(a, *p);
+	if (r->tc.version_line) {
+		const char *tc[] = {"--lean-version", r->tc.version_line, "--lean-sha256",
+		                    r->tc.lean_sha256, "--lake-sha256", r->tc.lake_sha256, NULL};
+		for (const char *const *p = tc; *p; p++)
+			sc_argv_push(a, *p);
+	}
+	const struct { const char *v, *flag; } knobs[] = {
+		{r->o.thr_ratio, "--threshold-ratio"},
+		{r->o.thr_delta, "--threshold-delta"},
+		{r->o.thr_added, "--threshold-added"},
+	};
+	for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++)
+		if (knobs[i].v) {
+			sc_argv_push(a, knobs[i].flag);
+			sc_argv_push(a, knobs[i].v);
+		}
+}
+
+/* The report's headline, plain text, where the person looks. */
+static void print_headline(const struct sc_run *r, const char *json)
+{
+	struct strbuf text = STRBUF_INIT;
+	if (sc_report_read_headline(json, &text) == 0)
+		printf("%s\n", text.buf);
+	printf("report: %s/report.md\n", r->ws);
+	printf("report: %s\n", json);
+	fflush(stdout);
+	sb_release(&text);
+}
+
+/* 6. The report; sc-report's exit code is ours, unless a sandbox stage
+ * failed as a system. */
+static int report(struct sc_run *r)
+{
+	char *samples = xasprintf("%s/samples.jsonl", r->ws);
+	sc_write_file_atomic_or_die(samples, r->samples.buf, r->samples.len, "samples");
+	char *plan = xasprintf("%s/plan.json", r->ws);
+	struct sc_argv a = SC_ARGV_INIT;
+	report_args(r, plan, samples, &a);
+	int rc = sc_stage_run(r->dir, "report", a.v, NULL);
+	sc_run_stop_if_interrupted(r);
+	sc_argv_release(&a);
+	free(plan);
+	free(samples);
+	if (rc != 0 && rc != 1)
+		sc_stage_die(rc, SC_EXIT_FAIL, "sc-report failed (exit %d); no report was written (%s)",
+		             rc, r->ws);
+	/* Exit 1 is also how sc-report says it could not write (a full disk):
+	 * report.json, written last, is what makes the report whole. */
+	char *json = xasprintf("%s/report.json", r->ws);
+	struct stat st;
+	if (stat(json, &st) < 0)
+		sc_die_fail("sc-report wrote no report.json; the workspace is incomplete (%s)", r->ws);
+	sc_workspace_complete(r->ws);
+	print_headline(r, json);
+	free(json);
+	if (r->system_failed)
+		return SC_EXIT_SYSTEM;
+	return rc == 0 && !r->measurement_failed ? SC_EXIT_OK : SC_EXIT_FAIL;
+}
+
+static void run_release(struct sc_run *r)
+{
+	sc_plan_free(&r->plan);
+	sc_toolchain_info_free(&r->tc);
+	sb_release(&r->samples);
+	sb_release(&r->plan_json);
+	free(r->ws);
+}
+
+int sc_profile_run(const struct sc_run_opts *o, const char *dir)
+{
+	struct sc_run r;
+	memset(&r, 0, sizeof r);
+	sb_init(&r.plan_json);
+	sb_init(&r.samples);
+	r.o = *o;
+	r.dir = dir;
+	sc_stage_init_signals();
+
+	sc_run_check_host(&r);
+	make_plan(&r);
+	struct sc_stage self_test;
+	sc_run_check_preconditions(&r, &self_test);
+	/* A fresh workspace, claimed with mkdir so two runs can never share
+	 * it; from here on an error line says that the folder must be
+	 * removed. */
+	r.ws = sc_workspace_claim(r.o.workspace, r.plan_json.buf, r.plan_json.len);
+	if (!r.plan.no_changes) {
+		materialize(&r, &self_test);
+		sc_run_measure(&r);
+	} else {
+		sc_run_finish_check(&r, &self_test);
+		if (!r.o.quiet)
+			fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
+	}
+	int rc = report(&r);
+	run_release(&r);
+	return rc;
+}

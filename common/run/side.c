@@ -1,0 +1,268 @@
+#include "run/side.h"
+#include "git/srccheck.h"
+#include "run/samples.h"
+#include "run/schedule.h"
+#include "run/stage.h"
+#include "run/workspace.h"
+#include "util/die.h"
+#include "util/run.h"
+#include "util/safefile.h"
+
+#include <ftw.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum sc_step_outcome sc_run_step_outcome(struct sc_run *r, int rc)
+{
+	if (rc == 0)
+		return SC_STEP_OK;
+	if (rc == 1)
+		return SC_STEP_FAILED;
+	if (sc_stage_system_failure(rc))
+		r->system_failed = 1;
+	return SC_STEP_NOT_RUN;
+}
+
+/* Run one command in the side's sandbox; the status line is kept beside the
+ * raw counters.  Returns sc-sandbox-exec's exit code. */
+static int sandboxed(struct sc_run *r, int side, const char *name, double timeout,
+                     const char *const *cmd, char **time_file, char **status_file)
+{
+	char *tree = sc_run_tree(r, side);
+	*time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
+	*status_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "status");
+	char *timeout_s = xasprintf("%.3f", timeout);
+	struct sc_argv a = SC_ARGV_INIT;
+	const char *fixed[] = {"--tree", tree, "--toolchain", r->o.toolchain, "--dependencies",
+	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
+	for (const char *const *p = fixed; *p; p++)
+		sc_argv_push(&a, *p);
+	if (r->o.keep_logs) {
+		sc_argv_push(&a, "--log");
+		sc_argv_push_owned(&a, sc_run_log_path(r, side, name));
+	}
+	sc_run_push_bwrap(r, &a, 1);
+	sc_argv_push(&a, "--");
+	for (const char *const *p = cmd; *p; p++)
+		sc_argv_push(&a, *p);
+	struct strbuf status = STRBUF_INIT;
+	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &status);
+	if (status.len)
+		sc_write_file_atomic_or_die(*status_file, status.buf, status.len, "status line");
+	sc_run_stop_if_interrupted(r);
+	sb_release(&status);
+	sc_argv_release(&a);
+	free(tree);
+	free(timeout_s);
+	return rc;
+}
+
+/* The side's tree becomes the sandbox user's, links themselves and not
+ * what they point at, right before candidate code first runs in it; the
+ * workspace, raw/, the plan and the other side stay ours. */
+static unsigned hand_uid, hand_gid; /* nftw passes no context */
+static int hand_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return lchown(path, hand_uid, hand_gid) < 0 ? -1 : 0;
+}
+
+static void hand_over_tree(struct sc_run *r, int side)
+{
+	if (geteuid() != 0)
+		return;
+	hand_uid = r->o.sandbox_uid;
+	hand_gid = r->o.sandbox_gid;
+	char *tree = sc_run_tree(r, side);
+	if (nftw(tree, hand_one, 64, FTW_PHYS) != 0)
+		sc_die_sys_errno("cannot hand the %s tree to the sandbox user %s (%s)",
+		                 sc_side_name(side), r->o.sandbox_user, tree);
+	free(tree);
+}
+
+/* Candidate code ran in the tree (the prebuild, earlier samples): the file
+ * about to be measured must still be the plan's blob.  1 if it is; else
+ * the sample is the error source_changed. */
+static int source_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f)
+{
+	char *tree = sc_run_tree(r, side);
+	struct strbuf why = STRBUF_INIT;
+	const char *blob = side == SC_SIDE_BASE ? f->base_blob : f->head_blob;
+	int same = sc_source_is_blob(tree, f->path, blob, &why);
+	if (!same) {
+		char *detail = xasprintf("%s is not the plan's blob %.12s before its sample: %s", f->path,
+		                         blob, why.buf);
+		sc_run_unmeasured(r, side, f, "source_changed", detail);
+		sc_run_progress(r, "%s %s: not run (source changed: %s)", sc_side_name(side), f->path,
+		                why.buf);
+		free(detail);
+	}
+	sb_release(&why);
+	free(tree);
+	return same;
+}
+
+/* 1 when the status line says the command ran out of time. */
+static int timed_out(const char *status_file)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	struct sc_status st = {0};
+	int t = sc_read_file(status_file, &buf, 4096) == 0 &&
+	        sc_status_from_json(buf.buf, buf.len, &st, &err) == 0 && st.timed_out;
+	sb_release(&buf);
+	sb_release(&err);
+	return t;
+}
+
+/* Lake loads the workspace read-only before anything is built (DESIGN.md
+ * "Real Lake": git in every dependency, the lakefile.lean config cache). */
+static void preflight(struct sc_run *r, int side)
+{
+	const char *cmd[] = {"lake", "env", "true", NULL};
+	char *time_file, *status_file;
+	int rc = sandboxed(r, side, "preflight", r->o.prebuild_timeout, cmd, &time_file, &status_file);
+	if (rc != 0) {
+		char *hint = sc_run_output_hint(r, side, "preflight");
+		sc_stage_die(rc, SC_EXIT_USAGE,
+		             "Lake could not load the %s workspace in the sandbox: likely a dependency not "
+		             "prepared in a checkout of T with this toolchain (HEAD not at its manifest rev, a "
+		             "missing lakefile.lean config cache) or git refusing its owner; prepare "
+		             "--dependencies with `lake build` in a trusted checkout of T; %s (%s)",
+		             sc_side_name(side), hint, r->o.deps);
+	}
+	free(time_file);
+	free(status_file);
+}
+
+static void prebuild_progress(struct sc_run *r, int side, size_t nmod, enum sc_step_outcome out,
+                              int late, double wall)
+{
+	const char *s = nmod == 1 ? "" : "s";
+	if (out == SC_STEP_OK) {
+		sc_run_progress(r, "%s prebuild (%zu module%s): %.1f s wall", sc_side_name(side), nmod, s,
+		                wall);
+		return;
+	}
+	char *hint = sc_run_output_hint(r, side, "prebuild");
+	sc_run_progress(r, "%s prebuild (%zu module%s): FAILED (%s; %s)", sc_side_name(side), nmod, s,
+	                out == SC_STEP_NOT_RUN ? "sandbox did not run" :
+	                late                   ? "prebuild_timeout" : "lake build failed",
+	                hint);
+	free(hint);
+}
+
+/* 1 built, 0 failed, -1 ran out of time.  `+Mod:deps` builds each selected
+ * module's import cone but not the module (Build/Facets.lean), so the
+ * module is elaborated once per side, in its sample. */
+static int prebuild(struct sc_run *r, int side)
+{
+	struct sc_argv cmd = SC_ARGV_INIT;
+	size_t nmod = 0;
+	sc_argv_push(&cmd, "lake");
+	sc_argv_push(&cmd, "build");
+	for (size_t i = 0; i < r->plan.n_files; i++) {
+		const struct sc_plan_file *f = &r->plan.files[i];
+		if (sc_change_on_side(f->change, side)) {
+			sc_argv_push_owned(&cmd, xasprintf("+%s:deps", f->module));
+			nmod++;
+		}
+	}
+	char *time_file, *status_file;
+	double t0 = sc_monotonic_now();
+	int rc = sandboxed(r, side, "prebuild", r->o.prebuild_timeout, cmd.v, &time_file, &status_file);
+	double wall = sc_monotonic_now() - t0;
+	enum sc_step_outcome out = sc_run_step_outcome(r, rc);
+	sc_run_prebuild_sample(r, side, rc, time_file, status_file);
+	r->step++;
+	int late = out == SC_STEP_FAILED && timed_out(status_file);
+	prebuild_progress(r, side, nmod, out, late, wall);
+	sc_argv_release(&cmd);
+	free(time_file);
+	free(status_file);
+	return out == SC_STEP_OK ? 1 : late ? -1 : 0;
+}
+
+/* One timed sample: `lake lean` passes the package's leanOptions
+ * (CLI/Help.lean helpLean); `lake env lean` would drop them. */
+static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout)
+{
+	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
+	char *time_file, *status_file;
+	int rc = sandboxed(r, side, f->id, timeout, cmd, &time_file, &status_file);
+	if (sc_run_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
+		sc_run_unmeasured(r, side, f, "sandbox_failed", "sc-sandbox-exec could not run the sample");
+		sc_run_progress(r, "%s %s: sandbox did not run", sc_side_name(side), f->path);
+	} else {
+		char *sample = xasprintf("%s:%s", sc_side_name(side), f->id);
+		struct sc_sample s;
+		if (sc_run_parse_raw(r, side, sample, time_file, status_file, &s)) {
+			char *cpu = sc_run_fmt_seconds(s.cpu_s), *wall = sc_run_fmt_seconds(s.wall_s);
+			sc_run_progress(r, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu,
+			                wall);
+			free(cpu);
+			free(wall);
+		} else {
+			char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
+			sc_run_progress(r, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error,
+			                *hint ? "; " : "", hint);
+			free(hint);
+		}
+		sc_sample_free(&s);
+		free(sample);
+	}
+	free(time_file);
+	free(status_file);
+}
+
+/* A selected file of a side whose prebuild did not build (BUILT 0 failed,
+ * -1 ran out of time) is not run. */
+static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built)
+{
+	char *hint = sc_run_output_hint(r, side, "prebuild");
+	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
+	                         built ? "ran out of time" : "failed", hint);
+	sc_run_unmeasured(r, side, f, built ? "prebuild_timeout" : "prebuild_failed", detail);
+	free(detail);
+	free(hint);
+	sc_run_progress(r, "%s %s: not run (%s)", sc_side_name(side), f->path,
+	                built ? "prebuild_timeout" : "prebuild failed");
+}
+
+/* The phase budget covers timed samples only, never the prebuilds; its
+ * clock runs on across sides.  Returns the budget used so far. */
+static double measure_side(struct sc_run *r, int side, double phase_used)
+{
+	hand_over_tree(r, side);
+	preflight(r, side);
+	int built = prebuild(r, side);
+	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
+	for (size_t i = 0; i < r->plan.n_files; i++) {
+		const struct sc_plan_file *f = &r->plan.files[i];
+		if (!sc_change_on_side(f->change, side))
+			continue;
+		r->step++;
+		if (built != 1) {
+			not_built(r, side, f, built);
+			continue;
+		}
+		double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
+		if (!sc_phase_can_start(left)) {
+			sc_run_unmeasured(r, side, f, "deadline_exceeded", "the timed phase budget was spent");
+			sc_run_progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
+		} else if (source_unchanged(r, side, f)) {
+			sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
+		}
+	}
+	return sc_monotonic_now() - phase_start;
+}
+
+void sc_run_measure(struct sc_run *r)
+{
+	size_t on_side[2];
+	r->steps = sc_schedule_steps(&r->plan, on_side);
+	double phase_used = 0;
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
+		if (on_side[side])
+			phase_used = measure_side(r, side, phase_used);
+}

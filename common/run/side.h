@@ -1,0 +1,19 @@
+#ifndef SC_RUN_SIDE_H
+#define SC_RUN_SIDE_H
+/* 5. The measurement (DESIGN.md "Measurement"): sides one at a time; per
+ * side the tree goes to the sandbox user, Lake loads the workspace
+ * read-only (preflight), the selected modules' imports are built
+ * (prebuild), then each selected file is timed once, in the phase budget. */
+#include "run/state.h"
+
+void sc_run_measure(struct sc_run *r);
+
+/* What sc-sandbox-exec's exit code RC makes of a sandboxed step: 0 ran
+ * and succeeded, 1 ran and failed (its status line says how), 2 did not
+ * run; 3 or a signal (sc-sandbox-exec itself was killed: its sandbox ends
+ * with it and leaves no status line) did not run either, and the run ends
+ * with SC_EXIT_SYSTEM once its report is written. */
+enum sc_step_outcome { SC_STEP_OK, SC_STEP_FAILED, SC_STEP_NOT_RUN };
+enum sc_step_outcome sc_run_step_outcome(struct sc_run *r, int rc);
+
+#endif

@@ -1,0 +1,64 @@
+#include "run/state.h"
+#include "run/stage.h"
+#include "util/die.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int sc_run_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > SC_RUN_SECONDS_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void sc_run_progress(struct sc_run *r, const char *fmt, ...)
+{
+	if (r->o.quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "[%d/%d] ", r->step, r->steps);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	va_end(ap);
+}
+
+void sc_run_stop_if_interrupted(const struct sc_run *r)
+{
+	int sig = sc_stage_interrupted();
+	/* 128+N is the shell's code for death by signal N: no named die
+	 * function fits it. */
+	if (sig)
+		sc_die_code(128 + sig, "interrupted by signal %d; the workspace is incomplete (%s)", sig,
+		            r->ws ? r->ws : r->o.workspace);
+}
+
+void sc_run_push_bwrap(const struct sc_run *r, struct sc_argv *a, int sandbox)
+{
+	if (r->o.bwrap) {
+		sc_argv_push(a, "--bwrap");
+		sc_argv_push(a, r->o.bwrap);
+	}
+	if (!sandbox)
+		return;
+	sc_argv_push(a, "--sandbox-user");
+	sc_argv_push(a, r->o.sandbox_user);
+	if (r->o.tmp_size) {
+		sc_argv_push(a, "--tmp-size");
+		sc_argv_push(a, r->o.tmp_size);
+	}
+}
+
+char *sc_run_tree(const struct sc_run *r, int side)
+{
+	return xasprintf("%s/%s", r->ws, sc_side_name(side));
+}

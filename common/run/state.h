@@ -1,0 +1,55 @@
+#ifndef SC_RUN_STATE_H
+#define SC_RUN_STATE_H
+/* One profile run (DESIGN.md "Shape", "Measurement"): the operator's
+ * options and what the run learns on its way (the plan and its digest,
+ * the run ID, the toolchain, the samples so far, the progress steps).
+ * profile.c sequences the phases; precheck.c, side.c and samples.c hold
+ * them. */
+#include "plan/plan.h"
+#include "report/sample.h"
+#include "sandbox/precond.h"
+#include "util/argv.h"
+#include "util/strbuf.h"
+
+struct sc_run_opts {
+	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
+	const char *tmp_size;     /* validated; passed on as given */
+	const char *sandbox_user; /* "UID:GID", resolved */
+	unsigned sandbox_uid, sandbox_gid;
+	double prebuild_timeout, sample_timeout, phase_timeout;
+	const char *thr_ratio, *thr_delta, *thr_added; /* sc-report validates them */
+	int quiet;
+	int keep_logs; /* candidate output into WS/logs/, bounded */
+};
+
+struct sc_run {
+	struct sc_run_opts o;
+	const char *dir; /* exec dir: where the stages live */
+	char *ws;  /* absolute workspace path, once claimed */
+	struct sc_plan plan;
+	struct strbuf plan_json; /* sc-plan's bytes, written once the workspace exists */
+	char digest[65];
+	char run_id[SC_RUN_ID_HEXSZ + 1];
+	struct sc_toolchain_info tc;
+	struct strbuf samples; /* samples.jsonl so far */
+	int step, steps;
+	int measurement_failed; /* an error sample: exit 1 */
+	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
+};
+
+/* A timeout's seconds: a number in (0, SC_RUN_SECONDS_MAX].  Returns 0, or
+ * -1 when S is not one. */
+#define SC_RUN_SECONDS_MAX 86400
+int sc_run_parse_seconds(const char *s, double *out);
+
+/* "[step/steps] what" on stderr, unless --quiet. */
+void sc_run_progress(struct sc_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Dies with 128+N when signal N interrupted the run (the stages got it). */
+void sc_run_stop_if_interrupted(const struct sc_run *r);
+/* The operator's bubblewrap, when named, for every sandbox-exec call; with
+ * SANDBOX, the sandbox user and /tmp size for a call that starts one. */
+void sc_run_push_bwrap(const struct sc_run *r, struct sc_argv *a, int sandbox);
+/* The side's tree in the workspace (allocated). */
+char *sc_run_tree(const struct sc_run *r, int side);
+
+#endif
