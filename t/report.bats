@@ -373,6 +373,12 @@ assert_error_report() {
 		assert_error_line sc-report
 		[ -z "$(ls out)" ]
 	done
+	# report.json holds only UTF-8, so must a samples file's name.
+	cp samples.jsonl $'\xff.jsonl'
+	run --separate-stderr sc-report --plan plan.json --samples $'\xff.jsonl' --out-dir out
+	[ "$status" -eq 2 ]
+	assert_error_line sc-report
+	[ -z "$(ls out)" ]
 	run --separate-stderr sc-report --plan nope.json --samples samples.jsonl --out-dir out
 	[ "$status" -eq 2 ]
 	assert_error_line sc-report

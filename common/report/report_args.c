@@ -2,6 +2,8 @@
 #include "report/mdescape.h"
 #include "util/oid.h"
 #include "report/sample.h"
+#include "report/sample_file.h"
+#include "util/safepath.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -58,12 +60,20 @@ static int check_env(const struct sc_report_args *a, struct strbuf *err)
 	return -1;
 }
 
-/* Standard input can be read once: "-" at most once among the files. */
-static int check_samples(const struct sc_strlist *samples, struct strbuf *err)
+/* Standard input can be read once: "-" at most once among the files.  A
+ * file's name is in report.json, which holds only UTF-8. */
+static int check_samples(const struct sc_strlist *samples, const char *out_dir,
+                         struct strbuf *err)
 {
 	size_t stdin_uses = 0;
-	for (size_t i = 0; i < samples->n; i++)
+	for (size_t i = 0; i < samples->n; i++) {
+		const char *name = sc_samples_source_name(samples->v[i], out_dir);
+		if (!sc_is_utf8(name, strlen(name))) {
+			sb_adds(err, "--samples names a file whose name is not UTF-8 (argv)");
+			return -1;
+		}
 		stdin_uses += strcmp(samples->v[i], "-") == 0;
+	}
 	if (stdin_uses <= 1)
 		return 0;
 	sb_adds(err, "--samples names stdin ('-') more than once (argv)");
@@ -97,7 +107,7 @@ int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *t
 		        SC_RUN_ID_HEXSZ, a->run_id);
 		return -1;
 	}
-	if (check_env(a, err) < 0 || check_samples(&a->samples, err) < 0)
+	if (check_env(a, err) < 0 || check_samples(&a->samples, a->out_dir, err) < 0)
 		return -1;
 	return check_out_dir(a->out_dir, err);
 }

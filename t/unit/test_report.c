@@ -122,6 +122,15 @@ START_TEST(args_samples_and_out_dir)
 	sc_strlist_push(&a.samples, "-");
 	ck_assert_str_eq(problem(&a, &th), "--samples names stdin ('-') more than once (argv)");
 	sc_strlist_release(&a.samples);
+	/* A name report.json cannot hold; inside the folder only the part
+	 * below it is recorded. */
+	sc_strlist_push(&a.samples, "s\xff.jsonl");
+	ck_assert_str_eq(problem(&a, &th), "--samples names a file whose name is not UTF-8 (argv)");
+	sc_strlist_release(&a.samples);
+	a.out_dir = "d\xff";
+	sc_strlist_push(&a.samples, "d\xff/s.jsonl");
+	ck_assert_str_eq(problem(&a, &th), "cannot use output directory (d\xff): No such file or directory");
+	sc_strlist_release(&a.samples);
 
 	a = good;
 	a.out_dir = "/nonexistent/sc-unit";
