@@ -79,15 +79,9 @@ complete_words() {
 	for f in "$SRC"/cmd/sc-*.c; do
 		prog=$(basename "$f" .c)
 		[ "$prog" != sc-init ] || continue
-		if [ "$prog" = sc-report ]; then
-			opts=$(grep -oE '"--[a-z][a-z0-9-]+' "$f" | tr -d '"' | grep -vx -- --name | sort -u)
-		else
-			# getopt_long's table, or util/options.h's
-			opts=$({
-				grep -oE '\{"[a-z][a-z0-9-]+", *(no|required|optional)_argument' "$f" || true
-				grep -oE 'SC_OPT_[A-Z_]+\(([^,"]*, *)?"[a-z][a-z0-9-]+"' "$f" || true
-			} | cut -d'"' -f2 | sed 's/^/--/' | sort -u)
-		fi
+		# util/options.h's table
+		opts=$(grep -oE 'SC_OPT_[A-Z_]+\(([^,"]*, *)?"[a-z][a-z0-9-]+"' "$f" |
+			cut -d'"' -f2 | sed 's/^/--/' | sort -u)
 		[ -n "$opts" ]
 		offered=$(complete_words "$prog" --)
 		for o in $opts; do

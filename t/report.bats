@@ -18,6 +18,28 @@ ANCHOR="$BATS_TEST_DIRNAME/anchor/tauceti-thresholds.tsv"
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	mkdir out
+	RO=
+}
+
+teardown() {
+	if [ -n "$RO" ] && mountpoint -q "$RO"; then
+		umount "$RO" || umount -l "$RO"
+	fi
+	if [ -n "$RO" ]; then chmod -R u+w "$RO"; fi
+}
+
+# unwritable DIR: nothing can be added to DIR or removed from it, for root
+# too (a tmpfs with DIR's files, remounted read-only).
+unwritable() {
+	RO=$1
+	if [ "$(id -u)" -ne 0 ]; then
+		chmod a-w "$1"
+		return
+	fi
+	cp -a "$1" "$BATS_TEST_TMPDIR/keep"
+	mount -t tmpfs tmpfs "$1"
+	cp -a "$BATS_TEST_TMPDIR/keep/." "$1/"
+	mount -o remount,ro "$1"
 }
 
 # entry PATH ROLE CHANGE -> one plan file entry (module and id from the path)
@@ -351,6 +373,12 @@ assert_error_report() {
 		assert_error_line sc-report
 		[ -z "$(ls out)" ]
 	done
+	# report.json holds only UTF-8, so must a samples file's name.
+	cp samples.jsonl $'\xff.jsonl'
+	run --separate-stderr sc-report --plan plan.json --samples $'\xff.jsonl' --out-dir out
+	[ "$status" -eq 2 ]
+	assert_error_line sc-report
+	[ -z "$(ls out)" ]
 	run --separate-stderr sc-report --plan nope.json --samples samples.jsonl --out-dir out
 	[ "$status" -eq 2 ]
 	assert_error_line sc-report
@@ -399,14 +427,74 @@ assert_error_report() {
 	[ "$(jq -r .status out/report.json)" = ok ]
 	run ! grep -q stale out/report.md
 	[ "$(ls out | tr '\n' ' ')" = "report.json report.md " ]
-	# An unwritable directory: exit 1, and no report.json claims completeness.
-	if [ "$(id -u)" -ne 0 ]; then
-		chmod a-w out
-		report --samples samples.jsonl
-		chmod u+w out
-		[ "$status" -eq 1 ]
-		assert_error_line sc-report
-	fi
+}
+
+@test "reports that cannot be written are a system failure: exit 3, one line, no new report.json" {
+	four_plan
+	four_samples >samples.jsonl
+	# An unwritable folder (a read-only one refuses even to remove a
+	# report.json that is not there; a full disk: faults.bats).
+	unwritable out
+	report --samples samples.jsonl
+	[ "$status" -eq 3 ]
+	assert_error_line sc-report
+	[[ "$stderr" =~ ^sc-report:\ error:\ cannot\ (write\ report\.md|replace\ report\.json): ]]
+	[ -z "$(ls out)" ]
+	teardown
+	# An old report.json that cannot be removed stays as it was, unreplaced.
+	rm -rf out keep
+	mkdir out
+	echo old >out/report.json
+	unwritable out
+	report --samples samples.jsonl
+	[ "$status" -eq 3 ]
+	assert_error_line sc-report
+	[[ "$stderr" == "sc-report: error: cannot replace report.json: "* ]]
+	[ "$(cat out/report.json)" = old ]
+	[ "$(ls out)" = report.json ]
+}
+
+@test "one option table: --help, --version, unique prefixes, repeats, stdout that cannot be written" {
+	four_plan
+	four_samples >samples.jsonl
+	run --separate-stderr sc-report --help
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "${lines[0]}" == "usage: sc-report --plan FILE --samples FILE... --out-dir DIR"* ]]
+	local o
+	for o in plan samples out-dir run-id lean-version lean-sha256 lake-sha256 sandbox-user \
+		threshold-ratio threshold-delta threshold-added help version; do
+		grep -qE -- "^ +(-h, )?--$o( |$)" <<<"$output" || { echo "--help lacks --$o"; false; }
+	done
+	run --separate-stderr sc-report --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "sc-report "[0-9]* ]]
+	# A unique prefix is the option; an ambiguous one names the candidates.
+	run --separate-stderr sc-report --pl plan.json --sam samples.jsonl --out out --threshold-r 1.2
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .thresholds.ratio out/report.json)" = 1.2 ]
+	rm out/*
+	report --samples samples.jsonl --th 1
+	[ "$status" -eq 2 ]
+	assert_error_line sc-report
+	[[ "$stderr" == *"could be --threshold-ratio, --threshold-delta, --threshold-added"* ]]
+	# One value per option; --samples collects (every file, repeats too).
+	report --samples samples.jsonl --run-id $RUN --run-id $RUN
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-report: error: option given twice (--run-id)" ]
+	four_samples | head -3 >a.jsonl
+	four_samples | tail -n +4 >b.jsonl
+	report --samples a.jsonl --samples=b.jsonl
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .summary.compared out/report.json)" = 4 ]
+	# Every missing required option is named at once.
+	run --separate-stderr sc-report --run-id $RUN
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-report: error: missing required options (--plan, --samples, --out-dir)" ]
+	# Output that cannot be written is the machine's failure.
+	run --separate-stderr bash -c 'sc-report --help >/dev/full'
+	[ "$status" -eq 3 ]
+	assert_error_line sc-report
 }
 
 @test "a GitHub slug that is not owner/name is not linked" {

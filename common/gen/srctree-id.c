@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 	       "#define SC_SRCTREE_SHA1 \"%s\"\n#define SC_SRCTREE_SHA256 \"%s\"\n",
 	       fs.n, origin, sha1, sha256);
 	if (fflush(stdout) != 0 || ferror(stdout))
-		sc_die_errno("cannot write header (stdout)");
+		sc_die_sys_errno("cannot write header (stdout)");
 	for (size_t i = 0; i < fs.n; i++) {
 		free((char *)fs.v[i].path);
 		sb_release(&fs.data[i]);

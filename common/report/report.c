@@ -35,7 +35,7 @@ static void problem(struct sc_report *r, const char *sample, const char *source,
 	va_list ap;
 	va_start(ap, fmt);
 	if (vasprintf(&p->detail, fmt, ap) < 0)
-		sc_die_code(SC_EXIT_FAIL, "out of memory (vasprintf)");
+		sc_die_sys("out of memory (vasprintf)");
 	va_end(ap);
 	p->sample = xstrdup(sample);
 	p->source = source ? xstrdup(source) : NULL;

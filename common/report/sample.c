@@ -71,153 +71,151 @@ void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out)
 {
 	yajl_gen g = sc_json_gen_new(0);
 	sc_json_map_open(g);
-	sc_json_str(g, "schema");
-	sc_json_str(g, SC_SAMPLE_SCHEMA);
-	sc_json_str(g, "run_id");
-	sc_json_str(g, s->run_id);
-	sc_json_str(g, "plan_digest");
-	sc_json_str(g, s->plan_digest);
-	sc_json_str(g, "revision");
-	sc_json_str(g, s->revision);
-	sc_json_str(g, "sample");
-	sc_json_str(g, s->sample);
-	sc_json_str(g, "ok");
-	sc_json_bool(g, s->ok);
+	sc_json_kv_str(g, "schema", SC_SAMPLE_SCHEMA);
+	sc_json_kv_str(g, "run_id", s->run_id);
+	sc_json_kv_str(g, "plan_digest", s->plan_digest);
+	sc_json_kv_str(g, "revision", s->revision);
+	sc_json_kv_str(g, "sample", s->sample);
+	sc_json_kv_bool(g, "ok", s->ok);
 	const char *num_keys[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s"};
 	const double nums[] = {s->cpu_user_s, s->cpu_sys_s, s->cpu_s, s->wall_s};
 	for (int i = 0; i < 4; i++) {
-		sc_json_str(g, num_keys[i]);
 		if (s->ok)
-			sc_json_fixed(g, nums[i], 3);
+			sc_json_kv_fixed(g, num_keys[i], nums[i], 3);
 		else
-			sc_json_null(g);
+			sc_json_kv_null(g, num_keys[i]);
 	}
-	sc_json_str(g, "max_rss_kib");
-	if (s->ok)
-		sc_json_int(g, s->max_rss_kib);
-	else
-		sc_json_null(g);
-	sc_json_str(g, "exit_status");
-	if (s->ok)
-		sc_json_int(g, s->exit_status);
-	else
-		sc_json_null(g);
-	sc_json_str(g, "error");
-	sc_json_str_or_null(g, s->ok ? NULL : s->error);
-	sc_json_str(g, "detail");
-	sc_json_str_or_null(g, s->detail);
+	if (s->ok) {
+		sc_json_kv_int(g, "max_rss_kib", s->max_rss_kib);
+		sc_json_kv_int(g, "exit_status", s->exit_status);
+	} else {
+		sc_json_kv_null(g, "max_rss_kib");
+		sc_json_kv_null(g, "exit_status");
+	}
+	sc_json_kv_str_or_null(g, "error", s->ok ? NULL : s->error);
+	sc_json_kv_str_or_null(g, "detail", s->detail);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
 }
 
-int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct strbuf *err)
+/* The fields every sample carries; the strings are copied into s, error
+ * is left pointing into v. */
+static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct strbuf *err)
 {
 	static const char *const keys[] = {"schema", "run_id", "plan_digest", "revision", "sample",
 	                                   "ok", "cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
 	                                   "max_rss_kib", "exit_status", "error", "detail", NULL};
-	memset(s, 0, sizeof *s);
-	yajl_val v = sc_json_parse(buf, len, err);
-	if (!v)
-		return -1;
-	int rc = -1;
-	const char *schema, *run_id, *digest, *rev, *sample, *error, *detail;
+	const char *schema, *run_id, *digest, *rev, *sample, *detail;
 	if (sc_json_only_keys(v, keys, "the sample", err) < 0 ||
 	    sc_json_get_str(v, "schema", &schema, err) < 0)
-		goto out;
+		return -1;
 	if (strcmp(schema, SC_SAMPLE_SCHEMA) != 0) {
 		sb_addf(err, "unsupported sample schema \"%s\"", schema);
-		goto out;
+		return -1;
 	}
 	if (sc_json_get_str(v, "run_id", &run_id, err) < 0 ||
 	    sc_json_get_str(v, "plan_digest", &digest, err) < 0 ||
 	    sc_json_get_str(v, "revision", &rev, err) < 0 ||
 	    sc_json_get_str(v, "sample", &sample, err) < 0 ||
 	    sc_json_get_bool(v, "ok", &s->ok, err) < 0 ||
-	    sc_json_get_str_or_null(v, "error", &error, err) < 0 ||
+	    sc_json_get_str_or_null(v, "error", error, err) < 0 ||
 	    sc_json_get_str_or_null(v, "detail", &detail, err) < 0)
-		goto out;
-	if (!sc_is_lower_hex(run_id, SC_RUN_ID_HEXSZ)) {
-		sb_adds(err, "field \"run_id\" is not a run ID");
-		goto out;
-	}
-	if (!sc_is_lower_hex(digest, 64)) {
-		sb_adds(err, "field \"plan_digest\" is not a SHA-256 digest");
-		goto out;
-	}
-	if (!sc_is_lower_hex(rev, 40) && !sc_is_lower_hex(rev, 64)) {
-		sb_adds(err, "field \"revision\" is not a full object ID");
-		goto out;
-	}
-	if (sc_sample_side(sample) < 0) {
-		sb_adds(err, "field \"sample\" is not <base|head>:<module> or <base|head>:@prebuild");
-		goto out;
+		return -1;
+	const char *bad = !sc_is_lower_hex(run_id, SC_RUN_ID_HEXSZ) ? "field \"run_id\" is not a run ID"
+	                  : !sc_is_lower_hex(digest, 64) ? "field \"plan_digest\" is not a SHA-256 digest"
+	                  : !sc_is_lower_hex(rev, 40) && !sc_is_lower_hex(rev, 64)
+	                      ? "field \"revision\" is not a full object ID"
+	                  : sc_sample_side(sample) < 0
+	                      ? "field \"sample\" is not <base|head>:<module> or <base|head>:@prebuild"
+	                      : NULL;
+	if (bad) {
+		sb_adds(err, bad);
+		return -1;
 	}
 	s->run_id = xstrdup(run_id);
 	s->plan_digest = xstrdup(digest);
 	s->revision = xstrdup(rev);
 	s->sample = xstrdup(sample);
 	s->detail = detail ? xstrdup(detail) : NULL;
-	if (s->ok) {
-		long long rss, exit_status;
-		if (error) {
-			sb_adds(err, "an ok sample carries an error");
-			goto out;
-		}
-		if (sc_json_get_num(v, "cpu_user_s", &s->cpu_user_s, err) < 0 ||
-		    sc_json_get_num(v, "cpu_sys_s", &s->cpu_sys_s, err) < 0 ||
-		    sc_json_get_num(v, "cpu_s", &s->cpu_s, err) < 0 ||
-		    sc_json_get_num(v, "wall_s", &s->wall_s, err) < 0 ||
-		    sc_json_get_int(v, "max_rss_kib", &rss, err) < 0 ||
-		    sc_json_get_int(v, "exit_status", &exit_status, err) < 0)
-			goto out;
-		if (s->cpu_user_s < 0 || s->cpu_sys_s < 0 || s->cpu_s < 0 || s->wall_s < 0 ||
-		    rss < 0 || exit_status != 0) {
-			sb_adds(err, "an ok sample has a negative counter or a nonzero exit status");
-			goto out;
-		}
-		/* A billion seconds is decades: anything above is garbage, and
-		 * sc_sample_to_json could not print it back. */
-		if (s->cpu_user_s > 1e9 || s->cpu_sys_s > 1e9 || s->cpu_s > 1e9 || s->wall_s > 1e9) {
-			sb_adds(err, "an ok sample has a counter above 1e9 seconds");
-			goto out;
-		}
-		static const char *const num_keys[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s"};
-		const double nums[] = {s->cpu_user_s, s->cpu_sys_s, s->cpu_s, s->wall_s};
-		/* Whole milliseconds only (GNU time resolves 10 ms): a finer
-		 * counter would be rounded somewhere, and a rounded figure can
-		 * land on the other side of a threshold than the verdict. */
-		long long ms[4];
-		for (int i = 0; i < 4; i++) {
-			if (sc_seconds_to_ms(nums[i], &ms[i]) < 0) {
-				sb_addf(err, "field \"%s\" is not a whole number of milliseconds",
-				        num_keys[i]);
-				goto out;
-			}
-		}
-		if (ms[0] + ms[1] != ms[2]) {
-			sb_adds(err, "cpu_s is not cpu_user_s + cpu_sys_s");
-			goto out;
-		}
-		s->max_rss_kib = rss;
-		s->exit_status = (int)exit_status;
-	} else {
-		if (!error || !sc_is_error_reason(error)) {
-			sb_adds(err, "an error sample has no known error reason");
-			goto out;
-		}
-		static const char *const nulls[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
-		                                    "max_rss_kib", "exit_status", NULL};
-		for (const char *const *k = nulls; *k; k++) {
-			yajl_val m = sc_json_member(v, *k);
-			if (!m || !YAJL_IS_NULL(m)) {
-				sb_addf(err, "an error sample carries \"%s\"", *k);
-				goto out;
-			}
-		}
-		s->error = xstrdup(error);
+	return 0;
+}
+
+/* An ok sample's counters: present, in range, whole milliseconds, and
+ * cpu_s = user + sys. */
+static int take_counters(yajl_val v, struct sc_sample *s, struct strbuf *err)
+{
+	static const char *const num_keys[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s"};
+	double *nums[] = {&s->cpu_user_s, &s->cpu_sys_s, &s->cpu_s, &s->wall_s};
+	long long rss, exit_status, ms[4];
+	for (int i = 0; i < 4; i++)
+		if (sc_json_get_num(v, num_keys[i], nums[i], err) < 0)
+			return -1;
+	if (sc_json_get_int(v, "max_rss_kib", &rss, err) < 0 ||
+	    sc_json_get_int(v, "exit_status", &exit_status, err) < 0)
+		return -1;
+	if (s->cpu_user_s < 0 || s->cpu_sys_s < 0 || s->cpu_s < 0 || s->wall_s < 0 ||
+	    rss < 0 || exit_status != 0) {
+		sb_adds(err, "an ok sample has a negative counter or a nonzero exit status");
+		return -1;
 	}
-	rc = 0;
-out:
+	/* A billion seconds is decades: anything above is garbage, and
+	 * sc_sample_to_json could not print it back. */
+	if (s->cpu_user_s > 1e9 || s->cpu_sys_s > 1e9 || s->cpu_s > 1e9 || s->wall_s > 1e9) {
+		sb_adds(err, "an ok sample has a counter above 1e9 seconds");
+		return -1;
+	}
+	/* Whole milliseconds only (GNU time resolves 10 ms): a finer
+	 * counter would be rounded somewhere, and a rounded figure can
+	 * land on the other side of a threshold than the verdict. */
+	for (int i = 0; i < 4; i++) {
+		if (sc_seconds_to_ms(*nums[i], &ms[i]) < 0) {
+			sb_addf(err, "field \"%s\" is not a whole number of milliseconds", num_keys[i]);
+			return -1;
+		}
+	}
+	if (ms[0] + ms[1] != ms[2]) {
+		sb_adds(err, "cpu_s is not cpu_user_s + cpu_sys_s");
+		return -1;
+	}
+	s->max_rss_kib = rss;
+	s->exit_status = (int)exit_status;
+	return 0;
+}
+
+/* An error sample: a known reason and no counters at all. */
+static int take_error(yajl_val v, const char *error, struct sc_sample *s, struct strbuf *err)
+{
+	static const char *const nulls[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
+	                                    "max_rss_kib", "exit_status", NULL};
+	if (!error || !sc_is_error_reason(error)) {
+		sb_adds(err, "an error sample has no known error reason");
+		return -1;
+	}
+	for (const char *const *k = nulls; *k; k++) {
+		yajl_val m = sc_json_member(v, *k);
+		if (!m || !YAJL_IS_NULL(m)) {
+			sb_addf(err, "an error sample carries \"%s\"", *k);
+			return -1;
+		}
+	}
+	s->error = xstrdup(error);
+	return 0;
+}
+
+int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct strbuf *err)
+{
+	memset(s, 0, sizeof *s);
+	yajl_val v = sc_json_parse(buf, len, err);
+	if (!v)
+		return -1;
+	const char *error = NULL;
+	int rc = take_ids(v, s, &error, err);
+	if (rc == 0 && s->ok && error) {
+		sb_adds(err, "an ok sample carries an error");
+		rc = -1;
+	} else if (rc == 0) {
+		rc = s->ok ? take_counters(v, s, err) : take_error(v, error, s, err);
+	}
 	yajl_tree_free(v);
 	if (rc < 0)
 		sc_sample_free(s);
@@ -239,16 +237,11 @@ void sc_status_to_json(const struct sc_status *st, struct strbuf *out)
 {
 	yajl_gen g = sc_json_gen_new(0);
 	sc_json_map_open(g);
-	sc_json_str(g, "schema");
-	sc_json_str(g, SC_STATUS_SCHEMA);
-	sc_json_str(g, "exit_code");
-	sc_json_int(g, st->exit_code);
-	sc_json_str(g, "signal");
-	sc_json_int(g, st->signal);
-	sc_json_str(g, "timed_out");
-	sc_json_bool(g, st->timed_out);
-	sc_json_str(g, "wall_s");
-	sc_json_fixed(g, st->wall_s, 3);
+	sc_json_kv_str(g, "schema", SC_STATUS_SCHEMA);
+	sc_json_kv_int(g, "exit_code", st->exit_code);
+	sc_json_kv_int(g, "signal", st->signal);
+	sc_json_kv_bool(g, "timed_out", st->timed_out);
+	sc_json_kv_fixed(g, "wall_s", st->wall_s, 3);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
 }

@@ -19,7 +19,7 @@ static void close_stdout(void)
 	if (failed_before || (failed_close && (pending || e != EBADF))) {
 		const char *why = e == ENOSPC ? "no space left on device" : e ? strerror(e) : "write error";
 		sc_error("cannot write standard output: %s (stdout)", why);
-		_exit(SC_EXIT_FAIL);
+		_exit(SC_EXIT_SYSTEM);
 	}
 }
 

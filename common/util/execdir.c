@@ -11,7 +11,7 @@ char *sc_exec_dir(void)
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
 	if (n <= 0)
-		sc_die_errno("cannot find my own location (/proc/self/exe)");
+		sc_die_sys_errno("cannot find my own location (/proc/self/exe)");
 	buf[n] = '\0';
 	char *slash = strrchr(buf, '/');
 	if (slash)

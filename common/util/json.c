@@ -10,14 +10,14 @@
 static void check(yajl_gen_status st)
 {
 	if (st != yajl_gen_status_ok)
-		sc_die_code(SC_EXIT_FAIL, "internal: JSON generation failed (yajl status %d)", (int)st);
+		sc_die_sys("internal: JSON generation failed (yajl status %d)", (int)st);
 }
 
 yajl_gen sc_json_gen_new(int pretty)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		sc_die_code(SC_EXIT_FAIL, "out of memory (yajl)");
+		sc_die_sys("out of memory (yajl)");
 	yajl_gen_config(g, yajl_gen_validate_utf8, 1);
 	if (pretty) {
 		yajl_gen_config(g, yajl_gen_beautify, 1);
@@ -43,10 +43,10 @@ void sc_json_fixed(yajl_gen g, double v, int decimals)
 {
 	char buf[64];
 	if (!isfinite(v))
-		sc_die_code(SC_EXIT_FAIL, "internal: non-finite number in JSON output");
+		sc_die_sys("internal: non-finite number in JSON output");
 	int n = snprintf(buf, sizeof buf, "%.*f", decimals, v);
 	if (n <= 0 || (size_t)n >= sizeof buf)
-		sc_die_code(SC_EXIT_FAIL, "internal: number too large for JSON output");
+		sc_die_sys("internal: number too large for JSON output");
 	if (strcmp(buf, "-0") == 0 || strspn(buf, "-0.") == (size_t)n)
 		snprintf(buf, sizeof buf, "%.*f", decimals, 0.0);
 	check(yajl_gen_number(g, buf, strlen(buf)));
@@ -130,7 +130,7 @@ yajl_val sc_json_parse(const char *buf, size_t len, struct strbuf *err)
 	struct depth_ctx d = {0, 0};
 	yajl_handle h = yajl_alloc(&validate_cb, NULL, &d);
 	if (!h)
-		sc_die_code(SC_EXIT_FAIL, "out of memory (yajl)");
+		sc_die_sys("out of memory (yajl)");
 	yajl_status st = yajl_parse(h, (const unsigned char *)buf, len);
 	if (st == yajl_status_ok)
 		st = yajl_complete_parse(h);

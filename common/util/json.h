@@ -1,7 +1,7 @@
 #ifndef SC_JSON_H
 #define SC_JSON_H
 /* JSON through yajl only.  Generation wrappers die on generator errors
- * (they are programming errors); parsing is strict: no comments, valid
+ * (they are programming errors, or out of memory: exit 3); parsing is strict: no comments, valid
  * UTF-8, no duplicate keys, bounded nesting, one value. */
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>

@@ -46,7 +46,7 @@ void sc_write_file_atomic_or_die(const char *path, const void *buf, size_t len, 
 {
 	if (sc_write_file_atomic(path, buf, len, 0644) < 0) {
 		const char *why = errno == ENOSPC ? "no space left on device" : strerror(errno);
-		sc_die_code(SC_EXIT_FAIL, "cannot write %s: %s (%s)", what, why, path);
+		sc_die_sys("cannot write %s: %s (%s)", what, why, path);
 	}
 }
 

@@ -7,7 +7,8 @@
  * buf: a temporary file beside it, fsync, rename.  The temporary is removed
  * on failure.  Returns 0, or -1 with errno (ENOSPC etc.). */
 int sc_write_file_atomic(const char *path, const void *buf, size_t len, mode_t mode);
-/* Same, dying with "cannot write <what> (<path>): <reason>". */
+/* Same, dying with "cannot write <what>: <reason> (<path>)", exit 3: a
+ * file that cannot be written is the machine's failure (a full disk). */
 void sc_write_file_atomic_or_die(const char *path, const void *buf, size_t len,
                                  const char *what);
 /* Read a whole regular file; returns 0 or -1 (errno). Refuses > max bytes (EFBIG). */

@@ -221,6 +221,67 @@ START_TEST(sample_round_trip)
 }
 END_TEST
 
+/* out = text with its one "from" replaced by "to". */
+static void splice(struct strbuf *out, const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	ck_assert_msg(at != NULL, "%s not in %s", from, text);
+	sb_reset(out);
+	sb_add(out, text, (size_t)(at - text));
+	sb_adds(out, to);
+	sb_adds(out, at + strlen(from));
+}
+
+/* Each rule of the sample schema, broken alone, with its message. */
+START_TEST(sample_rejections)
+{
+	static const struct { const char *from, *to, *why; } cases[] = {
+		{"\"schema\":\"sphereceti.sample/1\"", "\"schema\":\"x/1\"", "unsupported sample schema \"x/1\""},
+		{"\"detail\":null", "\"detail\":null,\"extra\":1", "unexpected field \"extra\" in the sample"},
+		{"0123456789abcdef0123456789abcdef", "0123456789abcdef", "field \"run_id\" is not a run ID"},
+		{"e3b0c442", "E3B0C442", "field \"plan_digest\" is not a SHA-256 digest"},
+		{"4444444444444444444444444444444444444444", "4444", "field \"revision\" is not a full object ID"},
+		{"head:SphereCeti.A", "head:a..b", "field \"sample\" is not <base|head>:<module> or <base|head>:@prebuild"},
+		{"\"error\":null", "\"error\":\"timeout\"", "an ok sample carries an error"},
+		{"\"wall_s\":2.000", "\"wall_s\":\"2\"", "field \"wall_s\" missing or not a number"},
+		{"\"max_rss_kib\":12345", "\"max_rss_kib\":1.5", "field \"max_rss_kib\" missing or not an integer"},
+		{"\"exit_status\":0", "\"exit_status\":1", "an ok sample has a negative counter or a nonzero exit status"},
+		{"\"wall_s\":2.000", "\"wall_s\":1e10", "an ok sample has a counter above 1e9 seconds"},
+		{"\"wall_s\":2.000", "\"wall_s\":2.0005", "field \"wall_s\" is not a whole number of milliseconds"},
+		{"\"cpu_s\":1.750", "\"cpu_s\":1.751", "cpu_s is not cpu_user_s + cpu_sys_s"},
+		{"\"ok\":true", "\"ok\":false", "an error sample has no known error reason"},
+	};
+	struct sc_sample s = {
+		"0123456789abcdef0123456789abcdef",
+		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+		"4444444444444444444444444444444444444444", "head:SphereCeti.A", 1, 1.25, 0.5, 1.75,
+		2.0, 12345, 0, NULL, NULL,
+	};
+	struct strbuf good = STRBUF_INIT, bad = STRBUF_INIT, err = STRBUF_INIT;
+	sc_sample_to_json(&s, &good);
+	struct sc_sample t;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		splice(&bad, good.buf, cases[i].from, cases[i].to);
+		sb_reset(&err);
+		ck_assert_int_eq(sc_sample_from_json(bad.buf, bad.len, &t, &err), -1);
+		ck_assert_str_eq(err.buf, cases[i].why);
+		ck_assert_ptr_null(t.run_id); /* nothing half-read is left */
+	}
+	/* An error sample carrying a counter. */
+	s.ok = 0;
+	s.error = "failed";
+	sb_reset(&good);
+	sc_sample_to_json(&s, &good);
+	splice(&bad, good.buf, "\"max_rss_kib\":null", "\"max_rss_kib\":1");
+	sb_reset(&err);
+	ck_assert_int_eq(sc_sample_from_json(bad.buf, bad.len, &t, &err), -1);
+	ck_assert_str_eq(err.buf, "an error sample carries \"max_rss_kib\"");
+	sb_release(&good);
+	sb_release(&bad);
+	sb_release(&err);
+}
+END_TEST
+
 START_TEST(oid_normalization)
 {
 	char out[65];
@@ -321,6 +382,7 @@ int main(void)
 	tcase_add_test(tc, root_coverage);
 	tcase_add_test(tc, plan_round_trip_and_classify);
 	tcase_add_test(tc, sample_round_trip);
+	tcase_add_test(tc, sample_rejections);
 	tcase_add_test(tc, oid_normalization);
 	tcase_add_test(tc, lake_manifest_rules);
 	tcase_add_test(tc, lake_manifest_versions_escapes_subdir);

@@ -1,0 +1,143 @@
+#include "report/report_args.h"
+#include "report/mdescape.h"
+#include "util/oid.h"
+#include "report/sample.h"
+#include "report/sample_file.h"
+#include "util/safepath.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+int sc_is_uid_gid(const char *s)
+{
+	for (int part = 0; part < 2; part++) {
+		const char *start = s;
+		unsigned long long v = 0;
+		for (; *s >= '0' && *s <= '9'; s++)
+			if ((v = v * 10 + (unsigned)(*s - '0')) > 0xffffffffULL)
+				return 0;
+		if (s == start || (*start == '0' && s - start > 1))
+			return 0;
+		if (*s != (part ? '\0' : ':'))
+			return 0;
+		s++;
+	}
+	return 1;
+}
+
+static int threshold(const char *v, const char *name, long long *out, struct strbuf *err)
+{
+	if (!v)
+		return 0;
+	if (sc_parse_milli(v, out) < 0) {
+		sb_addf(err, "%s wants a decimal number with at most 3 decimals (%s)", name, v);
+		return -1;
+	}
+	if (strcmp(name, "--threshold-ratio") == 0 && *out > 1000000) {
+		sb_addf(err, "--threshold-ratio must be at most 1000 (%s)", v);
+		return -1;
+	}
+	return 0;
+}
+
+/* The environment block's facts: one printable line each, as recorded. */
+static int check_env(const struct sc_report_args *a, struct strbuf *err)
+{
+	if (a->lean_sha256 && !sc_is_lower_hex(a->lean_sha256, 64))
+		sb_addf(err, "--lean-sha256 is not a SHA-256 hex digest (%s)", a->lean_sha256);
+	else if (a->lake_sha256 && !sc_is_lower_hex(a->lake_sha256, 64))
+		sb_addf(err, "--lake-sha256 is not a SHA-256 hex digest (%s)", a->lake_sha256);
+	else if (a->lean_version && (!*a->lean_version || strlen(a->lean_version) > 512 ||
+	                             !sc_is_printable_utf8(a->lean_version)))
+		sb_adds(err, "--lean-version must be one printable UTF-8 line (argv)");
+	else if (a->sandbox_user && !sc_is_uid_gid(a->sandbox_user))
+		sb_addf(err, "--sandbox-user is not UID:GID in decimal (%s)", a->sandbox_user);
+	else
+		return 0;
+	return -1;
+}
+
+/* Standard input can be read once: "-" at most once among the files.  A
+ * file's name is in report.json, which holds only UTF-8. */
+static int check_samples(const struct sc_strlist *samples, const char *out_dir,
+                         struct strbuf *err)
+{
+	size_t stdin_uses = 0;
+	for (size_t i = 0; i < samples->n; i++) {
+		const char *name = sc_samples_source_name(samples->v[i], out_dir);
+		if (!sc_is_utf8(name, strlen(name))) {
+			sb_adds(err, "--samples names a file whose name is not UTF-8 (argv)");
+			return -1;
+		}
+		stdin_uses += strcmp(samples->v[i], "-") == 0;
+	}
+	if (stdin_uses <= 1)
+		return 0;
+	sb_adds(err, "--samples names stdin ('-') more than once (argv)");
+	return -1;
+}
+
+static int check_out_dir(const char *dir, struct strbuf *err)
+{
+	struct stat st;
+	if (stat(dir, &st) < 0) {
+		sb_addf(err, "cannot use output directory (%s): %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sb_addf(err, "output directory is not a directory (%s)", dir);
+		return -1;
+	}
+	return 0;
+}
+
+int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *th,
+                         struct strbuf *err)
+{
+	sc_thresholds_default(th);
+	if (threshold(a->ratio, "--threshold-ratio", &th->ratio_milli, err) < 0 ||
+	    threshold(a->delta, "--threshold-delta", &th->delta_ms, err) < 0 ||
+	    threshold(a->added, "--threshold-added", &th->added_ms, err) < 0)
+		return -1;
+	if (a->run_id && !sc_is_lower_hex(a->run_id, SC_RUN_ID_HEXSZ)) {
+		sb_addf(err, "--run-id is not a run ID of %d lowercase hex digits (%s)",
+		        SC_RUN_ID_HEXSZ, a->run_id);
+		return -1;
+	}
+	if (check_env(a, err) < 0 || check_samples(&a->samples, a->out_dir, err) < 0)
+		return -1;
+	return check_out_dir(a->out_dir, err);
+}
+
+int sc_report_env_init(struct sc_report_env *env, const struct sc_report_args *a,
+                       struct strbuf *err)
+{
+	memset(env, 0, sizeof *env);
+	struct utsname un;
+	if (uname(&un) < 0) {
+		sb_addf(err, "cannot read the platform (uname): %s", strerror(errno));
+		return -1;
+	}
+	if (!sc_is_printable_utf8(un.sysname) || !sc_is_printable_utf8(un.release) ||
+	    !sc_is_printable_utf8(un.machine)) {
+		sb_adds(err, "uname reports unprintable text (uname)");
+		return -1;
+	}
+	env->platform = xasprintf("%s %s", un.sysname, un.release);
+	env->machine = xstrdup(un.machine);
+	env->sandbox_user = a->sandbox_user;
+	env->lean_version = a->lean_version;
+	env->lean_sha256 = a->lean_sha256;
+	env->lake_sha256 = a->lake_sha256;
+	return 0;
+}
+
+void sc_report_env_release(struct sc_report_env *env)
+{
+	free(env->platform);
+	free(env->machine);
+	memset(env, 0, sizeof *env);
+}

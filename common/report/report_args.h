@@ -1,0 +1,34 @@
+#ifndef SC_REPORT_ARGS_H
+#define SC_REPORT_ARGS_H
+/* What sc-report is given, as the operator spelled it, and the checks on
+ * it (sc-report(1) OPTIONS): the values are checked after the option table
+ * has parsed them, each with the message that names its option. */
+#include "report/report.h"
+#include "util/options.h"
+#include "util/strbuf.h"
+
+struct sc_report_args {
+	const char *plan, *out_dir, *run_id;
+	const char *lean_version, *lean_sha256, *lake_sha256, *sandbox_user;
+	const char *ratio, *delta, *added; /* thresholds; NULL: the default */
+	struct sc_strlist samples;
+};
+
+/* Checks every value, in a fixed order, and sets th from the thresholds.
+ * Returns 0, or -1 with the first problem, "what (where)", in err.  All
+ * are bad input, the output directory included (the operator named it). */
+int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *th,
+                         struct strbuf *err);
+
+/* "UID:GID", each a decimal below 2^32 without leading zeros. */
+int sc_is_uid_gid(const char *s);
+
+/* The environment block: the operator's facts from a, the host's platform
+ * and machine from uname (copies, freed by sc_report_env_release).
+ * Returns 0, or -1 with err set when uname fails or reports text that is
+ * not one printable line: the machine, not the input, is at fault. */
+int sc_report_env_init(struct sc_report_env *env, const struct sc_report_args *a,
+                       struct strbuf *err);
+void sc_report_env_release(struct sc_report_env *env);
+
+#endif

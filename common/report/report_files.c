@@ -1,0 +1,35 @@
+/* The two report files in the output folder (sc-report(1) FILES). */
+#include "report/report.h"
+#include "util/die.h"
+#include "util/safefile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *sc_report_out_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	return xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
+void sc_report_write_files(const struct sc_report *r, const char *dir)
+{
+	struct strbuf json = STRBUF_INIT, md = STRBUF_INIT;
+	sc_report_to_json(r, &json);
+	sc_report_to_md(r, &md);
+	/* report.json is the commit record: it goes away first and comes back
+	 * last, so a crash in between leaves no report.json beside a report.md
+	 * of another run, and a report.json is never without its report.md. */
+	char *json_path = sc_report_out_path(dir, "report.json");
+	char *md_path = sc_report_out_path(dir, "report.md");
+	if (unlink(json_path) < 0 && errno != ENOENT)
+		sc_die_sys("cannot replace report.json: %s (%s)", strerror(errno), json_path);
+	sc_write_file_atomic_or_die(md_path, md.buf, md.len, "report.md");
+	sc_write_file_atomic_or_die(json_path, json.buf, json.len, "report.json");
+	free(json_path);
+	free(md_path);
+	sb_release(&json);
+	sb_release(&md);
+}
