@@ -37,19 +37,10 @@ static int drain(int fd, struct strbuf *sb, size_t max, size_t *dropped)
 	}
 }
 
-static void stop_signals(sigset_t *set)
-{
-	static const int stop[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	sigemptyset(set);
-	for (size_t i = 0; i < sizeof stop / sizeof *stop; i++)
-		if (!sc_signal_ignored(stop[i]))
-			sigaddset(set, stop[i]);
-}
-
 void sc_sandbox_hold_stop_signals(void)
 {
 	sigset_t set;
-	stop_signals(&set);
+	sc_stop_signal_set(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
@@ -84,7 +75,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 		sc_argv_push(&argv, *p);
 
 	sigset_t mask, old;
-	stop_signals(&mask);
+	sc_stop_signal_set(&mask);
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
