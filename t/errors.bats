@@ -12,10 +12,10 @@ bats_require_minimum_version 1.5.0
 	[ "$stderr" = "sc-profile-run: error: ambiguous option: could be --threshold-ratio, --threshold-delta, --threshold-added; see sc-profile-run --help (--thr)" ]
 	run --separate-stderr sc-sandbox-exec --ti 5
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sc-sandbox-exec: error: ambiguous option: could be --time-file, --timeout; see man sc-sandbox-exec (--ti)" ]
+	[ "$stderr" = "sc-sandbox-exec: error: ambiguous option: could be --time-file, --timeout; see sc-sandbox-exec --help (--ti)" ]
 	run --separate-stderr sc-parse-time --s x
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sc-parse-time: error: ambiguous option: could be --status, --sample; see man sc-parse-time (--s)" ]
+	[ "$stderr" = "sc-parse-time: error: ambiguous option: could be --status, --sample; see sc-parse-time --help (--s)" ]
 	run --separate-stderr sphereceti profile-run --threshold x
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"ambiguous option: could be --threshold-ratio, --threshold-delta, --threshold-added"* ]]

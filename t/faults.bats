@@ -146,6 +146,16 @@ prebuild_candidate() {
 	interrupted 15
 }
 
+@test "SIGQUIT (Ctrl-\\) mid-sample stops the run as SIGINT does: all ends, exit 131, workspace incomplete" {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: hang'
+	head_commit
+	start_run
+	wait_inside head-Demo.Basic lean
+	signal_run QUIT
+	interrupted 3
+}
+
 @test "SIGTERM mid-sample, candidate ignoring SIGTERM with an orphan: all ends, exit 143; a fresh path works" {
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- fixture: ignore-term orphan-hang hang'

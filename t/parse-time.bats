@@ -239,3 +239,25 @@ error_sample() {
 		assert_error_line sc-parse-time
 	done
 }
+
+@test "a sample that cannot be written (stdout on /dev/full) is a system failure: exit 3, one line" {
+	timefile 1.00 0.00 1 0 1.00
+	statusline 0 0 false 1.5
+	run --separate-stderr bash -c '"$@" > /dev/full' - sc-parse-time --time-file "$W/t.time" --status "$W/t.status" \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:Foo.Bar
+	[ "$status" -eq 3 ]
+	assert_error_line sc-parse-time
+	[[ "$stderr" == *"cannot write the sample (stdout)"* ]]
+}
+
+@test "--help shows the usage and every option; --version the version" {
+	run --separate-stderr sc-parse-time --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: sc-parse-time "* ]]
+	for o in time-file status run-id plan-digest revision sample unmeasured detail; do
+		[[ "$output" == *"--$o "* ]] || { echo "--help lacks --$o"; false; }
+	done
+	run --separate-stderr sc-parse-time --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^sc-parse-time\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}

@@ -307,7 +307,8 @@ EOF
 	printf '#!/bin/sh\necho "bwrap: No permission to create namespaces" >&2\nexit 1\n' > "$W/bwrap"
 	chmod +x "$W/bwrap"
 	run --separate-stderr sc-sandbox-exec --self-test --bwrap "$W/bwrap"
-	[ "$status" -eq 2 ]
+	# the machine failed, not the input: exit 3
+	[ "$status" -eq 3 ]
 	assert_error_line sc-sandbox-exec
 	[[ "$stderr" == *"No permission to create namespaces"* ]]
 }
@@ -555,7 +556,7 @@ exec /usr/bin/bwrap "${args[@]}"
 SH
 	chmod 755 "$W/bwrap"
 	run --separate-stderr sc-sandbox-exec --self-test --bwrap "$W/bwrap"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 3 ]
 	assert_error_line sc-sandbox-exec
 	[[ "$stderr" == *"a nested user namespace can be created"* ]]
 }
@@ -669,4 +670,44 @@ print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"the log lies inside --tree"* ]]
 	[ ! -e "$R/$M.time" ]
+}
+
+# ---- exit codes, --help (issue 12) ----
+
+@test "a status line that cannot be written (stdout on /dev/full) is a system failure: exit 3, one line" {
+	run --separate-stderr bash -c '"$@" > /dev/full' - sc-sandbox-exec --tree "$T" --toolchain "$TC" \
+		--dependencies "$D" --time-file "$R/$M.time" --timeout 60 -- /usr/bin/true
+	[ "$status" -eq 3 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"cannot write the status line (stdout)"* ]]
+	run --separate-stderr bash -c '"$@" > /dev/full' - sc-sandbox-exec --self-test
+	[ "$status" -eq 3 ]
+	assert_error_line sc-sandbox-exec
+}
+
+@test "--check-bwrap takes the two arguments right after it; --help lists every option" {
+	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
+	ver=$(bwrap --version | sed 's/^bubblewrap //')
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha" --bwrap /usr/bin/bwrap "$ver"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha" "$ver" extra
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	run --separate-stderr sc-sandbox-exec --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: sc-sandbox-exec "* ]]
+	for o in tree toolchain dependencies time-file timeout log sandbox-user tmp-size bwrap self-test check-bwrap version; do
+		[[ "$output" == *"--$o"* ]] || { echo "--help lacks --$o"; false; }
+	done
+	run --separate-stderr sc-sandbox-exec --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^sc-sandbox-exec\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "every option of a run is required, and each one missing is named" {
+	run --separate-stderr sc-sandbox-exec --tree "$T" --dependencies "$D" -- /usr/bin/true
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[ "$stderr" = "sc-sandbox-exec: error: missing required options (--toolchain, --time-file, --timeout)" ]
 }

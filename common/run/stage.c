@@ -12,10 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* What stops a porcelain and is passed on to its stages. */
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
-#define N_STOP (sizeof stop_signals / sizeof *stop_signals)
-
 static volatile sig_atomic_t interrupted;
 /* Stages running now, for the handler to pass a signal on to. */
 static volatile sig_atomic_t running[SC_STAGE_MAX];
@@ -37,9 +33,9 @@ void sc_stage_init_signals(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < N_STOP; i++)
-		if (!sc_signal_ignored(stop_signals[i]))
-			sigaction(stop_signals[i], &sa, NULL);
+	for (size_t i = 0; i < sc_stop_signals_n; i++)
+		if (!sc_signal_ignored(sc_stop_signals[i]))
+			sigaction(sc_stop_signals[i], &sa, NULL);
 }
 
 int sc_stage_interrupted(void) { return interrupted; }
@@ -55,9 +51,7 @@ void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
 	/* Block the forwarded signals while the child is being started so a
 	 * signal arriving in between is not lost: the handler then sees the pid. */
 	sigset_t block, old;
-	sigemptyset(&block);
-	for (size_t i = 0; i < N_STOP; i++)
-		sigaddset(&block, stop_signals[i]);
+	sc_stop_signal_set(&block);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	int slot = 0;
 	while (slot < SC_STAGE_MAX && running[slot] > 0)

@@ -54,7 +54,11 @@ int sc_bwrap_pin_check(const char *bwrap, const char *want_sha, const char *want
 	if (strcmp(want_version, line) != 0 && strcmp(want_version, ver) != 0)
 		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\"; " PIN_REMEDY " (%s)", ver,
 		       want_version, bwrap, bwrap);
-	printf("bubblewrap %s matches the pin (sha256 %s, %s)\n", ver, have, bwrap);
+	struct strbuf ok = STRBUF_INIT;
+	sb_addf(&ok, "bubblewrap %s matches the pin (sha256 %s, %s)\n", ver, have, bwrap);
+	if (sc_write_all(1, ok.buf, ok.len) < 0)
+		sc_die_sys_errno("cannot write the pin check's result (stdout)");
+	sb_release(&ok);
 	sb_release(&out);
-	return fflush(stdout) == 0 ? SC_EXIT_OK : SC_EXIT_USAGE;
+	return SC_EXIT_OK;
 }

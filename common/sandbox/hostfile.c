@@ -56,7 +56,7 @@ char *sc_time_file_begin(const char *time_file)
 		int e = errno;
 		unlink(tmp);
 		errno = e;
-		sc_die_errno("cannot create the time file (%s)", tmp);
+		sc_die_sys_errno("cannot create the time file (%s)", tmp);
 	}
 	close(fd);
 	return tmp;
@@ -69,7 +69,7 @@ void sc_time_file_commit(char *tmp, const char *time_file)
 		int e = errno;
 		sc_time_file_abandon(tmp);
 		errno = e;
-		sc_die_errno("cannot put the time file in place (%s)", time_file);
+		sc_die_sys_errno("cannot put the time file in place (%s)", time_file);
 	}
 	close(tfd);
 }

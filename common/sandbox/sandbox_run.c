@@ -37,19 +37,10 @@ static int drain(int fd, struct strbuf *sb, size_t max, size_t *dropped)
 	}
 }
 
-static void stop_signals(sigset_t *set)
-{
-	static const int stop[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	sigemptyset(set);
-	for (size_t i = 0; i < sizeof stop / sizeof *stop; i++)
-		if (!sc_signal_ignored(stop[i]))
-			sigaddset(set, stop[i]);
-}
-
 void sc_sandbox_hold_stop_signals(void)
 {
 	sigset_t set;
-	stop_signals(&set);
+	sc_stop_signal_set(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
@@ -58,23 +49,86 @@ int sc_sandbox_no_inherited_descriptors(void)
 	return (int)syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
 }
 
+/* The report pipe: the write end, inherited through GNU time and bwrap by
+ * sc-init only, lands on 3 or above; everything else of ours is
+ * close-on-exec.  Returns 0 or -1 (errno). */
+static int report_pipe(int *rd, int *wr)
+{
+	int rep[2];
+	if (pipe2(rep, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	*wr = fcntl(rep[1], F_DUPFD, 3);
+	close(rep[1]);
+	if (*wr < 0) {
+		int e = errno;
+		close(rep[0]);
+		errno = e;
+		return -1;
+	}
+	*rd = rep[0];
+	return 0;
+}
+
+/* Our stop signals (those not ignored) and the wrapper's, as we stopped
+ * it: SIGTERM to its group, SIGKILL after the grace. */
+struct watch {
+	pid_t pid;
+	int sfd, out_fd, out_open;
+	size_t out_max;
+	double deadline, kill_at;
+};
+
+static void stop_run(struct watch *w, double now)
+{
+	kill(-w->pid, SIGTERM);
+	w->kill_at = now + SC_SANDBOX_GRACE_S;
+}
+
+/* One turn of the run loop; 1 once the wrapper is reaped. */
+static int watch_once(struct watch *w, struct sc_sandbox_result *r)
+{
+	double t = sc_monotonic_now();
+	if (!r->timed_out && !r->interrupted && t >= w->deadline) {
+		r->timed_out = 1;
+		stop_run(w, t);
+	}
+	if (w->kill_at > 0 && t >= w->kill_at) {
+		kill(-w->pid, SIGKILL);
+		w->kill_at = -1;
+	}
+	double until = w->kill_at > 0 ? w->kill_at : w->kill_at < 0 ? t + 1 : w->deadline;
+	int ms = (int)((until - t) * 1000) + 1;
+	struct pollfd fds[2] = {{.fd = w->sfd, .events = POLLIN},
+	                        {.fd = w->out_open ? w->out_fd : -1, .events = POLLIN}};
+	if (poll(fds, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
+		return 1;
+	if (fds[1].revents && drain(w->out_fd, &r->output, w->out_max, &r->dropped) == 0)
+		w->out_open = 0;
+	struct signalfd_siginfo si;
+	while (read(w->sfd, &si, sizeof si) == (ssize_t)sizeof si)
+		if (si.ssi_signo != SIGCHLD && !r->interrupted && !r->timed_out) {
+			r->interrupted = (int)si.ssi_signo;
+			stop_run(w, sc_monotonic_now());
+		}
+	int st, done = 0;
+	pid_t got;
+	while ((got = waitpid(-1, &st, WNOHANG)) > 0)
+		if (got == w->pid)
+			r->wrapper_status = st, done = 1;
+	if (got < 0 && errno == ECHILD && !done)
+		r->wrapper_status = -1, done = 1;
+	return done;
+}
+
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r)
 {
 	memset(r, 0, sizeof *r);
 	sb_init(&r->report);
 	sb_init(&r->output);
-	int rep[2];
-	/* The write end is inherited through GNU time and bwrap by sc-init
-	 * only; everything else of ours is close-on-exec. */
-	if (pipe2(rep, O_CLOEXEC | O_NONBLOCK) < 0)
+	int rd, wr;
+	if (report_pipe(&rd, &wr) < 0)
 		return -1;
-	int wr = fcntl(rep[1], F_DUPFD, 3);
-	close(rep[1]);
-	if (wr < 0) {
-		close(rep[0]);
-		return -1;
-	}
 	sb->report_fd = wr;
 
 	struct sc_argv argv = SC_ARGV_INIT;
@@ -84,7 +138,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 		sc_argv_push(&argv, *p);
 
 	sigset_t mask, old;
-	stop_signals(&mask);
+	sc_stop_signal_set(&mask);
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -104,54 +158,18 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	if (rc < 0) {
 		if (sfd >= 0)
 			close(sfd);
-		close(rep[0]);
+		close(rd);
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		errno = saved;
 		return -1;
 	}
 	fcntl(p.out_fd, F_SETFL, O_NONBLOCK);
-
-	size_t out_max = sb->keep_output ? SC_SANDBOX_LOG_MAX : OUTPUT_MAX;
-	double deadline = start + timeout_s, kill_at = 0;
-	int done = 0, out_open = 1;
-	while (!done) {
-		double t = sc_monotonic_now();
-		if (!r->timed_out && !r->interrupted && t >= deadline) {
-			r->timed_out = 1;
-			kill(-p.pid, SIGTERM);
-			kill_at = t + SC_SANDBOX_GRACE_S;
-		}
-		if (kill_at > 0 && t >= kill_at) {
-			kill(-p.pid, SIGKILL);
-			kill_at = -1;
-		}
-		double until = kill_at > 0 ? kill_at : kill_at < 0 ? t + 1 : deadline;
-		int ms = (int)((until - t) * 1000) + 1;
-		struct pollfd fds[2] = {{.fd = sfd, .events = POLLIN}, {.fd = out_open ? p.out_fd : -1, .events = POLLIN}};
-		if (poll(fds, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
-			break;
-		if (fds[1].revents && drain(p.out_fd, &r->output, out_max, &r->dropped) == 0)
-			out_open = 0;
-		struct signalfd_siginfo si;
-		while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-			if (si.ssi_signo != SIGCHLD && !r->interrupted && !r->timed_out) {
-				r->interrupted = (int)si.ssi_signo;
-				kill(-p.pid, SIGTERM);
-				kill_at = sc_monotonic_now() + SC_SANDBOX_GRACE_S;
-			}
-		}
-		int st;
-		pid_t w;
-		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
-			if (w == p.pid) {
-				r->wrapper_status = st;
-				done = 1;
-			}
-		if (w < 0 && errno == ECHILD && !done) {
-			r->wrapper_status = -1;
-			done = 1;
-		}
-	}
+	struct watch w = {.pid = p.pid, .sfd = sfd, .out_fd = p.out_fd, .out_open = 1,
+	                  .out_max = sb->keep_output ? SC_SANDBOX_LOG_MAX : OUTPUT_MAX,
+	                  .deadline = start + timeout_s};
+	while (!watch_once(&w, r))
+		;
 	r->wall_s = sc_monotonic_now() - start;
 	if (r->timed_out || r->interrupted)
 		kill(-p.pid, SIGKILL);
@@ -159,10 +177,10 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	 * so that nothing of it survives us. */
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
-	drain(p.out_fd, &r->output, out_max, &r->dropped);
+	drain(p.out_fd, &r->output, w.out_max, &r->dropped);
 	close(p.out_fd);
-	drain(rep[0], &r->report, 65536, NULL);
-	close(rep[0]);
+	drain(rd, &r->report, 65536, NULL);
+	close(rd);
 	close(sfd);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -66,7 +66,89 @@ static int prefixed_int(const char *line, size_t n, const char *prefix, long lon
 	return 1;
 }
 
+/* The line GNU time may put before the format: 1 (tf filled, *nonzero the
+ * status it names), 0 when the line is not one, -1 when it is malformed. */
+static int termination_line(const char *line, size_t n, struct sc_timefile *tf, long long *nonzero)
+{
+	long long v;
+	int r;
+	if ((r = prefixed_int(line, n, "Command exited with non-zero status ", 255, nonzero)) != 0)
+		return r;
+	if ((r = prefixed_int(line, n, "Command terminated by signal ", 64, &v)) == 0 &&
+	    (r = prefixed_int(line, n, "Command stopped by signal ", 64, &v)) != 0)
+		tf->stopped = 1;
+	if (r > 0)
+		tf->signal = (int)v;
+	return r;
+}
+
 static const char *const keys[] = {"user", "sys", "maxrss_kib", "exit", "elapsed"};
+
+/* The value of keys[k] into tf: 0, or -1 when it is not a valid counter. */
+static int key_value(size_t k, const char *val, size_t vl, struct sc_timefile *tf)
+{
+	long long v;
+	switch (k) {
+	case 0: return parse_seconds(val, vl, &tf->user_s);
+	case 1: return parse_seconds(val, vl, &tf->sys_s);
+	case 2: return parse_int(val, vl, SC_TIME_MAX_RSS_KIB, &tf->max_rss_kib);
+	case 3:
+		if (parse_int(val, vl, 255, &v) < 0)
+			return -1;
+		tf->exit_code = (int)v;
+		return 0;
+	default: return parse_seconds(val, vl, &tf->elapsed_s);
+	}
+}
+
+/* The keyed lines, in order, from *pos. */
+static int keyed_lines(const char *buf, size_t len, size_t *pos, struct sc_timefile *tf,
+                       struct strbuf *err)
+{
+	const char *line;
+	size_t n;
+	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+		if (!next_line(buf, len, pos, &line, &n)) {
+			sb_adds(err, "the time file is truncated");
+			return -1;
+		}
+		size_t kl = strlen(keys[k]);
+		if (n <= kl + 1 || memcmp(line, keys[k], kl) != 0 || line[kl] != ' ') {
+			sb_addf(err, "the time file has no \"%s\" line where expected", keys[k]);
+			return -1;
+		}
+		if (key_value(k, line + kl + 1, n - kl - 1, tf) < 0) {
+			sb_addf(err, "the time file's \"%s\" value is not a valid counter", keys[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Up to the header: an optional termination line, then "sc-time/1". */
+static int header(const char *buf, size_t len, size_t *pos, struct sc_timefile *tf,
+                  long long *nonzero, struct strbuf *err)
+{
+	const char *line;
+	size_t n;
+	int r;
+	if (!next_line(buf, len, pos, &line, &n))
+		goto truncated;
+	if ((r = termination_line(line, n, tf, nonzero)) < 0) {
+		sb_adds(err, "the time file's termination line is malformed");
+		return -1;
+	}
+	if (r > 0 && !next_line(buf, len, pos, &line, &n))
+		goto truncated;
+	if (n != 9 || memcmp(line, "sc-time/1", 9) != 0) {
+		sb_adds(err, "the time file does not start with the sc-time/1 header");
+		return -1;
+	}
+	return 0;
+truncated:
+	sb_adds(err, "the time file is truncated");
+	return -1;
+}
 
 int sc_timefile_parse(const char *buf, size_t len, struct sc_timefile *tf, struct strbuf *err)
 {
@@ -81,72 +163,38 @@ int sc_timefile_parse(const char *buf, size_t len, struct sc_timefile *tf, struc
 	}
 	size_t pos = 0, n;
 	const char *line;
-	long long v;
-	int exited_nonzero = 0;
 	long long nonzero = 0;
-	if (!next_line(buf, len, &pos, &line, &n))
-		goto truncated;
-	int r;
-	if ((r = prefixed_int(line, n, "Command exited with non-zero status ", 255, &nonzero)) != 0) {
-		if (r < 0)
-			goto bad_prefix;
-		exited_nonzero = 1;
-	} else if ((r = prefixed_int(line, n, "Command terminated by signal ", 64, &v)) != 0) {
-		if (r < 0)
-			goto bad_prefix;
-		tf->signal = (int)v;
-	} else if ((r = prefixed_int(line, n, "Command stopped by signal ", 64, &v)) != 0) {
-		if (r < 0)
-			goto bad_prefix;
-		tf->signal = (int)v;
-		tf->stopped = 1;
-	}
-	if (r != 0 && !next_line(buf, len, &pos, &line, &n))
-		goto truncated;
-	if (n != 9 || memcmp(line, "sc-time/1", 9) != 0) {
-		sb_adds(err, "the time file does not start with the sc-time/1 header");
+	if (header(buf, len, &pos, tf, &nonzero, err) < 0 || keyed_lines(buf, len, &pos, tf, err) < 0)
 		return -1;
-	}
-	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-		if (!next_line(buf, len, &pos, &line, &n))
-			goto truncated;
-		size_t kl = strlen(keys[k]);
-		if (n <= kl + 1 || memcmp(line, keys[k], kl) != 0 || line[kl] != ' ') {
-			sb_addf(err, "the time file has no \"%s\" line where expected", keys[k]);
-			return -1;
-		}
-		const char *val = line + kl + 1;
-		size_t vl = n - kl - 1;
-		int bad;
-		switch (k) {
-		case 0: bad = parse_seconds(val, vl, &tf->user_s); break;
-		case 1: bad = parse_seconds(val, vl, &tf->sys_s); break;
-		case 2: bad = parse_int(val, vl, SC_TIME_MAX_RSS_KIB, &tf->max_rss_kib); break;
-		case 3:
-			bad = parse_int(val, vl, 255, &v);
-			tf->exit_code = (int)v;
-			break;
-		default: bad = parse_seconds(val, vl, &tf->elapsed_s); break;
-		}
-		if (bad) {
-			sb_addf(err, "the time file's \"%s\" value is not a valid counter", keys[k]);
-			return -1;
-		}
-	}
 	/* At most one final empty line may follow. */
 	if (next_line(buf, len, &pos, &line, &n) && (n != 0 || pos < len)) {
 		sb_adds(err, "the time file has trailing content");
 		return -1;
 	}
-	if (exited_nonzero ? tf->exit_code != nonzero : (!tf->signal && tf->exit_code != 0)) {
+	if (nonzero ? tf->exit_code != nonzero : (!tf->signal && tf->exit_code != 0)) {
 		sb_adds(err, "the time file's exit status contradicts its status line");
 		return -1;
 	}
 	return 0;
-truncated:
-	sb_adds(err, "the time file is truncated");
-	return -1;
-bad_prefix:
-	sb_adds(err, "the time file's termination line is malformed");
-	return -1;
+}
+
+const char *sc_timefile_check_status(const struct sc_timefile *tf, int exit_code, int signal,
+                                     double wall_s, struct strbuf *why)
+{
+	int expect = signal ? 128 + signal : exit_code;
+	if (tf->signal)
+		sb_addf(why, "the time file says the sandbox was killed by signal %d", tf->signal);
+	else if (tf->exit_code != expect)
+		sb_addf(why, "the time file's exit status %d disagrees with the status line's %d",
+		        tf->exit_code, expect);
+	else if (tf->elapsed_s > wall_s + SC_TIME_ELAPSED_SLACK_S)
+		sb_addf(why, "the time file's elapsed %.2f s exceeds the run's wall %.2f s", tf->elapsed_s,
+		        wall_s);
+	if (why->len)
+		return "status_mismatch";
+	if (signal)
+		sb_addf(why, "the command was killed by signal %d", signal);
+	else if (exit_code != 0)
+		sb_addf(why, "the command exited with status %d", exit_code);
+	return why->len ? "failed" : NULL;
 }

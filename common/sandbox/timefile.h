@@ -29,4 +29,18 @@ struct sc_timefile {
  * leading line. */
 int sc_timefile_parse(const char *buf, size_t len, struct sc_timefile *tf, struct strbuf *err);
 
+/* GNU time's elapsed lies inside the host's wall window; allow for its
+ * wall-clock source stepping a little. */
+#define SC_TIME_ELAPSED_SLACK_S 2.0
+
+/* Does a parsed time file agree with the status line sc-sandbox-exec
+ * printed for the same run (EXIT_CODE -1 when SIGNAL ended the command,
+ * WALL_S its wall time), and did the command succeed?  NULL when both
+ * hold; else the error sample's reason ("status_mismatch", "failed") with
+ * its detail in why.  bwrap and GNU time hand the command's status on
+ * (exit N, or 128+N for signal N); the wrapper itself is never signalled
+ * unless it timed out, which the status line would say. */
+const char *sc_timefile_check_status(const struct sc_timefile *tf, int exit_code, int signal,
+                                     double wall_s, struct strbuf *why);
+
 #endif

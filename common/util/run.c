@@ -26,13 +26,89 @@ static int open_null(int flags)
 	return open("/dev/null", flags | O_CLOEXEC);
 }
 
+/* Point fd TARGET at the pipe end PIPE_FD (flag PIPE) or /dev/null (flag
+ * NUL, opened with MODE), or leave it; 0 or -1 (errno). */
+static int redirect(unsigned flags, unsigned pipe, int pipe_fd, unsigned nul, int mode, int target)
+{
+	if (flags & pipe)
+		return dup_to(pipe_fd, target);
+	if (!(flags & nul))
+		return 0;
+	int fd = open_null(mode);
+	return fd < 0 ? -1 : dup_to(fd, target);
+}
+
+/* The child's side of sc_spawn: never returns; a failure before the exec
+ * (or of the exec) is written to REPORT as its errno. */
+static _Noreturn void child(const char *const *argv, const char *const *envp, const char *cwd,
+                            unsigned flags, pid_t parent, const int in[2], const int out[2],
+                            int report)
+{
+	int death = (flags & SC_PARENT_DEATH_KILL) ? SIGKILL
+	            : (flags & SC_PARENT_DEATH_TERM) ? SIGTERM : 0;
+	if (death && prctl(PR_SET_PDEATHSIG, death) < 0)
+		goto fail;
+	/* The parent may have died before the request took effect. */
+	if (death && getppid() != parent)
+		_exit(127);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	if ((flags & SC_NEW_PGRP) && setpgid(0, 0) < 0)
+		goto fail;
+	if (redirect(flags, SC_PIPE_IN, in[0], SC_NULL_IN, O_RDONLY, 0) < 0 ||
+	    redirect(flags, SC_PIPE_OUT, out[1], SC_NULL_OUT, O_WRONLY, 1) < 0)
+		goto fail;
+	if ((flags & SC_ERR_TO_OUT) ? dup2(1, 2) < 0
+	                            : redirect(flags, 0, -1, SC_NULL_ERR, O_WRONLY, 2) < 0)
+		goto fail;
+	if (cwd && chdir(cwd) < 0)
+		goto fail;
+	if (envp)
+		execvpe(argv[0], (char *const *)argv, (char *const *)envp);
+	else
+		execvp(argv[0], (char *const *)argv);
+fail: {
+	int err = errno;
+	if (write(report, &err, sizeof err) < 0) {
+		/* nothing more can be said */
+	}
+	_exit(127);
+}
+}
+
+static void close_pair(int fds[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* The errno a child reported before its exec, or 0 once it exec'd. */
+static int child_errno(int report[2], pid_t pid)
+{
+	close(report[1]);
+	report[1] = -1;
+	int err = 0;
+	ssize_t n;
+	do
+		n = read(report[0], &err, sizeof err);
+	while (n < 0 && errno == EINTR);
+	close(report[0]);
+	report[0] = -1;
+	if (n != (ssize_t)sizeof err)
+		return 0;
+	sc_wait(pid);
+	return err;
+}
+
 int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp,
              const char *cwd, unsigned flags)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, report[2] = {-1, -1};
 	p->pid = -1;
 	p->in_fd = p->out_fd = -1;
-
 	if ((flags & SC_PIPE_IN) && pipe2(in, O_CLOEXEC) < 0)
 		goto fail;
 	if ((flags & SC_PIPE_OUT) && pipe2(out, O_CLOEXEC) < 0)
@@ -40,79 +116,17 @@ int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp
 	/* The child reports a failed exec through this close-on-exec pipe. */
 	if (pipe2(report, O_CLOEXEC) < 0)
 		goto fail;
-
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0)
 		goto fail;
-	if (pid == 0) {
-		int err;
-		int death = (flags & SC_PARENT_DEATH_KILL) ? SIGKILL
-		            : (flags & SC_PARENT_DEATH_TERM) ? SIGTERM : 0;
-		if (death && prctl(PR_SET_PDEATHSIG, death) < 0)
-			goto child_fail;
-		/* The parent may have died before the request took effect. */
-		if (death && getppid() != parent)
-			_exit(127);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		if ((flags & SC_NEW_PGRP) && setpgid(0, 0) < 0)
-			goto child_fail;
-		if (flags & SC_PIPE_IN) {
-			if (dup_to(in[0], 0) < 0)
-				goto child_fail;
-		} else if (flags & SC_NULL_IN) {
-			int fd = open_null(O_RDONLY);
-			if (fd < 0 || dup_to(fd, 0) < 0)
-				goto child_fail;
-		}
-		if (flags & SC_PIPE_OUT) {
-			if (dup_to(out[1], 1) < 0)
-				goto child_fail;
-		} else if (flags & SC_NULL_OUT) {
-			int fd = open_null(O_WRONLY);
-			if (fd < 0 || dup_to(fd, 1) < 0)
-				goto child_fail;
-		}
-		if (flags & SC_ERR_TO_OUT) {
-			if (dup2(1, 2) < 0)
-				goto child_fail;
-		} else if (flags & SC_NULL_ERR) {
-			int fd = open_null(O_WRONLY);
-			if (fd < 0 || dup_to(fd, 2) < 0)
-				goto child_fail;
-		}
-		if (cwd && chdir(cwd) < 0)
-			goto child_fail;
-		if (envp)
-			execvpe(argv[0], (char *const *)argv, (char *const *)envp);
-		else
-			execvp(argv[0], (char *const *)argv);
-	child_fail:
-		err = errno;
-		if (write(report[1], &err, sizeof err) < 0) {
-			/* nothing more can be said */
-		}
-		_exit(127);
-	}
-
-	close(report[1]);
-	report[1] = -1;
-	int child_errno = 0;
-	ssize_t n;
-	do
-		n = read(report[0], &child_errno, sizeof child_errno);
-	while (n < 0 && errno == EINTR);
-	close(report[0]);
-	report[0] = -1;
-	if (n == (ssize_t)sizeof child_errno) {
-		sc_wait(pid);
-		errno = child_errno;
+	if (pid == 0)
+		child(argv, envp, cwd, flags, parent, in, out, report[1]);
+	int err = child_errno(report, pid);
+	if (err) {
+		errno = err;
 		goto fail;
 	}
-
 	if (flags & SC_PIPE_IN) {
 		close(in[0]);
 		p->in_fd = in[1];
@@ -123,17 +137,11 @@ int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp
 	}
 	p->pid = pid;
 	return 0;
-
 fail: {
 	int saved = errno;
-	for (int i = 0; i < 2; i++) {
-		if (in[i] >= 0)
-			close(in[i]);
-		if (out[i] >= 0)
-			close(out[i]);
-		if (report[i] >= 0)
-			close(report[i]);
-	}
+	close_pair(in);
+	close_pair(out);
+	close_pair(report);
 	errno = saved;
 	return -1;
 }

@@ -1,0 +1,147 @@
+#include "sandbox/command.h"
+#include "sandbox/hostcheck.h"
+#include "sandbox/hostfile.h"
+#include "sandbox/precond.h"
+#include "util/argv.h"
+#include "util/die.h"
+#include "util/pathcheck.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+double sc_command_timeout(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > SC_COMMAND_MAX_TIMEOUT_S)
+		return -1;
+	return v;
+}
+
+/* The three mounted folders, canonical; N the option names. */
+struct mounts {
+	char *dir[3];
+	const char *name[3];
+};
+
+static char *dir_arg(const char *path, const char *flag)
+{
+	char *real = sc_canonical_dir(path);
+	if (!real)
+		sc_die_errno("%s is not a directory (%s)", flag, path);
+	return real;
+}
+
+static void check_mounts(const struct sc_command_spec *spec, struct mounts *m)
+{
+	const char *in[] = {spec->tree, spec->toolchain, spec->deps};
+	const char *names[] = {"--tree", "--toolchain", "--dependencies"};
+	for (int i = 0; i < 3; i++) {
+		m->name[i] = names[i];
+		m->dir[i] = dir_arg(in[i], names[i]);
+	}
+	for (int i = 0; i < 3; i++)
+		for (int j = i + 1; j < 3; j++)
+			if (sc_paths_overlap(m->dir[i], m->dir[j]))
+				sc_die("%s and %s overlap (%s, %s)", names[i], names[j], m->dir[i], m->dir[j]);
+}
+
+/* bwrap mounts the dependencies at TREE/.lake/packages: sandboxed code of
+ * an earlier run could have made either a symlink. */
+static void check_mountpoint(const char *tree)
+{
+	const char *rel[] = {".lake", ".lake/packages"};
+	for (int i = 0; i < 2; i++) {
+		char *p = xasprintf("%s/%s", tree, rel[i]);
+		struct stat st;
+		if (lstat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+			sc_die("the tree's %s is not a plain directory (%s)", rel[i], p);
+		free(p);
+	}
+}
+
+/* bwrap runs as the sandbox user: a folder it cannot reach is named here,
+ * not as bwrap's "Can't find source path". */
+static void check_reach(const struct sc_sandbox *sb, const struct mounts *m, const char *init)
+{
+	char *init_dir = xstrdup(init);
+	*strrchr(init_dir, '/') = '\0';
+	for (int i = 0; i < 3; i++)
+		sc_sandbox_check_reachable(sb, m->dir[i], m->name[i]);
+	sc_sandbox_check_reachable(sb, init_dir, "sc-init");
+	free(init_dir);
+}
+
+static void init_args(const struct sc_command_spec *spec, int keep_output, struct sc_argv *a)
+{
+	if (keep_output)
+		sc_argv_push(a, "--keep-output");
+	sc_argv_push(a, "--");
+	for (char **p = spec->argv; *p; p++)
+		sc_argv_push(a, *p);
+}
+
+/* The run proper: from here a stop signal waits for the run loop, which
+ * removes the temporary GNU time writes beside the final name. */
+static void run(struct sc_sandbox *sb, const struct sc_command_spec *spec, double timeout,
+                const char *time_file, const char *log, struct sc_outcome *o)
+{
+	sc_sandbox_hold_stop_signals();
+	char *tmp = sc_time_file_begin(time_file);
+	struct sc_argv args = SC_ARGV_INIT;
+	init_args(spec, log != NULL, &args);
+	struct sc_sandbox_result r;
+	if (sc_sandbox_run(sb, tmp, args.v, timeout, &r) < 0) {
+		int e = errno;
+		sc_time_file_abandon(tmp);
+		errno = e;
+		sc_die_sys_errno("cannot start the sandbox (%s)", sb->bwrap);
+	}
+	sc_argv_release(&args);
+	if (log && !r.interrupted)
+		sc_sandbox_write_log(log, &r);
+	sc_outcome_decide(&r, sb->bwrap, spec->argv[0], o);
+	sc_sandbox_result_release(&r);
+	if (o->keep) {
+		sc_time_file_commit(tmp, time_file);
+		free(tmp);
+		return;
+	}
+	sc_time_file_abandon(tmp);
+	if (o->reraise)
+		sc_sandbox_reraise(o->reraise);
+	if (!o->status_line)
+		sc_die_code(o->exit, "%s", o->why.buf);
+}
+
+void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, struct sc_outcome *o)
+{
+	double timeout = sc_command_timeout(spec->timeout);
+	if (timeout < 0)
+		sc_die("--timeout must be a number of seconds in (0, %.0f] (%s)", SC_COMMAND_MAX_TIMEOUT_S,
+		       spec->timeout);
+	struct mounts m;
+	check_mounts(spec, &m);
+	const char *const *dirs = (const char *const *)m.dir;
+	char *time_file = sc_host_file(spec->time_file, "time file", dirs, m.name);
+	char *log = spec->log ? sc_host_file(spec->log, "log", dirs, m.name) : NULL;
+	char *init = sc_sandbox_find_init(spec->libexecdir);
+	if (sc_path_within(init, m.dir[0]) || sc_path_within(init, m.dir[2]))
+		sc_die("sc-init lies inside a sandbox mount (%s)", init);
+	check_mountpoint(m.dir[0]);
+	sc_sandbox_check_gnu_time();
+	check_reach(&sb, &m, init);
+	sb.keep_output = log != NULL;
+	sb.init = init, sb.tree = m.dir[0], sb.toolchain = m.dir[1], sb.deps = m.dir[2];
+	run(&sb, spec, timeout, time_file, log, o);
+	free(init);
+	free(log);
+	free(time_file);
+	for (int i = 0; i < 3; i++)
+		free(m.dir[i]);
+}

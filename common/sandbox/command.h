@@ -1,0 +1,31 @@
+#ifndef SC_COMMAND_H
+#define SC_COMMAND_H
+/* One command run sealed in the sandbox, timed by GNU time on the host
+ * (DESIGN.md "Measurement"): its folders and files checked, the run, the
+ * time file put in place only when the run was whole. */
+#include "sandbox/outcome.h"
+#include "sandbox/sandbox_args.h"
+
+/* What the operator named, as given (checked here). */
+struct sc_command_spec {
+	const char *tree, *toolchain, *deps; /* --tree, --toolchain, --dependencies */
+	const char *time_file;               /* --time-file */
+	const char *timeout;                 /* --timeout, seconds */
+	const char *log;                     /* --log, or NULL */
+	const char *libexecdir;              /* where sc-init is installed (hostcheck.h) */
+	char **argv;                         /* the command, NULL-terminated */
+};
+
+/* --timeout's bounds. */
+#define SC_COMMAND_MAX_TIMEOUT_S 86400.0
+
+/* Seconds in (0, SC_COMMAND_MAX_TIMEOUT_S]; -1 for anything else. */
+double sc_command_timeout(const char *s);
+
+/* Runs spec in sb.  Returns with o->status_line set (the caller prints the
+ * status line and exits o->exit); dies on every other way out, the time
+ * file's temporary removed first, and of the stop signal that ended the
+ * run. */
+void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, struct sc_outcome *o);
+
+#endif

@@ -1,0 +1,170 @@
+#include "sandbox/selftest.h"
+#include "sandbox/hostcheck.h"
+#include "sandbox/initproto.h"
+#include "sandbox/outcome.h"
+#include "util/argv.h"
+#include "util/die.h"
+#include "util/run.h"
+#include "util/safefile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The self-test's scratch folders, handed to the sandbox user. */
+struct scratch {
+	char *base, *tree, *toolchain, *deps, *time_file;
+};
+
+static void hand_over(const char *p, const struct sc_sandbox *sb)
+{
+	if (geteuid() == 0 && lchown(p, sb->uid, sb->gid) < 0)
+		sc_die_sys_errno("cannot hand a self-test folder to the sandbox user (%s)", p);
+}
+
+static char *mkdir_in(const char *base, const char *name, const struct sc_sandbox *sb)
+{
+	char *p = xasprintf("%s/%s", base, name);
+	if (mkdir(p, 0700) < 0)
+		sc_die_sys_errno("cannot create a self-test folder (%s)", p);
+	hand_over(p, sb);
+	return p;
+}
+
+/* In TMPDIR (absolute) or /tmp, which the sandbox user must reach. */
+static void scratch_make(struct scratch *s, const struct sc_sandbox *sb)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	tmpdir = tmpdir && *tmpdir == '/' ? tmpdir : "/tmp";
+	sc_sandbox_check_reachable(sb, tmpdir, "the self-test's folder, in TMPDIR");
+	s->base = xasprintf("%s/sc-self-test-XXXXXX", tmpdir);
+	if (!mkdtemp(s->base))
+		sc_die_sys_errno("cannot create a self-test folder (%s)", s->base);
+	hand_over(s->base, sb);
+	s->tree = mkdir_in(s->base, "tree", sb);
+	s->toolchain = mkdir_in(s->base, "toolchain", sb);
+	s->deps = mkdir_in(s->base, "deps", sb);
+	s->time_file = xasprintf("%s/time", s->base);
+}
+
+static void scratch_remove(struct scratch *s)
+{
+	static const char *const made[] = {"time", "tree/.lake/packages", "tree/.lake", "tree",
+	                                   "toolchain", "deps", NULL};
+	for (const char *const *p = made; *p; p++) {
+		char *path = xasprintf("%s/%s", s->base, *p);
+		if (unlink(path) < 0)
+			rmdir(path);
+		free(path);
+	}
+	rmdir(s->base);
+	free(s->tree), free(s->toolchain), free(s->deps), free(s->base);
+}
+
+/* "--self-test pid=INODE ...": our own namespaces, which the sandbox's must
+ * differ from. */
+static void self_test_args(struct sc_argv *args)
+{
+	static const char *const ns[] = {"pid", "net", "mnt", "ipc", "uts", NULL};
+	sc_argv_push(args, "--self-test");
+	for (const char *const *n = ns; *n; n++) {
+		char *path = xasprintf("/proc/self/ns/%s", *n);
+		struct stat st;
+		if (stat(path, &st) < 0)
+			sc_die_sys_errno("cannot inspect our namespaces (%s)", path);
+		free(path);
+		sc_argv_push_owned(args, xasprintf("%s=%llu", *n, (unsigned long long)st.st_ino));
+	}
+}
+
+int sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timefile *tf,
+                        const char *tf_err, const char *bwrap, const char *time_file,
+                        struct strbuf *why)
+{
+	struct sc_init_report ir;
+	sc_init_report_parse(r->report.buf, &ir);
+	if (r->timed_out) {
+		sb_addf(why, "self-test: the sandbox did not finish within %d s (%s)", SC_SELFTEST_TIMEOUT_S,
+		        bwrap);
+	} else if (!ir.ready && !ir.self_test_ok && !ir.failure[0]) {
+		sb_adds(why, "self-test: the sandbox did not start: ");
+		if (!sc_outcome_first_line(&r->output, why))
+			sb_adds(why, sc_describe_status(r->wrapper_status));
+		sb_addf(why, " (%s)", bwrap);
+	} else if (!ir.self_test_ok) {
+		sb_addf(why, "self-test: %s (%s)", ir.failure[0] ? ir.failure : "the sandbox check did not finish",
+		        bwrap);
+	} else if (*tf_err) {
+		sb_addf(why, "self-test: GNU time wrote no valid counters: %s (%s)", tf_err, time_file);
+	} else if (tf->user_s + tf->sys_s < SC_SELFTEST_MIN_CPU_S) {
+		sb_addf(why, "self-test: GNU time counted %.2f s of the 0.2 s an orphan burned: CPU is being "
+		        "lost (%s)", tf->user_s + tf->sys_s, bwrap);
+	} else {
+		return SC_EXIT_OK;
+	}
+	/* The machine does not hold the sandbox as it must: not the input's fault. */
+	return SC_EXIT_SYSTEM;
+}
+
+/* The time file the run left, parsed; *err empty when it is valid. */
+static void read_counters(const char *time_file, struct sc_timefile *tf, struct strbuf *err)
+{
+	struct strbuf buf = STRBUF_INIT;
+	memset(tf, 0, sizeof *tf);
+	if (sc_read_file(time_file, &buf, 65536) < 0)
+		sb_adds(err, "unreadable");
+	else if (sc_timefile_parse(buf.buf, buf.len, tf, err) < 0 && !err->len)
+		sb_adds(err, "unreadable");
+	sb_release(&buf);
+}
+
+static void report_ok(const struct sc_sandbox *sb, double cpu_s)
+{
+	struct strbuf line = STRBUF_INIT;
+	sb_addf(&line, "self-test ok: own PID, network, mount, IPC and UTS namespaces; only lo; "
+	        "read-only mounts refuse writes; no inherited descriptor; /proc/sys not writable; "
+	        "nested user namespaces refused; uid %u, gid %u (never host root); "
+	        "orphan CPU counted (%.2f s of 0.20 s)\n", sb->uid, sb->gid, cpu_s);
+	if (sc_write_all(1, line.buf, line.len) < 0)
+		sc_die_sys_errno("cannot write the self-test's result (stdout)");
+	sb_release(&line);
+}
+
+int sc_selftest_run(struct sc_sandbox sb, const char *libexecdir)
+{
+	sc_sandbox_check_gnu_time();
+	char *init = sc_sandbox_find_init(libexecdir);
+	/* A stop signal waits for the run loop; the folder is removed before
+	 * we die of it. */
+	sc_sandbox_hold_stop_signals();
+	struct scratch s;
+	scratch_make(&s, &sb);
+	struct sc_argv args = SC_ARGV_INIT;
+	self_test_args(&args);
+	sb.init = init, sb.tree = s.tree, sb.toolchain = s.toolchain, sb.deps = s.deps;
+	struct sc_sandbox_result r;
+	int ran = sc_sandbox_run(&sb, s.time_file, args.v, SC_SELFTEST_TIMEOUT_S, &r);
+	int e = errno;
+	struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
+	struct sc_timefile tf;
+	if (ran == 0)
+		read_counters(s.time_file, &tf, &err);
+	scratch_remove(&s);
+	if (ran < 0) {
+		errno = e;
+		sc_die_sys_errno("self-test: cannot start the sandbox (%s)", sb.bwrap);
+	}
+	if (r.interrupted)
+		sc_sandbox_reraise(r.interrupted);
+	int rc = sc_selftest_verdict(&r, &tf, err.buf, sb.bwrap, s.time_file, &why);
+	if (rc)
+		sc_die_code(rc, "%s", why.buf);
+	report_ok(&sb, tf.user_s + tf.sys_s);
+	sb_release(&err), sb_release(&why);
+	sc_argv_release(&args);
+	sc_sandbox_result_release(&r);
+	free(s.time_file), free(init);
+	return SC_EXIT_OK;
+}
