@@ -352,6 +352,8 @@ void sc_catfile_close(struct sc_catfile *c)
 	free(c);
 }
 
+int sc_is_regular_mode(unsigned mode) { return (mode & 0170000u) == 0100000u; }
+
 int sc_tree_next(const char *buf, size_t len, size_t *pos, int rawsz, struct sc_tree_entry *e)
 {
 	static const char hexdig[] = "0123456789abcdef";
