@@ -82,8 +82,9 @@ complete_words() {
 		if [ "$prog" = sc-report ]; then
 			opts=$(grep -oE '"--[a-z][a-z0-9-]+' "$f" | tr -d '"' | grep -vx -- --name | sort -u)
 		else
-			opts=$(grep -oE '\{"[a-z][a-z0-9-]+", *(no|required|optional)_argument' "$f" |
-				cut -d'"' -f2 | sed 's/^/--/' | sort -u)
+			# getopt tables, or util/options tables (SC_OPT_...(s, "name", ...))
+			opts=$(grep -oE '\{"[a-z][a-z0-9-]+", *(no|required|optional)_argument|SC_OPT_[A-Z_]+\([^,]*, *"[a-z][a-z0-9-]+"' "$f" |
+				sed -E 's/^[^"]*"([^"]*)".*/--\1/' | sort -u)
 		fi
 		[ -n "$opts" ]
 		offered=$(complete_words "$prog" --)

@@ -538,3 +538,10 @@ copy_sources() {
 		plan_fails "profile.sourceDir '$bad' is not a relative path"
 	done
 }
+
+@test "a plan that cannot be written (stdout on a full disk) is a system failure: exit 3" {
+	run --separate-stderr bash -c 'sc-plan --repo "$1" --tooling "$2" --base "$2" --head "$2" >/dev/full' - "$R" "$T"
+	assert_error_line sc-plan
+	[ "$status" -eq 3 ]
+	grep -q 'cannot write the plan (stdout)' <<<"$stderr"
+}
