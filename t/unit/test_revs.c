@@ -3,6 +3,7 @@
  * common/plan/repoconfig, and the diff-tree arguments of common/plan/changes.
  * The commit checks read a real repository made with real git. */
 #include "unit_main.h"
+#include "unit_tmp.h"
 #include "git/git.h"
 #include "plan/changes.h"
 #include "plan/repoconfig.h"
@@ -11,7 +12,6 @@
 #include "util/run.h"
 #include "util/strbuf.h"
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,20 +134,7 @@ START_TEST(diff_tree_restricted_to_the_roots)
 }
 END_TEST
 
-static char dir[64];
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)flag, (void)f;
-	return remove(p);
-}
-
-static void rm_tree(void)
-{
-	if (dir[0])
-		nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
-	dir[0] = '\0';
-}
+static const char *dir = "";
 
 /* git -C dir ARGS...; its stdout, last newline dropped, in out. */
 static void git(struct strbuf *out, const char *const *args)
@@ -165,8 +152,7 @@ static void git(struct strbuf *out, const char *const *args)
 
 START_TEST(commits_of_a_real_repository)
 {
-	snprintf(dir, sizeof dir, "/tmp/sc-revs-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	dir = sc_unit_tmp_make("revs");
 	struct strbuf commit = STRBUF_INIT, tree = STRBUF_INIT;
 	git(&commit, (const char *[]){"init", "-q", NULL});
 	git(&commit, (const char *[]){"commit", "-q", "--allow-empty", "-m", "m", NULL});
@@ -203,7 +189,7 @@ int main(void)
 	tcase_add_test(tc, commit_verdicts);
 	tcase_add_test(tc, configuration_errors_in_their_order);
 	tcase_add_test(tc, diff_tree_restricted_to_the_roots);
-	tcase_add_checked_fixture(tc, NULL, rm_tree);
+	tcase_add_checked_fixture(tc, NULL, sc_unit_tmp_remove);
 	tcase_add_test(tc, commits_of_a_real_repository);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
