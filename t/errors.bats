@@ -24,7 +24,7 @@ bats_require_minimum_version 1.5.0
 @test "an unknown option, a missing value and a value for a flag are three different errors" {
 	run --separate-stderr sc-plan --bogus
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sc-plan: error: unknown option; see man sc-plan (--bogus)" ]
+	[ "$stderr" = "sc-plan: error: unknown option; see sc-plan --help (--bogus)" ]
 	run --separate-stderr sc-plan --repo
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sc-plan: error: option --repo needs a value (--repo)" ]

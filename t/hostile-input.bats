@@ -185,7 +185,7 @@ print(oid.hex())
 	head_with "$(entry 100644 "$(printf 'n%.0s' $(seq 256))" "$b" | demo_with)"
 	before=$(outside)
 	materialize "$W/box/out"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	assert_error_line sc-materialize
 	grep -qi 'name too long' <<<"$stderr"
 	# A 300-byte Lean identifier under a root: a fine module name for the
@@ -195,7 +195,7 @@ print(oid.hex())
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.files[0].change' <<<"$output")" = added ]
 	materialize "$W/box/out2"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	assert_error_line sc-materialize
 	grep -qi 'name too long' <<<"$stderr"
 	diff <(echo "$before") <(outside)

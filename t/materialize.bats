@@ -137,12 +137,31 @@ blob() { printf '%s' "$1" | git -C "$R" hash-object -w --stdin; }
 	done
 	run --separate-stderr sc-materialize --repo "$R" --commit "$c"
 	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	grep -q '(--dest)$' <<<"$stderr"
 	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/o" --bogus
 	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
 	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --commit "$c" --dest "$T/o"
 	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	grep -q 'given twice (--commit)$' <<<"$stderr"
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/o" --plan ""
+	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/o" stray
+	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
 	run --separate-stderr sc-materialize --repo "$T/not-a-repo" --commit "$c" --dest "$T/o"
 	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	[ ! -e "$T/o" ]
+	run sc-materialize --help
+	[ "$status" -eq 0 ]
+	grep -q -- '--dest NEWDIR' <<<"$output"
+	run sc-materialize --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "sc-materialize "* ]]
 	# Upper-case hex is the same full ID.
 	run sc-materialize --repo "$R" --commit "${c^^}" --dest "$T/upper"
 	[ "$status" -eq 0 ]
@@ -375,6 +394,7 @@ refused_tree() { # TREE-ENTRIES-FILE EXPECTED-MESSAGE-PART
 	cc=$(commit_tree "$(hash_tree "$T/t.bin")")
 	run --separate-stderr sc-materialize --repo "$R" --commit "$cc" --dest "$T/out"
 	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"missing blob object (b-missing)"* ]]
 	[ "$(cat "$T/out/a-first")" = early ]
 	[ ! -e "$T/out/c-late" ]
@@ -414,4 +434,13 @@ refused_tree() { # TREE-ENTRIES-FILE EXPECTED-MESSAGE-PART
 	[ "$samples" -gt 0 ]
 	# A buffer holding the blob would add 50 MiB to the floor.
 	[ "$peak" -lt $((floor + (8 << 10))) ]
+}
+
+@test "a summary that cannot be written (stdout on a full disk) is a system failure: exit 3" {
+	printf 'x\n' >"$R/f"
+	c=$(commit_all "$R" one)
+	run --separate-stderr bash -c 'sc-materialize --repo "$1" --commit "$2" --dest "$3" >/dev/full' - "$R" "$c" "$T/out"
+	assert_error_line sc-materialize
+	[ "$status" -eq 3 ]
+	grep -q 'cannot write summary: no space left on device (stdout)' <<<"$stderr"
 }

@@ -382,18 +382,33 @@ added library Lib/Sub/C.lean" ]
 }
 
 @test "usage errors: missing, repeated, unknown flags and stray arguments" {
-	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B"
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T"
 	assert_error_line sc-plan
 	[ "$status" -eq 2 ]
+	grep -q '(--base, --head)$' <<<"$stderr"
 	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$T" --head "$T"
 	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
+	grep -q 'given twice (--head)$' <<<"$stderr"
 	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$T" --bogus
 	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
 	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$T" extra
 	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head
+	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
 	run sc-plan --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == usage:* ]]
+	grep -q -- '--tooling T' <<<"$output"
+	# a unique prefix is the option; --he could be --head or --help
+	run sc-plan --rep "$R" --tool "$T" --ba "$B" --hea "$T"
+	[ "$status" -eq 0 ]
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --he "$T"
+	[ "$status" -eq 2 ]
+	grep -q 'ambiguous' <<<"$stderr"
 }
 
 # ------------------------------------------------------------ profile.tooling
@@ -522,4 +537,11 @@ copy_sources() {
 		B=$T H=$T
 		plan_fails "profile.sourceDir '$bad' is not a relative path"
 	done
+}
+
+@test "a plan that cannot be written (stdout on a full disk) is a system failure: exit 3" {
+	run --separate-stderr bash -c 'sc-plan --repo "$1" --tooling "$2" --base "$2" --head "$2" >/dev/full' - "$R" "$T"
+	assert_error_line sc-plan
+	[ "$status" -eq 3 ]
+	grep -q 'cannot write the plan (stdout)' <<<"$stderr"
 }

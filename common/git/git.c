@@ -68,7 +68,7 @@ int sc_git_runv(const struct sc_git *g, struct strbuf *out, int keep_stderr,
 	free(dirarg);
 	if (st < 0) {
 		errno = saved;
-		sc_die_errno("cannot run git (PATH)");
+		sc_die_sys_errno("cannot run git (PATH)");
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
@@ -107,7 +107,7 @@ static void start(struct sc_gitjob *j, const char *opt, const char *val,
 	/* Not sc_spawn: it waits for each exec to succeed, which would line
 	 * the start-ups up one after another again. */
 	if (sc_spawn_nowait(&j->proc, argv, sc_git_env()) < 0)
-		sc_die_errno("cannot run git (fork)");
+		sc_die_sys_errno("cannot run git (fork)");
 	free(argv);
 }
 
@@ -151,7 +151,7 @@ void sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g)
 	/* "<absolute git dir>\n<object format>\n" */
 	char *nl = out.len ? memchr(out.buf, '\n', out.len) : NULL;
 	if (rc == 127)
-		sc_die("cannot run git (PATH)");
+		sc_die_sys("cannot run git (PATH)");
 	if (rc != 0 || !nl || nl == out.buf || out.buf[out.len - 1] != '\n' || out.buf[0] != '/')
 		sc_die("not a git repository (--repo %s)", repo);
 	out.buf[--out.len] = '\0';
@@ -198,12 +198,12 @@ struct sc_catfile *sc_catfile_open(const struct sc_git *g)
 	char *dirarg = xasprintf("--git-dir=%s", g->git_dir);
 	const char *argv[] = {"git", dirarg, "cat-file", "--batch", NULL};
 	if (sc_spawn(&c->proc, argv, sc_git_env(), NULL, SC_PIPE_IN | SC_PIPE_OUT) < 0)
-		sc_die_errno("cannot run git cat-file (PATH)");
+		sc_die_sys_errno("cannot run git cat-file (PATH)");
 	free(dirarg);
 	c->in = fdopen(c->proc.in_fd, "w");
 	c->out = fdopen(c->proc.out_fd, "r");
 	if (!c->in || !c->out)
-		sc_die_errno("cannot set up git cat-file pipes");
+		sc_die_sys_errno("cannot set up git cat-file pipes");
 	/* Large reads, and room for git to run ahead of a slow consumer (fewer
 	 * wake-ups on both sides); a pipe that cannot grow is fine too. */
 	setvbuf(c->out, NULL, _IOFBF, 1 << 16);
@@ -217,7 +217,7 @@ struct sc_catfile *sc_catfile_open(const struct sc_git *g)
 
 static _Noreturn void batch_broken(void)
 {
-	sc_die_code(SC_EXIT_FAIL, "git cat-file --batch stopped unexpectedly (object reader)");
+	sc_die_sys("git cat-file --batch stopped unexpectedly (object reader)");
 }
 
 size_t sc_catfile_queue_room(const struct sc_catfile *c)
@@ -240,7 +240,7 @@ static void send_name(struct sc_catfile *c, const char *hex)
 void sc_catfile_queue(struct sc_catfile *c, const char *hex)
 {
 	if (!sc_catfile_queue_room(c))
-		sc_die_code(SC_EXIT_FAIL, "internal: cat-file queue full");
+		sc_die_sys("internal: cat-file queue full");
 	if (strlen(hex) + 1 > QUEUED_NAME_BYTES)
 		sc_die("object name too long (%s)", hex);
 	send_name(c, hex);
@@ -249,7 +249,7 @@ void sc_catfile_queue(struct sc_catfile *c, const char *hex)
 int sc_catfile_header(struct sc_catfile *c, const char *hex, char type[16], size_t *size)
 {
 	if (c->queued)
-		sc_die_code(SC_EXIT_FAIL, "internal: cat-file lookup while names are queued");
+		sc_die_sys("internal: cat-file lookup while names are queued");
 	/* Alone in the pipe, a name of any length (e.g. "rev:path") is safe. */
 	send_name(c, hex);
 	return sc_catfile_next(c, type, size);
@@ -258,9 +258,9 @@ int sc_catfile_header(struct sc_catfile *c, const char *hex, char type[16], size
 int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size)
 {
 	if (c->has_pending)
-		sc_die_code(SC_EXIT_FAIL, "internal: cat-file content not consumed");
+		sc_die_sys("internal: cat-file content not consumed");
 	if (!c->queued)
-		sc_die_code(SC_EXIT_FAIL, "internal: cat-file answer read with nothing queued");
+		sc_die_sys("internal: cat-file answer read with nothing queued");
 	if (fflush(c->in) != 0)
 		batch_broken();
 	c->queued--;
@@ -351,6 +351,8 @@ void sc_catfile_close(struct sc_catfile *c)
 	sc_wait(c->proc.pid);
 	free(c);
 }
+
+int sc_is_regular_mode(unsigned mode) { return (mode & 0170000u) == 0100000u; }
 
 int sc_tree_next(const char *buf, size_t len, size_t *pos, int rawsz, struct sc_tree_entry *e)
 {

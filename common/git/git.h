@@ -80,6 +80,8 @@ int sc_tree_next(const char *buf, size_t len, size_t *pos, int rawsz,
 #define SC_MODE_EXEC 0100755u
 #define SC_MODE_LINK 0120000u
 #define SC_MODE_GITLINK 0160000u
+/* A blob's mode: 100644, 100755 or the legacy 100664 & co. */
+int sc_is_regular_mode(unsigned mode);
 
 /* Git plumbing commands running in the background, so that independent
  * lookups (opening the repository, merge base, configuration blob) overlap

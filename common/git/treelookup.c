@@ -13,16 +13,26 @@ int sc_commit_parse_tree(const char *buf, size_t len, int hexsz, char tree_hex[S
 	return sc_is_lower_hex(tree_hex, (size_t)hexsz) ? 0 : -1;
 }
 
+enum sc_commit_state sc_commit_read(struct sc_catfile *c, const char *commit_hex, int hexsz,
+                                    char type[16], char tree_hex[SC_MAX_HEXSZ + 1])
+{
+	struct strbuf sb = STRBUF_INIT;
+	enum sc_commit_state st = SC_COMMIT_OK;
+	if (sc_catfile_read(c, commit_hex, type, &sb) < 0)
+		st = SC_COMMIT_MISSING;
+	else if (strcmp(type, "commit") != 0)
+		st = SC_COMMIT_NOT_COMMIT;
+	else if (sc_commit_parse_tree(sb.buf, sb.len, hexsz, tree_hex) < 0)
+		st = SC_COMMIT_MALFORMED;
+	sb_release(&sb);
+	return st;
+}
+
 int sc_commit_tree(struct sc_catfile *c, const struct sc_git *g, const char *commit_hex,
                    char tree_hex[SC_MAX_HEXSZ + 1])
 {
 	char type[16];
-	struct strbuf sb = STRBUF_INIT;
-	int rc = -1;
-	if (sc_catfile_read(c, commit_hex, type, &sb) == 0 && strcmp(type, "commit") == 0)
-		rc = sc_commit_parse_tree(sb.buf, sb.len, g->hexsz, tree_hex);
-	sb_release(&sb);
-	return rc;
+	return sc_commit_read(c, commit_hex, g->hexsz, type, tree_hex) == SC_COMMIT_OK ? 0 : -1;
 }
 
 int sc_tree_find(struct sc_catfile *c, const struct sc_git *g, const char *tree_hex,

@@ -10,6 +10,13 @@
  * Returns 0 or -1 when malformed. */
 int sc_commit_parse_tree(const char *buf, size_t len, int hexsz, char tree_hex[SC_MAX_HEXSZ + 1]);
 
+/* What reading an object named as a commit found: the one home of "is it
+ * a commit" for every program that takes a commit ID. */
+enum sc_commit_state { SC_COMMIT_OK, SC_COMMIT_MISSING, SC_COMMIT_NOT_COMMIT, SC_COMMIT_MALFORMED };
+/* Reads commit_hex through the batch; fills type (the object's type, when
+ * it exists) and, for SC_COMMIT_OK, tree_hex. */
+enum sc_commit_state sc_commit_read(struct sc_catfile *c, const char *commit_hex, int hexsz,
+                                    char type[16], char tree_hex[SC_MAX_HEXSZ + 1]);
 /* The root tree of a commit.  Returns 0, or -1 when the object is missing,
  * not a commit, or malformed. */
 int sc_commit_tree(struct sc_catfile *c, const struct sc_git *g, const char *commit_hex,

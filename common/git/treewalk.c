@@ -183,7 +183,7 @@ void sc_tree_load(struct sc_catfile *c, const char *tree_hex, int rawsz, struct 
 	/* The root's ID lives in a buffer of its own, like every other one. */
 	unsigned char *root_oid = xmalloc((size_t)rawsz);
 	if (!sc_is_lower_hex(tree_hex, (size_t)rawsz * 2))
-		sc_die_code(SC_EXIT_FAIL, "internal: bad tree ID (%s)", tree_hex);
+		sc_die_sys("internal: bad tree ID (%s)", tree_hex);
 	for (int i = 0; i < rawsz; i++)
 		root_oid[i] = (unsigned char)(hexval(tree_hex[2 * i]) << 4 | hexval(tree_hex[2 * i + 1]));
 	t->bufs = xcalloc(1, sizeof *t->bufs);

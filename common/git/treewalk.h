@@ -6,7 +6,7 @@
  * pipeline (no round trip per tree).  Every entry is checked: a safe name
  * (safepath.h), no duplicate names in a tree, a known mode, the object type
  * the mode promises, bounded depth.  Failures die with the entry's path:
- * exit 2 for a tree we refuse, exit 1 when git fails. */
+ * exit 2 for a tree we refuse, exit 3 when git fails. */
 #include <stddef.h>
 #include "git/git.h"
 #include "util/strbuf.h"

@@ -19,8 +19,10 @@ static _Noreturn void stopped_at(const char *what, const struct sc_tree *t, size
 	sb_addc(&where, '/');
 	sc_quote_path(&where, raw.buf, raw.len);
 	if (err == ENOSPC)
-		sc_die_code(SC_EXIT_FAIL, "no space left on device (%s)", where.buf);
-	sc_die_code(SC_EXIT_FAIL, "cannot %s (%s): %s", what, where.buf, strerror(err));
+		sc_die_sys("no space left on device (%s)", where.buf);
+	if (err == ENAMETOOLONG) /* the tree's name, not the machine: bad input */
+		sc_die("cannot %s (%s): %s", what, where.buf, strerror(err));
+	sc_die_sys("cannot %s (%s): %s", what, where.buf, strerror(err));
 }
 
 /* Names go to git in batches (one write each), topped up when half the

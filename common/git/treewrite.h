@@ -16,8 +16,9 @@ struct sc_write_stats {
  * bit; the umask applies as for any new file) of t below rootfd, reading
  * blobs through c in a pipeline; big blobs are streamed, never held whole.
  * Symlinks and submodules are never written: the caller decides about them
- * before.  Dies (exit 1) naming dest/<path> where it stopped; a full disk
- * says "no space left on device". */
+ * before.  Dies naming dest/<path> where it stopped: exit 3 when the
+ * system failed (a full disk says "no space left on device"), 2 for a name
+ * longer than the file system holds or a missing blob (the input's). */
 void sc_tree_write(struct sc_catfile *c, const struct sc_tree *t, int rootfd, const char *dest,
                    struct sc_write_stats *st);
 

@@ -6,6 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+void sc_changes_diff_args(const struct sc_plan *p, const char *mbase, struct sc_argv *args)
+{
+	static const char *const fixed[] = {
+		"--literal-pathspecs", "diff-tree", "-r", "--no-renames", "-z", "--raw",
+		"--no-abbrev", "--ignore-submodules=none", "--no-relative", "--no-ext-diff",
+	};
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		sc_argv_push(args, fixed[i]);
+	sc_argv_push(args, mbase);
+	sc_argv_push(args, p->head);
+	sc_argv_push(args, "--");
+	size_t nroots = p->n_library + p->n_roadmap;
+	for (size_t i = 0; i < nroots; i++) {
+		const char *root = i < p->n_library ? p->library[i] : p->roadmap[i - p->n_library];
+		sc_argv_push(args, root);
+		sc_argv_push_owned(args, xasprintf("%s.lean", root));
+		if (p->source_dir) {
+			sc_argv_push_owned(args, xasprintf("%s/%s", p->source_dir, root));
+			sc_argv_push_owned(args, xasprintf("%s/%s.lean", p->source_dir, root));
+		}
+	}
+}
+
 static int parse_mode(const char *s, size_t n, unsigned *mode)
 {
 	if (n == 0 || n > 6)

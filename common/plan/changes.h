@@ -16,7 +16,16 @@
  * Mode-only changes (100644 <-> 100755) count as modified. */
 #include <stddef.h>
 #include "plan/plan.h"
+#include "util/argv.h"
 #include "util/strbuf.h"
+
+/* The git arguments (after git's own options) of the diff-tree whose
+ * output sc_changes_select reads: MBASE against p->head, raw, whole IDs,
+ * no renames, submodules and external diff drivers as git stores them,
+ * restricted to the roots' areas (R and R.lean, below profile.sourceDir
+ * too when it is set: a root's place outside it is refused, not skipped).
+ * Pushed onto args. */
+void sc_changes_diff_args(const struct sc_plan *p, const char *mbase, struct sc_argv *args);
 
 struct sc_rawdiff {
 	unsigned old_mode, new_mode;

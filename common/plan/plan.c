@@ -36,8 +36,7 @@ const char *sc_plan_side_rev(const struct sc_plan *p, enum sc_side s)
 
 static void gen_roots(yajl_gen g, const char *key, char **roots, size_t n)
 {
-	sc_json_str(g, key);
-	sc_json_array_open(g);
+	sc_json_kv_array_open(g, key);
 	for (size_t i = 0; i < n; i++)
 		sc_json_str(g, roots[i]);
 	sc_json_array_close(g);
@@ -45,89 +44,67 @@ static void gen_roots(yajl_gen g, const char *key, char **roots, size_t n)
 
 void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p)
 {
-	sc_json_str(g, "revisions");
-	sc_json_map_open(g);
-	sc_json_str(g, "tooling");
-	sc_json_str(g, p->tooling);
-	sc_json_str(g, "base_tip");
-	sc_json_str(g, p->base_tip);
-	sc_json_str(g, "merge_base");
-	sc_json_str(g, p->merge_base);
-	sc_json_str(g, "head");
-	sc_json_str(g, p->head);
+	sc_json_kv_map_open(g, "revisions");
+	sc_json_kv_str(g, "tooling", p->tooling);
+	sc_json_kv_str(g, "base_tip", p->base_tip);
+	sc_json_kv_str(g, "merge_base", p->merge_base);
+	sc_json_kv_str(g, "head", p->head);
 	sc_json_map_close(g);
 }
 
 void sc_plan_file_ident_to_json(yajl_gen g, const struct sc_plan_file *f)
 {
-	sc_json_str(g, "id");
-	sc_json_str(g, f->id);
-	sc_json_str(g, "path");
-	sc_json_str(g, f->path);
-	sc_json_str(g, "module");
-	sc_json_str(g, f->module);
-	sc_json_str(g, "role");
-	sc_json_str(g, sc_role_name(f->role));
-	sc_json_str(g, "change");
-	sc_json_str(g, sc_change_name(f->change));
+	sc_json_kv_str(g, "id", f->id);
+	sc_json_kv_str(g, "path", f->path);
+	sc_json_kv_str(g, "module", f->module);
+	sc_json_kv_str(g, "role", sc_role_name(f->role));
+	sc_json_kv_str(g, "change", sc_change_name(f->change));
+}
+
+static void gen_config(yajl_gen g, const struct sc_plan *p)
+{
+	sc_json_kv_map_open(g, "config");
+	gen_roots(g, "library", p->library, p->n_library);
+	gen_roots(g, "roadmap", p->roadmap, p->n_roadmap);
+	sc_json_kv_str_or_null(g, "github", p->github);
+	sc_json_kv_str_or_null(g, "tooling_path", p->tooling_path);
+	if (p->source_dir) /* only when set: plans without it stay byte-identical */
+		sc_json_kv_str(g, "source_dir", p->source_dir);
+	sc_json_kv_str_or_null(g, "bwrap_sha256", p->bwrap_sha256);
+	sc_json_kv_str_or_null(g, "bwrap_version", p->bwrap_version);
+	sc_json_map_close(g);
+}
+
+static void gen_files(yajl_gen g, const struct sc_plan *p)
+{
+	sc_json_kv_array_open(g, "files");
+	for (size_t i = 0; i < p->n_files; i++) {
+		const struct sc_plan_file *f = &p->files[i];
+		sc_json_map_open(g);
+		sc_plan_file_ident_to_json(g, f);
+		sc_json_kv_str_or_null(g, "base_blob", f->base_blob);
+		sc_json_kv_str_or_null(g, "head_blob", f->head_blob);
+		sc_json_map_close(g);
+	}
+	sc_json_array_close(g);
 }
 
 void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
 {
 	yajl_gen g = sc_json_gen_new(1);
 	sc_json_map_open(g);
-	sc_json_str(g, "schema");
-	sc_json_str(g, SC_PLAN_SCHEMA);
-	sc_json_str(g, "profiler_version");
-	sc_json_str(g, p->profiler_version);
-	sc_json_str(g, "object_format");
-	sc_json_str(g, p->object_format);
-
+	sc_json_kv_str(g, "schema", SC_PLAN_SCHEMA);
+	sc_json_kv_str(g, "profiler_version", p->profiler_version);
+	sc_json_kv_str(g, "object_format", p->object_format);
 	sc_plan_revisions_to_json(g, p);
-
-	sc_json_str(g, "config");
-	sc_json_map_open(g);
-	gen_roots(g, "library", p->library, p->n_library);
-	gen_roots(g, "roadmap", p->roadmap, p->n_roadmap);
-	sc_json_str(g, "github");
-	sc_json_str_or_null(g, p->github);
-	sc_json_str(g, "tooling_path");
-	sc_json_str_or_null(g, p->tooling_path);
-	if (p->source_dir) { /* only when set: plans without it stay byte-identical */
-		sc_json_str(g, "source_dir");
-		sc_json_str(g, p->source_dir);
-	}
-	sc_json_str(g, "bwrap_sha256");
-	sc_json_str_or_null(g, p->bwrap_sha256);
-	sc_json_str(g, "bwrap_version");
-	sc_json_str_or_null(g, p->bwrap_version);
+	gen_config(g, p);
+	sc_json_kv_map_open(g, "lake");
+	for (int i = 0; i < SC_LAKE_NFILES; i++)
+		sc_json_kv_str_or_null(g, sc_lake_files[i], p->lake_blobs[i]);
 	sc_json_map_close(g);
-
-	sc_json_str(g, "lake");
-	sc_json_map_open(g);
-	for (int i = 0; i < SC_LAKE_NFILES; i++) {
-		sc_json_str(g, sc_lake_files[i]);
-		sc_json_str_or_null(g, p->lake_blobs[i]);
-	}
-	sc_json_map_close(g);
-	sc_json_str(g, "lean_toolchain");
-	sc_json_str_or_null(g, p->lean_toolchain);
-
-	sc_json_str(g, "status");
-	sc_json_str(g, p->no_changes ? "no_changes" : "changes");
-	sc_json_str(g, "files");
-	sc_json_array_open(g);
-	for (size_t i = 0; i < p->n_files; i++) {
-		const struct sc_plan_file *f = &p->files[i];
-		sc_json_map_open(g);
-		sc_plan_file_ident_to_json(g, f);
-		sc_json_str(g, "base_blob");
-		sc_json_str_or_null(g, f->base_blob);
-		sc_json_str(g, "head_blob");
-		sc_json_str_or_null(g, f->head_blob);
-		sc_json_map_close(g);
-	}
-	sc_json_array_close(g);
+	sc_json_kv_str_or_null(g, "lean_toolchain", p->lean_toolchain);
+	sc_json_kv_str(g, "status", p->no_changes ? "no_changes" : "changes");
+	gen_files(g, p);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
 }
@@ -217,132 +194,163 @@ static int parse_file(yajl_val v, int hexsz, struct sc_plan_file *f, struct strb
 	return 0;
 }
 
-int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct strbuf *err)
+/* schema, profiler_version and object_format; *hexsz from the last. */
+static int parse_header(yajl_val root, struct sc_plan *p, int *hexsz, struct strbuf *err)
 {
-	static const char *const top_keys[] = {"schema", "profiler_version", "object_format",
-	                                       "revisions", "config", "lake", "lean_toolchain",
-	                                       "status", "files", NULL};
-	static const char *const rev_keys[] = {"tooling", "base_tip", "merge_base", "head", NULL};
-	static const char *const cfg_keys[] = {"library", "roadmap", "github", "tooling_path",
-	                                       "source_dir", "bwrap_sha256", "bwrap_version", NULL};
-	memset(p, 0, sizeof *p);
-	yajl_val root = sc_json_parse(buf, len, err);
-	if (!root)
+	const char *schema, *ver, *fmt;
+	if (sc_json_get_str(root, "schema", &schema, err) < 0)
 		return -1;
-	int rc = -1;
-	const char *schema, *ver, *fmt, *status, *s;
-	if (sc_json_only_keys(root, top_keys, "the plan", err) < 0 ||
-	    sc_json_get_str(root, "schema", &schema, err) < 0)
-		goto out;
 	if (strcmp(schema, SC_PLAN_SCHEMA) != 0) {
 		sb_addf(err, "unsupported plan schema \"%s\"", schema);
-		goto out;
+		return -1;
 	}
 	if (sc_json_get_str(root, "profiler_version", &ver, err) < 0 ||
 	    sc_json_get_str(root, "object_format", &fmt, err) < 0)
-		goto out;
-	int hexsz = sc_hexsz_of_format(fmt);
-	if (!hexsz) {
+		return -1;
+	*hexsz = sc_hexsz_of_format(fmt);
+	if (!*hexsz) {
 		sb_addf(err, "unsupported object format \"%s\"", fmt);
-		goto out;
+		return -1;
 	}
 	p->profiler_version = xstrdup(ver);
 	p->object_format = xstrdup(fmt);
+	return 0;
+}
 
+static int parse_revisions(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf *err)
+{
+	static const char *const keys[] = {"tooling", "base_tip", "merge_base", "head", NULL};
 	yajl_val rev = sc_json_member(root, "revisions");
-	if (sc_json_only_keys(rev, rev_keys, "\"revisions\"", err) < 0 ||
+	if (sc_json_only_keys(rev, keys, "\"revisions\"", err) < 0 ||
 	    get_oid(rev, "tooling", hexsz, 0, &p->tooling, err) < 0 ||
 	    get_oid(rev, "base_tip", hexsz, 0, &p->base_tip, err) < 0 ||
 	    get_oid(rev, "merge_base", hexsz, 0, &p->merge_base, err) < 0 ||
 	    get_oid(rev, "head", hexsz, 0, &p->head, err) < 0)
-		goto out;
+		return -1;
+	return 0;
+}
 
+/* A string or null member of cfg, copied into *out. */
+static int get_str_or_null(yajl_val cfg, const char *key, char **out, struct strbuf *err)
+{
+	const char *s;
+	if (sc_json_get_str_or_null(cfg, key, &s, err) < 0)
+		return -1;
+	*out = dup_or_null(s);
+	return 0;
+}
+
+/* source_dir, present only when set to something other than ".". */
+static int get_source_dir(yajl_val cfg, struct sc_plan *p, struct strbuf *err)
+{
+	const char *s;
+	if (!sc_json_member(cfg, "source_dir"))
+		return 0;
+	if (sc_json_get_str(cfg, "source_dir", &s, err) < 0)
+		return -1;
+	if (!sc_is_tree_path(s) || strcmp(s, ".") == 0) {
+		sb_adds(err, "field \"source_dir\" is not a relative path other than \".\"");
+		return -1;
+	}
+	p->source_dir = xstrdup(s);
+	return 0;
+}
+
+static int parse_config(yajl_val root, struct sc_plan *p, struct strbuf *err)
+{
+	static const char *const keys[] = {"library", "roadmap", "github", "tooling_path",
+	                                   "source_dir", "bwrap_sha256", "bwrap_version", NULL};
 	yajl_val cfg = sc_json_member(root, "config");
-	if (sc_json_only_keys(cfg, cfg_keys, "\"config\"", err) < 0 ||
+	if (sc_json_only_keys(cfg, keys, "\"config\"", err) < 0 ||
 	    get_roots(cfg, "library", &p->library, &p->n_library, err) < 0 ||
 	    get_roots(cfg, "roadmap", &p->roadmap, &p->n_roadmap, err) < 0)
-		goto out;
+		return -1;
 	if (!p->n_library) {
 		sb_adds(err, "plan has no library root");
-		goto out;
+		return -1;
 	}
-	if (sc_json_get_str_or_null(cfg, "github", &s, err) < 0)
-		goto out;
-	p->github = dup_or_null(s);
-	if (sc_json_get_str_or_null(cfg, "tooling_path", &s, err) < 0)
-		goto out;
-	p->tooling_path = dup_or_null(s);
-	if (sc_json_member(cfg, "source_dir")) {
-		if (sc_json_get_str(cfg, "source_dir", &s, err) < 0)
-			goto out;
-		if (!sc_is_tree_path(s) || strcmp(s, ".") == 0) {
-			sb_adds(err, "field \"source_dir\" is not a relative path other than \".\"");
-			goto out;
-		}
-		p->source_dir = xstrdup(s);
-	}
-	if (sc_json_get_str_or_null(cfg, "bwrap_sha256", &s, err) < 0)
-		goto out;
-	if (s && !sc_is_lower_hex(s, 64)) {
+	if (get_str_or_null(cfg, "github", &p->github, err) < 0 ||
+	    get_str_or_null(cfg, "tooling_path", &p->tooling_path, err) < 0 ||
+	    get_source_dir(cfg, p, err) < 0 ||
+	    get_str_or_null(cfg, "bwrap_sha256", &p->bwrap_sha256, err) < 0)
+		return -1;
+	if (p->bwrap_sha256 && !sc_is_lower_hex(p->bwrap_sha256, 64)) {
 		sb_adds(err, "field \"bwrap_sha256\" is not a SHA-256 hex digest");
-		goto out;
+		return -1;
 	}
-	p->bwrap_sha256 = dup_or_null(s);
-	if (sc_json_get_str_or_null(cfg, "bwrap_version", &s, err) < 0)
-		goto out;
-	p->bwrap_version = dup_or_null(s);
+	return get_str_or_null(cfg, "bwrap_version", &p->bwrap_version, err);
+}
 
+static int parse_lake(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf *err)
+{
 	/* sc_lake_files has no NULL terminator; sc_json_only_keys needs one. */
-	static const char *const lake_keys[] = {"lakefile.toml", "lakefile.lean",
-	                                        "lake-manifest.json", "lean-toolchain", NULL};
-	_Static_assert(sizeof lake_keys / sizeof *lake_keys == SC_LAKE_NFILES + 1,
-	               "lake_keys lists every sc_lake_files entry");
+	static const char *const keys[] = {"lakefile.toml", "lakefile.lean", "lake-manifest.json",
+	                                   "lean-toolchain", NULL};
+	_Static_assert(sizeof keys / sizeof *keys == SC_LAKE_NFILES + 1,
+	               "keys lists every sc_lake_files entry");
 	yajl_val lake = sc_json_member(root, "lake");
-	if (sc_json_only_keys(lake, lake_keys, "\"lake\"", err) < 0)
-		goto out;
+	if (sc_json_only_keys(lake, keys, "\"lake\"", err) < 0)
+		return -1;
 	for (int i = 0; i < SC_LAKE_NFILES; i++)
 		if (get_oid(lake, sc_lake_files[i], hexsz, 1, &p->lake_blobs[i], err) < 0)
-			goto out;
-	if (sc_json_get_str_or_null(root, "lean_toolchain", &s, err) < 0)
-		goto out;
-	p->lean_toolchain = dup_or_null(s);
+			return -1;
+	return get_str_or_null(root, "lean_toolchain", &p->lean_toolchain, err);
+}
 
+static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf *err)
+{
+	const char *status;
 	if (sc_json_get_str(root, "status", &status, err) < 0)
-		goto out;
+		return -1;
 	if (strcmp(status, "changes") != 0 && strcmp(status, "no_changes") != 0) {
 		sb_addf(err, "unknown plan status \"%s\"", status);
-		goto out;
+		return -1;
 	}
 	p->no_changes = strcmp(status, "no_changes") == 0;
-
 	yajl_val files = sc_json_member(root, "files");
 	if (!files || !YAJL_IS_ARRAY(files)) {
 		sb_adds(err, "field \"files\" missing or not an array");
-		goto out;
+		return -1;
 	}
 	if (files->u.array.len > SC_MAX_CHANGED_FILES) {
 		sb_addf(err, "plan lists more than %d files", SC_MAX_CHANGED_FILES);
-		goto out;
+		return -1;
 	}
 	if (p->no_changes != (files->u.array.len == 0)) {
 		sb_adds(err, "plan status does not match its file list");
-		goto out;
+		return -1;
 	}
 	p->files = xcalloc(files->u.array.len, sizeof *p->files);
 	for (size_t i = 0; i < files->u.array.len; i++) {
-		if (parse_file(files->u.array.values[i], hexsz, &p->files[i], err) < 0) {
-			p->n_files = i + 1;
-			goto out;
-		}
 		p->n_files = i + 1;
+		if (parse_file(files->u.array.values[i], hexsz, &p->files[i], err) < 0)
+			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(p->files[j].id, p->files[i].id) == 0) {
 				sb_addf(err, "file \"%s\" listed twice", p->files[i].path);
-				goto out;
+				return -1;
 			}
 	}
-	rc = 0;
-out:
+	return 0;
+}
+
+int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct strbuf *err)
+{
+	static const char *const keys[] = {"schema", "profiler_version", "object_format",
+	                                   "revisions", "config", "lake", "lean_toolchain",
+	                                   "status", "files", NULL};
+	memset(p, 0, sizeof *p);
+	yajl_val root = sc_json_parse(buf, len, err);
+	if (!root)
+		return -1;
+	int hexsz = 0;
+	int rc = sc_json_only_keys(root, keys, "the plan", err) < 0 ||
+	                 parse_header(root, p, &hexsz, err) < 0 ||
+	                 parse_revisions(root, hexsz, p, err) < 0 ||
+	                 parse_config(root, p, err) < 0 || parse_lake(root, hexsz, p, err) < 0 ||
+	                 parse_files(root, hexsz, p, err) < 0
+	             ? -1
+	             : 0;
 	yajl_tree_free(root);
 	if (rc < 0)
 		sc_plan_free(p);

@@ -15,7 +15,7 @@ int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, char **mb, struct 
 	}
 	if (rc != 0) {
 		sb_adds(why, "git merge-base failed (git merge-base --all)");
-		return SC_EXIT_FAIL;
+		return SC_EXIT_SYSTEM;
 	}
 	size_t lines = 0;
 	for (size_t i = 0; i < out->len; i++)
@@ -28,7 +28,7 @@ int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, char **mb, struct 
 	out->buf[--out->len] = '\0';
 	if (!sc_is_lower_hex(out->buf, (size_t)hexsz)) {
 		sb_adds(why, "unexpected git merge-base output (git merge-base --all)");
-		return SC_EXIT_FAIL;
+		return SC_EXIT_SYSTEM;
 	}
 	*mb = sb_detach(out, NULL);
 	return SC_EXIT_OK;
@@ -67,8 +67,6 @@ char *sc_toolchain_name(const char *buf, size_t len)
 	return ok ? xstrndup(buf + a, b - a) : NULL;
 }
 
-int sc_is_regular_mode(unsigned mode) { return (mode & 0170000u) == 0100000u; }
-
 void sc_lake_blobs(struct sc_catfile *c, const struct sc_git *g, const char *tree,
                    const char *side, char *blobs[SC_LAKE_NFILES])
 {
@@ -76,7 +74,7 @@ void sc_lake_blobs(struct sc_catfile *c, const struct sc_git *g, const char *tre
 		struct sc_tree_entry e;
 		int r = sc_tree_find(c, g, tree, sc_lake_files[i], &e);
 		if (r < 0)
-			sc_die_code(SC_EXIT_FAIL, "cannot read tree %s (%s)", tree, side);
+			sc_die_sys("cannot read tree %s (%s)", tree, side);
 		if (r == 0) {
 			blobs[i] = NULL;
 			continue;
@@ -108,7 +106,7 @@ char *sc_read_toolchain(struct sc_catfile *c, const char *blob)
 	size_t size;
 	struct strbuf sb = STRBUF_INIT;
 	if (sc_catfile_header(c, blob, type, &size) < 0)
-		sc_die_code(SC_EXIT_FAIL, "cannot read lean-toolchain blob %s (tooling commit)", blob);
+		sc_die_sys("cannot read lean-toolchain blob %s (tooling commit)", blob);
 	sc_catfile_content(c, &sb);
 	char *s = sc_toolchain_name(sb.buf, sb.len);
 	if (!s)

@@ -3,7 +3,7 @@
 /* The planning rules of DESIGN.md "Inputs and rules" that sc-plan applies to
  * git's answers: one merge base, Lake configuration equal to T's on M and H,
  * T's lean-toolchain one name.  The pure halves return an exit code
- * (SC_EXIT_USAGE: the revisions break a rule; SC_EXIT_FAIL: git misbehaved)
+ * (SC_EXIT_USAGE: the revisions break a rule; SC_EXIT_SYSTEM: git misbehaved)
  * and why, so that unit tests reach them; the object-reading halves die. */
 #include "git/git.h"
 #include "plan/plan.h"
@@ -26,8 +26,6 @@ const char *sc_lake_change(const char *got, const char *want);
 /* T's lean-toolchain content trimmed to its one printable token
  * (allocated), or NULL when it is not exactly one. */
 char *sc_toolchain_name(const char *buf, size_t len);
-
-int sc_is_regular_mode(unsigned mode);
 
 /* The Lake configuration entries of TREE (blob IDs, NULL when absent);
  * dies naming SIDE when one is not a regular file. */

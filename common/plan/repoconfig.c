@@ -1,5 +1,6 @@
 #include "plan/repoconfig.h"
 #include "plan/leanpath.h"
+#include "util/die.h"
 #include "util/oid.h"
 
 #include <stdlib.h>
@@ -153,4 +154,25 @@ int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct 
 		pos += n + 1;
 	}
 	return 0;
+}
+
+int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling, const char *spec,
+                          int git_rc, int parsed, const char *parse_err,
+                          const struct sc_plan *p, struct strbuf *why)
+{
+	if (!found)
+		sb_addf(why, "missing configuration: the tooling commit has no %s (--tooling %s)",
+		        SC_CONFIG_FILE, tooling);
+	else if (!sc_is_regular_mode(mode))
+		sb_addf(why, "missing configuration: %s is not a regular file (--tooling %s)",
+		        SC_CONFIG_FILE, tooling);
+	else if (git_rc != 0)
+		sb_addf(why, "invalid configuration: git config cannot parse it (%s)", spec);
+	else if (parsed < 0)
+		sb_addf(why, "invalid configuration: %s (%s)", parse_err, spec);
+	else if (!p->n_library)
+		sb_addf(why, "missing configuration: no profile.library root (%s)", spec);
+	else
+		return SC_EXIT_OK;
+	return SC_EXIT_USAGE;
 }

@@ -332,6 +332,58 @@ START_TEST(commit_tree_line)
 }
 END_TEST
 
+/* A plan document with one member replaced: FROM (a unique piece of the
+ * valid document) becomes TO; the refusal's text, or "" when accepted. */
+static const char *plan_refusal(const char *from, const char *to)
+{
+	static char why[256];
+	static const char *const valid =
+	    "{\"schema\": \"sphereceti.plan/1\", \"profiler_version\": \"0.1.0\", "
+	    "\"object_format\": \"sha1\", \"revisions\": {\"tooling\": \"" A40 "\", "
+	    "\"base_tip\": \"" A40 "\", \"merge_base\": \"" A40 "\", \"head\": \"" B40 "\"}, "
+	    "\"config\": {\"library\": [\"Lib\"], \"roadmap\": [], \"github\": null, "
+	    "\"tooling_path\": null, \"bwrap_sha256\": null, \"bwrap_version\": \"0.8.0\"}, "
+	    "\"lake\": {\"lakefile.toml\": null, \"lakefile.lean\": null, "
+	    "\"lake-manifest.json\": null, \"lean-toolchain\": \"" B40 "\"}, "
+	    "\"lean_toolchain\": \"v1\", \"status\": \"changes\", \"files\": [{\"id\": \"Lib.A\", "
+	    "\"path\": \"Lib/A.lean\", \"module\": \"Lib.A\", \"role\": \"library\", "
+	    "\"change\": \"added\", \"base_blob\": null, \"head_blob\": \"" B40 "\"}]}";
+	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT;
+	const char *at = strstr(valid, from);
+	ck_assert_ptr_nonnull(at);
+	sb_addf(&doc, "%.*s%s%s", (int)(at - valid), valid, to, at + strlen(from));
+	struct sc_plan p;
+	if (sc_plan_from_json(doc.buf, doc.len, &p, &err) == 0) {
+		ck_assert_int_eq(p.n_files, 1);
+		sc_plan_free(&p);
+	}
+	snprintf(why, sizeof why, "%s", err.buf);
+	sb_release(&doc);
+	sb_release(&err);
+	return why;
+}
+
+START_TEST(plan_document_refusals_section_by_section)
+{
+	ck_assert_str_eq(plan_refusal("{", "{"), "");
+	ck_assert_str_eq(plan_refusal("plan/1", "plan/2"), "unsupported plan schema \"sphereceti.plan/2\"");
+	ck_assert_str_eq(plan_refusal("\"sha1\"", "\"md5\""), "unsupported object format \"md5\"");
+	ck_assert_str_eq(plan_refusal("\"head\": \"" B40, "\"head\": \"" A40 "0"),
+	                 "field \"head\" is not a full object ID");
+	ck_assert_str_eq(plan_refusal("[\"Lib\"]", "[]"), "plan has no library root");
+	ck_assert_str_eq(plan_refusal("\"bwrap_sha256\": null", "\"bwrap_sha256\": \"ab\""),
+	                 "field \"bwrap_sha256\" is not a SHA-256 hex digest");
+	ck_assert_str_eq(plan_refusal("\"tooling_path\": null", "\"tooling_path\": null, \"source_dir\": \".\""),
+	                 "field \"source_dir\" is not a relative path other than \".\"");
+	ck_assert_ptr_nonnull(strstr(plan_refusal("\"lakefile.toml\"", "\"lakefile.yaml\""), "lakefile.yaml"));
+	ck_assert_str_eq(plan_refusal("\"changes\"", "\"no_changes\""),
+	                 "plan status does not match its file list");
+	ck_assert_str_eq(plan_refusal("\"changes\"", "\"maybe\""), "unknown plan status \"maybe\"");
+	ck_assert_str_eq(plan_refusal("\"base_blob\": null", "\"base_blob\": \"" A40 "\""),
+	                 "file entry \"Lib/A.lean\": blobs do not match change \"added\"");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("plan");
@@ -344,6 +396,7 @@ int main(void)
 	tcase_add_test(tc, git_object_ids);
 	tcase_add_test(tc, git_tree_ids);
 	tcase_add_test(tc, commit_tree_line);
+	tcase_add_test(tc, plan_document_refusals_section_by_section);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }

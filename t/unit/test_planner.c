@@ -44,13 +44,13 @@ START_TEST(merge_base_refusals)
 	ck_assert_int_eq(pick(1, "", 40, &mb, &why), SC_EXIT_USAGE);
 	ck_assert_str_eq(why.buf, "no merge base: --base and --head have unrelated histories (git merge-base)");
 	sb_reset(&why);
-	ck_assert_int_eq(pick(128, "", 40, &mb, &why), SC_EXIT_FAIL);
+	ck_assert_int_eq(pick(128, "", 40, &mb, &why), SC_EXIT_SYSTEM);
 	ck_assert_str_eq(why.buf, "git merge-base failed (git merge-base --all)");
 	sb_reset(&why);
-	ck_assert_int_eq(pick(0, A40 "\n", 64, &mb, &why), SC_EXIT_FAIL);
+	ck_assert_int_eq(pick(0, A40 "\n", 64, &mb, &why), SC_EXIT_SYSTEM);
 	ck_assert_str_eq(why.buf, "unexpected git merge-base output (git merge-base --all)");
 	sb_reset(&why);
-	ck_assert_int_eq(pick(0, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n", 40, &mb, &why), SC_EXIT_FAIL);
+	ck_assert_int_eq(pick(0, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n", 40, &mb, &why), SC_EXIT_SYSTEM);
 	sb_release(&why);
 }
 END_TEST

@@ -3,8 +3,8 @@
  * this runs the openat2 path; under valgrind (make check-valgrind), which
  * has no openat2, the component-by-component fallback. */
 #include "unit_main.h"
+#include "unit_tmp.h"
 #include <check.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,21 +16,7 @@
 #define HELLO_SHA1 "ce013625030ba8dba906f756967f9e9ca394464a"
 #define HELLO_SHA256 "2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb4"
 
-static char dir[64];
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)flag, (void)f;
-	return remove(p);
-}
-
-/* Each test's tree goes when the test ends (CK_FORK or not). */
-static void rm_tree(void)
-{
-	if (dir[0])
-		nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
-	dir[0] = '\0';
-}
+static const char *dir = "";
 
 static void put(const char *rel, const char *text)
 {
@@ -44,8 +30,7 @@ static void put(const char *rel, const char *text)
 
 static void mk_tree(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/sc-srccheck-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	dir = sc_unit_tmp_make("srccheck");
 	char p[256];
 	snprintf(p, sizeof p, "%s/Demo", dir);
 	ck_assert_int_eq(mkdir(p, 0755), 0);
@@ -56,7 +41,7 @@ static int check(const char *rel, const char *oid, char *why, size_t n)
 {
 	struct strbuf w = STRBUF_INIT;
 	int r = sc_source_is_blob(dir, rel, oid, &w);
-	snprintf(why, n, "%s", w.buf ? w.buf : "");
+	snprintf(why, n, "%s", w.buf);
 	sb_release(&w);
 	return r;
 }
@@ -111,7 +96,7 @@ int main(void)
 	Suite *s = suite_create("srccheck");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 10);
-	tcase_add_checked_fixture(tc, NULL, rm_tree);
+	tcase_add_checked_fixture(tc, NULL, sc_unit_tmp_remove);
 	tcase_add_test(tc, blob_matches_in_both_formats);
 	tcase_add_test(tc, links_fifos_and_escapes_are_refused);
 	suite_add_tcase(s, tc);

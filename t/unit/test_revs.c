@@ -1,0 +1,196 @@
+/* Unit tests for common/plan/revs (sc-plan's revision arguments: full IDs,
+ * every bad one in one line, commits), the configuration verdict of
+ * common/plan/repoconfig, and the diff-tree arguments of common/plan/changes.
+ * The commit checks read a real repository made with real git. */
+#include "unit_main.h"
+#include "unit_tmp.h"
+#include "git/git.h"
+#include "plan/changes.h"
+#include "plan/repoconfig.h"
+#include "plan/revs.h"
+#include "util/die.h"
+#include "util/run.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define A40 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+START_TEST(full_ids_only_before_the_hash_is_known)
+{
+	ck_assert(sc_looks_like_full_oid(A40));
+	ck_assert(sc_looks_like_full_oid("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
+	ck_assert(sc_looks_like_full_oid(A40 "aaaaaaaaaaaaaaaaaaaaaaaa"));
+	ck_assert(!sc_looks_like_full_oid("aaaaaaa"));
+	ck_assert(!sc_looks_like_full_oid(A40 "a"));
+	ck_assert(!sc_looks_like_full_oid("HEAD"));
+	ck_assert(!sc_looks_like_full_oid("-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+	ck_assert(!sc_looks_like_full_oid(""));
+}
+END_TEST
+
+START_TEST(every_bad_id_in_one_line)
+{
+	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
+	struct strbuf line = STRBUF_INIT;
+	sc_bad_ids_line(&bad, "; hint", &line);
+	ck_assert_uint_eq(line.len, 0);
+	sc_bad_id(&bad, "--base", "no such object %s", "x");
+	sc_bad_ids_line(&bad, "; hint", &line);
+	ck_assert_str_eq(line.buf, "no such object x; hint (--base)");
+	sb_reset(&line);
+	sc_bad_id(&bad, "--head", "object %s is a tree, not a commit", "y");
+	sc_bad_ids_line(&bad, "", &line);
+	ck_assert_str_eq(line.buf, "2 bad revisions: --base: no such object x; --head: object y is "
+	                           "a tree, not a commit (--base, --head)");
+	sb_release(&line);
+	sc_bad_ids_release(&bad);
+}
+END_TEST
+
+START_TEST(commit_verdicts)
+{
+	struct strbuf why = STRBUF_INIT;
+	ck_assert_int_eq(sc_commit_verdict(SC_COMMIT_OK, "commit", A40, &why), SC_EXIT_OK);
+	ck_assert_uint_eq(why.len, 0);
+	ck_assert_int_eq(sc_commit_verdict(SC_COMMIT_MISSING, "", A40, &why), SC_EXIT_USAGE);
+	ck_assert_str_eq(why.buf, "no such object " A40);
+	sb_reset(&why);
+	ck_assert_int_eq(sc_commit_verdict(SC_COMMIT_NOT_COMMIT, "blob", A40, &why), SC_EXIT_USAGE);
+	ck_assert_str_eq(why.buf, "object " A40 " is a blob, not a commit");
+	sb_reset(&why);
+	ck_assert_int_eq(sc_commit_verdict(SC_COMMIT_MALFORMED, "commit", A40, &why), SC_EXIT_SYSTEM);
+	ck_assert_str_eq(why.buf, "cannot parse commit " A40);
+	sb_release(&why);
+}
+END_TEST
+
+static int verdict(int found, unsigned mode, int rc, int parsed, size_t nlib, const char *want)
+{
+	char *lib[] = {"Lib"};
+	struct sc_plan p = {.library = lib, .n_library = nlib};
+	struct strbuf why = STRBUF_INIT;
+	int code = sc_repoconfig_verdict(found, mode, "T", "T:.sphereceti", rc, parsed, "bad key",
+	                                 &p, &why);
+	ck_assert_str_eq(why.buf, want);
+	sb_release(&why);
+	return code;
+}
+
+START_TEST(configuration_errors_in_their_order)
+{
+	ck_assert_int_eq(verdict(1, 0100644, 0, 0, 1, ""), SC_EXIT_OK);
+	ck_assert_int_eq(verdict(1, 0100755, 0, 0, 1, ""), SC_EXIT_OK);
+	ck_assert_int_eq(verdict(0, 0, 1, -1, 0, "missing configuration: the tooling commit has no "
+	                                          ".sphereceti (--tooling T)"),
+	                 SC_EXIT_USAGE);
+	ck_assert_int_eq(verdict(1, 0120000, 0, 0, 1, "missing configuration: .sphereceti is not a "
+	                                               "regular file (--tooling T)"),
+	                 SC_EXIT_USAGE);
+	ck_assert_int_eq(verdict(1, 0100644, 1, -1, 0, "invalid configuration: git config cannot "
+	                                                "parse it (T:.sphereceti)"),
+	                 SC_EXIT_USAGE);
+	ck_assert_int_eq(verdict(1, 0100644, 0, -1, 0, "invalid configuration: bad key (T:.sphereceti)"),
+	                 SC_EXIT_USAGE);
+	ck_assert_int_eq(verdict(1, 0100644, 0, 0, 0, "missing configuration: no profile.library "
+	                                               "root (T:.sphereceti)"),
+	                 SC_EXIT_USAGE);
+}
+END_TEST
+
+static void args_of(const struct sc_plan *p, struct strbuf *sb)
+{
+	struct sc_argv a = SC_ARGV_INIT;
+	sc_changes_diff_args(p, "M", &a);
+	for (size_t i = 0; i < a.n; i++)
+		sb_addf(sb, "%s%s", i ? " " : "", a.v[i]);
+	ck_assert_ptr_null(a.v[a.n]);
+	sc_argv_release(&a);
+}
+
+START_TEST(diff_tree_restricted_to_the_roots)
+{
+	char *lib[] = {"Lib", "Other"}, *road[] = {"Lib/Road"};
+	struct sc_plan p = {.library = lib, .n_library = 2, .roadmap = road, .n_roadmap = 1,
+	                    .head = "H"};
+	struct strbuf sb = STRBUF_INIT;
+	const char *fixed = "--literal-pathspecs diff-tree -r --no-renames -z --raw --no-abbrev "
+	                    "--ignore-submodules=none --no-relative --no-ext-diff M H -- ";
+	args_of(&p, &sb);
+	struct strbuf want = STRBUF_INIT;
+	sb_addf(&want, "%sLib Lib.lean Other Other.lean Lib/Road Lib/Road.lean", fixed);
+	ck_assert_str_eq(sb.buf, want.buf);
+	p.source_dir = "src";
+	p.n_library = 1, p.n_roadmap = 0;
+	sb_reset(&sb), sb_reset(&want);
+	args_of(&p, &sb);
+	sb_addf(&want, "%sLib Lib.lean src/Lib src/Lib.lean", fixed);
+	ck_assert_str_eq(sb.buf, want.buf);
+	sb_release(&sb);
+	sb_release(&want);
+}
+END_TEST
+
+static const char *dir = "";
+
+/* git -C dir ARGS...; its stdout, last newline dropped, in out. */
+static void git(struct strbuf *out, const char *const *args)
+{
+	const char *argv[16] = {"git", "-C", dir, "-c", "user.name=u", "-c", "user.email=u@e"};
+	size_t n = 7;
+	for (size_t i = 0; args[i]; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	sb_reset(out);
+	ck_assert_int_eq(sc_run_capture(argv, sc_git_env(), NULL, SC_NULL_ERR, out), 0);
+	if (out->len && out->buf[out->len - 1] == '\n')
+		out->buf[--out->len] = '\0';
+}
+
+START_TEST(commits_of_a_real_repository)
+{
+	dir = sc_unit_tmp_make("revs");
+	struct strbuf commit = STRBUF_INIT, tree = STRBUF_INIT;
+	git(&commit, (const char *[]){"init", "-q", NULL});
+	git(&commit, (const char *[]){"commit", "-q", "--allow-empty", "-m", "m", NULL});
+	git(&commit, (const char *[]){"rev-parse", "HEAD", NULL});
+	git(&tree, (const char *[]){"rev-parse", "HEAD^{tree}", NULL});
+	struct sc_git g;
+	sc_git_open(&g, dir);
+	struct sc_catfile *c = sc_catfile_open(&g);
+	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
+	char got[SC_MAX_HEXSZ + 1];
+	sc_check_commit(c, &g, commit.buf, "--head", got, &bad);
+	ck_assert_int_eq(bad.n, 0);
+	ck_assert_str_eq(got, tree.buf);
+	sc_check_commit(c, &g, tree.buf, "--base", got, &bad);
+	sc_check_commit(c, &g, A40, "--tooling", got, &bad);
+	struct strbuf line = STRBUF_INIT, want = STRBUF_INIT;
+	sc_bad_ids_line(&bad, "", &line);
+	sb_addf(&want, "2 bad revisions: --base: object %s is a tree, not a commit; --tooling: no "
+	               "such object %s (--base, --tooling)", tree.buf, A40);
+	ck_assert_str_eq(line.buf, want.buf);
+	sc_bad_ids_release(&bad);
+	sc_catfile_close(c);
+	sc_git_close(&g);
+	sb_release(&line), sb_release(&want), sb_release(&commit), sb_release(&tree);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("revs");
+	TCase *tc = tcase_create("revs");
+	tcase_add_test(tc, full_ids_only_before_the_hash_is_known);
+	tcase_add_test(tc, every_bad_id_in_one_line);
+	tcase_add_test(tc, commit_verdicts);
+	tcase_add_test(tc, configuration_errors_in_their_order);
+	tcase_add_test(tc, diff_tree_restricted_to_the_roots);
+	tcase_add_checked_fixture(tc, NULL, sc_unit_tmp_remove);
+	tcase_add_test(tc, commits_of_a_real_repository);
+	suite_add_tcase(s, tc);
+	return sc_unit_run(s);
+}
