@@ -1,6 +1,7 @@
 /* sc-profile-run (run as "sphereceti profile-run"): the whole measurement
  * (run/profile.h).  This file is its option table. */
 #include "plan/plan.h"
+#include "report/report_args.h"
 #include "run/profile.h"
 #include "run/state.h"
 #include "sandbox/sandbox_args.h"
@@ -47,10 +48,14 @@ static void validate(struct sc_run_opts *o, const struct raw *raw)
 	if (sc_sandbox_user(raw->user, &o->sandbox_uid, &o->sandbox_gid, &err) < 0)
 		sc_die("%s", err.buf);
 	o->sandbox_user = xasprintf("%u:%u", o->sandbox_uid, o->sandbox_gid);
+	struct sc_thresholds th;
+	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
+		sc_die("%s", err.buf);
 	unsigned long long bytes;
 	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
 		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",
 		       o->tmp_size);
+	sb_release(&err);
 }
 
 int main(int argc, char **argv)

@@ -66,13 +66,13 @@ static _Noreturn void show_manual(const char *cmd)
 		if (access(path, R_OK) == 0) {
 			char *const argv[] = {"man", "-l", path, NULL};
 			execvp("man", argv);
-			sc_die_sys_errno("cannot run man (help %s)", cmd);
+			sc_die_path_errno("cannot run man (help %s)", cmd);
 		}
 		free(path);
 	}
 	char *const argv[] = {"man", page, NULL};
 	execvp("man", argv);
-	sc_die_sys_errno("cannot run man (help %s)", cmd);
+	sc_die_path_errno("cannot run man (help %s)", cmd);
 }
 
 int main(int argc, char **argv)
@@ -105,5 +105,5 @@ int main(int argc, char **argv)
 	char *prog = xasprintf("%s/sc-%s", dir, stage);
 	argv[i] = prog;
 	execv(prog, argv + i);
-	sc_die_sys_errno("cannot run sc-%s (%s)", stage, prog);
+	sc_die_path_errno("cannot run sc-%s (%s)", stage, prog);
 }

@@ -37,6 +37,14 @@ load lib/plan
 	[ "$(jq -r .status <<<"$output")" = no_changes ]
 }
 
+@test "a stage missing beside the dispatcher (an incomplete installation) is the operator's to fix: exit 2, one line" {
+	cp "$SC_BIN/sphereceti" "$BATS_TEST_TMPDIR/sphereceti"
+	run --separate-stderr "$BATS_TEST_TMPDIR/sphereceti" profile-plan --repo x
+	[ "$status" -eq 2 ]
+	assert_error_line sphereceti
+	[[ "$stderr" == *"cannot run sc-plan ($BATS_TEST_TMPDIR/sc-plan): No such file or directory" ]]
+}
+
 @test "sphereceti --version and help" {
 	run sphereceti --version
 	[ "$status" -eq 0 ]

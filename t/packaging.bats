@@ -58,7 +58,7 @@ setup_file() {
 	[[ "$output" == *" -Werror "* ]]
 	run make -n -C "$SRC" BUILD="$PKG" check
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"DEVELOPER=1 check-lint check-layers check-unit check-bats"* ]]
+	[[ "$output" == *"DEVELOPER=1 check-lint check-layers check-shape check-unit check-bats"* ]]
 }
 
 @test "install honours DESTDIR, bindir, libexecdir and mandir; uninstall removes it all" {

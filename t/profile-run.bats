@@ -344,6 +344,16 @@ except Exception:
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
 	[ ! -e "$WS" ]
+	# thresholds are refused before anything runs, with sc-report's words
+	profile --threshold-ratio abc
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"--threshold-ratio wants a decimal number"* ]]
+	[ ! -e "$WS" ]
+	profile --threshold-delta=-1
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[ ! -e "$WS" ]
 	run --separate-stderr "$SC_BIN/sphereceti" profile-run --version
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ ^sc-profile-run\ [0-9]+\.[0-9]+\.[0-9]+$ ]]

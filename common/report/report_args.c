@@ -94,13 +94,21 @@ static int check_out_dir(const char *dir, struct strbuf *err)
 	return 0;
 }
 
+int sc_report_thresholds_check(const char *ratio, const char *delta, const char *added,
+                               struct sc_thresholds *th, struct strbuf *err)
+{
+	sc_thresholds_default(th);
+	if (threshold(ratio, "--threshold-ratio", &th->ratio_milli, err) < 0 ||
+	    threshold(delta, "--threshold-delta", &th->delta_ms, err) < 0 ||
+	    threshold(added, "--threshold-added", &th->added_ms, err) < 0)
+		return -1;
+	return 0;
+}
+
 int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *th,
                          struct strbuf *err)
 {
-	sc_thresholds_default(th);
-	if (threshold(a->ratio, "--threshold-ratio", &th->ratio_milli, err) < 0 ||
-	    threshold(a->delta, "--threshold-delta", &th->delta_ms, err) < 0 ||
-	    threshold(a->added, "--threshold-added", &th->added_ms, err) < 0)
+	if (sc_report_thresholds_check(a->ratio, a->delta, a->added, th, err) < 0)
 		return -1;
 	if (a->run_id && !sc_is_lower_hex(a->run_id, SC_RUN_ID_HEXSZ)) {
 		sb_addf(err, "--run-id is not a run ID of %d lowercase hex digits (%s)",

@@ -20,6 +20,11 @@ struct sc_report_args {
 int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *th,
                          struct strbuf *err);
 
+/* The thresholds alone (NULL: the default), as sc-report checks them, so
+ * that profile-run refuses a bad one before anything runs. */
+int sc_report_thresholds_check(const char *ratio, const char *delta, const char *added,
+                               struct sc_thresholds *th, struct strbuf *err);
+
 /* "UID:GID", each a decimal below 2^32 without leading zeros. */
 int sc_is_uid_gid(const char *s);
 

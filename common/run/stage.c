@@ -76,7 +76,7 @@ void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
 		errno = err;
-		sc_die_sys_errno("cannot run stage sc-%s (%s)", stage, argv.v[0]);
+		sc_die_path_errno("cannot run stage sc-%s (%s)", stage, argv.v[0]);
 	}
 	s->pid = p.pid;
 	s->out_fd = output != SC_STAGE_INHERIT ? p.out_fd : -1;

@@ -10,24 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int sc_workspace_errno_is_input(int e)
-{
-	switch (e) {
-	case ENOENT: case ENOTDIR: case EACCES: case EPERM: case ENAMETOOLONG: case ELOOP: case EROFS:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len)
 {
 	if (mkdir(ws, 0755) < 0) {
 		if (errno == EEXIST)
 			sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
-		if (sc_workspace_errno_is_input(errno))
-			sc_die_errno("cannot create workspace (%s)", ws);
-		sc_die_sys_errno("cannot create workspace (%s)", ws);
+		sc_die_path_errno("cannot create workspace (%s)", ws);
 	}
 	char real[PATH_MAX];
 	if (!realpath(ws, real))

@@ -14,10 +14,6 @@
  * plan.json (PLAN, LEN bytes), and from here make every error line say
  * that the folder stays.  Returns WS resolved (allocated). */
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len);
-/* 1 when mkdir's errno E says the operator's path is at fault (its parent
- * missing or not theirs to write, read-only, too long), 0 when it says the
- * machine failed (a full disk, an I/O error, no memory). */
-int sc_workspace_errno_is_input(int e);
 /* The report is whole: INCOMPLETE goes. */
 void sc_workspace_complete(const char *ws);
 /* The folder that will hold WS, before WS exists: its path up to the last

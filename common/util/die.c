@@ -80,6 +80,22 @@ static _Noreturn void die_va(int code, const char *suffix, const char *fmt, va_l
 void sc_die_code(int code, const char *fmt, ...) { DIE_WITH(code, NULL); }
 void sc_die(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, NULL); }
 void sc_die_errno(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, strerror(errno)); }
+int sc_errno_is_input(int e)
+{
+	switch (e) {
+	case ENOENT: case ENOTDIR: case EACCES: case EPERM: case ENAMETOOLONG: case ELOOP: case EROFS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void sc_die_path_errno(const char *fmt, ...)
+{
+	int e = errno;
+	DIE_WITH(sc_errno_is_input(e) ? SC_EXIT_USAGE : SC_EXIT_SYSTEM, strerror(e));
+}
+
 void sc_die_fail(const char *fmt, ...) { DIE_WITH(SC_EXIT_FAIL, NULL); }
 void sc_die_sys(const char *fmt, ...) { DIE_WITH(SC_EXIT_SYSTEM, NULL); }
 void sc_die_sys_errno(const char *fmt, ...) { DIE_WITH(SC_EXIT_SYSTEM, strerror(errno)); }

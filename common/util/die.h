@@ -24,6 +24,14 @@ _Noreturn void sc_die(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* Bad input met through a system call (a path the operator named does not
  * open): ": strerror(errno)" appended, exit SC_EXIT_USAGE. */
 _Noreturn void sc_die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A path the operator named (or their TMPDIR) could not be used: bad input
+ * (2) when errno blames the path (sc_errno_is_input), a system failure (3)
+ * when it blames the machine.  ": strerror(errno)" appended. */
+_Noreturn void sc_die_path_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 1 when errno E says the path is at fault (a missing or non-directory
+ * component, no permission, read-only, too long, a link loop), 0 when it
+ * says the machine failed (a full disk, an I/O error, no memory). */
+int sc_errno_is_input(int e);
 /* The work failed: exit SC_EXIT_FAIL. */
 _Noreturn void sc_die_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The system failed: exit SC_EXIT_SYSTEM; the _errno form appends

@@ -235,17 +235,6 @@ START_TEST(progress_seconds_log_paths_and_hints)
 }
 END_TEST
 
-START_TEST(workspace_errno_input_or_system)
-{
-	const int input[] = {ENOENT, ENOTDIR, EACCES, EPERM, ENAMETOOLONG, ELOOP, EROFS};
-	const int system[] = {ENOSPC, EDQUOT, EIO, ENOMEM};
-	for (size_t i = 0; i < sizeof input / sizeof *input; i++)
-		ck_assert_msg(sc_workspace_errno_is_input(input[i]), "errno %d", input[i]);
-	for (size_t i = 0; i < sizeof system / sizeof *system; i++)
-		ck_assert_msg(!sc_workspace_errno_is_input(system[i]), "errno %d", system[i]);
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("run");
@@ -261,7 +250,6 @@ int main(void)
 	tcase_add_test(tc, stage_die_exits_with_the_stage_code);
 	tcase_add_test(tc, sandboxed_step_outcome);
 	tcase_add_test(tc, progress_seconds_log_paths_and_hints);
-	tcase_add_test(tc, workspace_errno_input_or_system);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }

@@ -1,9 +1,11 @@
 /* util/: the strbuf that is never NULL and the option table every program
  * parses with. */
 #include "unit_main.h"
+#include "util/die.h"
 #include "util/options.h"
 #include "util/strbuf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -84,6 +86,31 @@ START_TEST(options_values_prefixes_lists)
 }
 END_TEST
 
+START_TEST(errno_input_or_system)
+{
+	const int input[] = {ENOENT, ENOTDIR, EACCES, EPERM, ENAMETOOLONG, ELOOP, EROFS};
+	const int system[] = {ENOSPC, EDQUOT, EIO, ENOMEM};
+	for (size_t i = 0; i < sizeof input / sizeof *input; i++)
+		ck_assert_msg(sc_errno_is_input(input[i]), "errno %d", input[i]);
+	for (size_t i = 0; i < sizeof system / sizeof *system; i++)
+		ck_assert_msg(!sc_errno_is_input(system[i]), "errno %d", system[i]);
+}
+END_TEST
+
+START_TEST(path_errno_input)
+{
+	errno = ENOENT;
+	sc_die_path_errno("cannot create x (%s)", "/nope");
+}
+END_TEST
+
+START_TEST(path_errno_system)
+{
+	errno = ENOSPC;
+	sc_die_path_errno("cannot create x (%s)", "/full");
+}
+END_TEST
+
 #define DIES(name, ...)                              \
 	START_TEST(name) { parse(SC_PARSE_NO_ARGS, __VA_ARGS__, NULL); } \
 	END_TEST
@@ -113,6 +140,7 @@ int main(void)
 	TCase *tc = tcase_create("util");
 	tcase_add_test(tc, strbuf_never_null);
 	tcase_add_test(tc, options_values_prefixes_lists);
+	tcase_add_test(tc, errno_input_or_system);
 	const TTest *dies[] = {dies_twice, dies_twice_bool, dies_ambiguous, dies_unknown, dies_unknown_short,
 	               dies_missing_value, dies_bool_value, dies_missing_required, dies_empty_required,
 	               dies_stray, dies_list_empty, dies_args_short, dies_help_value};
@@ -125,6 +153,8 @@ int main(void)
 		tcase_add_exit_test(tc, help_exits_0, 0);
 		tcase_add_exit_test(tc, help_beats_required, 0);
 		tcase_add_exit_test(tc, version_exits_0, 0);
+		tcase_add_exit_test(tc, path_errno_input, 2);
+		tcase_add_exit_test(tc, path_errno_system, 3);
 	}
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
