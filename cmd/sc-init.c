@@ -42,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "version.h"
+
 static int report_fd = -1;
 
 static void say(const char *fmt, long v)
@@ -429,16 +431,31 @@ static int self_test(int argc, char **argv)
 	return 0;
 }
 
+/* Like every program of ours, -h/--help and --version; anything else that
+ * is not one of the three forms is one error line, exit 2.  Without stdio:
+ * nothing of it runs between fork and exec. */
+static int answer(int fd, const char *text, int code)
+{
+	ssize_t w = write(fd, text, strlen(text));
+	(void)w; /* the exit code says it either way */
+	return code;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+		return answer(1, "usage: sc-init REPORT_FD [--keep-output] -- CMD ARG...\n"
+		                 "       sc-init REPORT_FD --self-test NS=INODE...\n"
+		                 "       sc-init --host UID GID REPORT_FD -- BWRAP ARG...\n"
+		                 "The sandbox's PID 1 and the host step before bwrap, started by\n"
+		                 "sc-sandbox-exec; see sc-sandbox-exec(1), THE SANDBOX.\n", 0);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0)
+		return answer(1, "sc-init " SC_VERSION "\n", 0);
 	if (argc > 1 && strcmp(argv[1], "--host") == 0)
 		return host_step(argc, argv);
-	if (argc < 3 || sscanf(argv[1], "%d", &report_fd) != 1 || report_fd < 3) {
-		static const char usage[] = "sc-init: usage: sc-init REPORT_FD -- CMD ARG...\n";
-		ssize_t w = write(2, usage, sizeof usage - 1);
-		(void)w; /* exit 2 either way */
-		return 2;
-	}
+	if (argc < 3 || sscanf(argv[1], "%d", &report_fd) != 1 || report_fd < 3)
+		return answer(2, "sc-init: error: usage: sc-init REPORT_FD -- CMD ARG...; see sc-init "
+		                 "--help (argv)\n", 2);
 	/* Non-dumpable: sandboxed code (same uid, no capabilities) cannot
 	 * ptrace us or open /proc/1/fd/REPORT_FD. */
 	prctl(PR_SET_DUMPABLE, 0);

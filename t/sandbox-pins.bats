@@ -148,6 +148,19 @@ while os.path.exists("/proc/%d" % y):
 	[ "$code" -eq 0 ]
 }
 
+@test "sc-init answers --help and --version like every program; a bad call is one error line, exit 2" {
+	run --separate-stderr "$SC_BIN/sc-init" --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: sc-init REPORT_FD"* ]]
+	[ -z "$stderr" ]
+	run --separate-stderr "$SC_BIN/sc-init" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^sc-init\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	run --separate-stderr "$SC_BIN/sc-init" --bogus
+	[ "$status" -eq 2 ]
+	assert_error_line sc-init
+}
+
 @test "sc-init runs a command only as PID 1 of its own namespace: its kill(-1) never reaches the host" {
 	[ "$(id -u)" -eq 0 ] || skip "needs a root operator to start a process as another uid"
 	# A process of an otherwise unused uid stands in for everything else

@@ -1,4 +1,5 @@
 #include "plan/materialize.h"
+#include "plan/revs.h"
 #include "git/treelookup.h"
 #include "plan/planner.h"
 #include "util/die.h"
@@ -45,20 +46,10 @@ int sc_materialize_commit(struct sc_catfile *c, const char *commit, int hexsz,
                           char tree[SC_MAX_HEXSZ + 1], struct strbuf *why)
 {
 	char type[16] = "";
-	switch (sc_commit_read(c, commit, hexsz, type, tree)) {
-	case SC_COMMIT_OK:
-		return SC_EXIT_OK;
-	case SC_COMMIT_MISSING:
-		sb_addf(why, "commit not found (--commit %s)", commit);
-		return SC_EXIT_USAGE;
-	case SC_COMMIT_NOT_COMMIT:
-		sb_addf(why, "object is a %s, not a commit (--commit %s)", type, commit);
-		return SC_EXIT_USAGE;
-	case SC_COMMIT_MALFORMED:
-		break;
-	}
-	sb_addf(why, "malformed commit object (--commit %s)", commit);
-	return SC_EXIT_SYSTEM;
+	int code = sc_commit_verdict(sc_commit_read(c, commit, hexsz, type, tree), type, commit, why);
+	if (code != SC_EXIT_OK)
+		sb_adds(why, " (--commit)");
+	return code;
 }
 
 int sc_plan_allows_commit(const struct sc_plan *p, const char *object_format,
