@@ -175,7 +175,8 @@ START_TEST(plan_round_trip_and_classify)
 }
 END_TEST
 
-START_TEST(sample_round_trip)
+/* One ok sample, the start of the round trip and of every refusal. */
+static struct sc_sample ok_sample(void)
 {
 	struct sc_sample s = {
 		"0123456789abcdef0123456789abcdef",
@@ -183,6 +184,12 @@ START_TEST(sample_round_trip)
 		"4444444444444444444444444444444444444444", "head:SphereCeti.A", 1, 1.25, 0.5, 1.75,
 		2.0, 12345, 0, NULL, NULL,
 	};
+	return s;
+}
+
+START_TEST(sample_round_trip)
+{
+	struct sc_sample s = ok_sample();
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
 	sc_sample_to_json(&s, &a);
 	struct sc_sample t;
@@ -251,12 +258,7 @@ START_TEST(sample_rejections)
 		{"\"cpu_s\":1.750", "\"cpu_s\":1.751", "cpu_s is not cpu_user_s + cpu_sys_s"},
 		{"\"ok\":true", "\"ok\":false", "an error sample has no known error reason"},
 	};
-	struct sc_sample s = {
-		"0123456789abcdef0123456789abcdef",
-		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-		"4444444444444444444444444444444444444444", "head:SphereCeti.A", 1, 1.25, 0.5, 1.75,
-		2.0, 12345, 0, NULL, NULL,
-	};
+	struct sc_sample s = ok_sample();
 	struct strbuf good = STRBUF_INIT, bad = STRBUF_INIT, err = STRBUF_INIT;
 	sc_sample_to_json(&s, &good);
 	struct sc_sample t;
