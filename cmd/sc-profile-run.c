@@ -9,6 +9,7 @@
 #include "util/die.h"
 #include "util/execdir.h"
 #include "util/options.h"
+#include "util/seconds.h"
 
 #include <stdlib.h>
 
@@ -34,8 +35,8 @@ struct raw {
 static double seconds(const char *s, const char *flag, double dflt)
 {
 	double v = dflt;
-	if (s && sc_run_parse_seconds(s, &v) < 0)
-		sc_die("%s wants seconds between 0 and %d (%s %s)", flag, SC_RUN_SECONDS_MAX, flag, s);
+	if (s && sc_parse_seconds(s, &v) < 0)
+		sc_die("%s wants seconds between 0 and %d (%s %s)", flag, SC_SECONDS_MAX, flag, s);
 	return v;
 }
 

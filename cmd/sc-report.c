@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 	sc_report_free(&r);
 	sc_report_env_release(&env);
 	sc_sample_set_free(&in);
-	sc_strlist_release(&a.samples);
+	sc_argv_release(&a.samples);
 	sc_plan_free(&plan);
 	sb_release(&err);
 	return rc;

@@ -44,11 +44,11 @@ static struct {
 } o = {.bwrap = "/usr/bin/bwrap"};
 
 static const struct sc_option opts[] = {
-	SC_OPT_STRING(0, "tree", &o.run.tree, "DIR", "the side's source tree, read-write at /project"),
-	SC_OPT_STRING(0, "toolchain", &o.run.toolchain, "DIR", "holds bin/lean and bin/lake; read-only"),
-	SC_OPT_STRING(0, "dependencies", &o.run.deps, "DIR", "the prepared Lake packages; read-only"),
-	SC_OPT_STRING(0, "time-file", &o.run.time_file, "FILE", "GNU time's counters (a new file)"),
-	SC_OPT_STRING(0, "timeout", &o.run.timeout, "SECONDS", "in (0, 86400]"),
+	SC_OPT_STRING_F(0, "tree", &o.run.tree, "DIR", "the side's source tree, read-write at /project", SC_OPT_RUN),
+	SC_OPT_STRING_F(0, "toolchain", &o.run.toolchain, "DIR", "holds bin/lean and bin/lake; read-only", SC_OPT_RUN),
+	SC_OPT_STRING_F(0, "dependencies", &o.run.deps, "DIR", "the prepared Lake packages; read-only", SC_OPT_RUN),
+	SC_OPT_STRING_F(0, "time-file", &o.run.time_file, "FILE", "GNU time's counters (a new file)", SC_OPT_RUN),
+	SC_OPT_STRING_F(0, "timeout", &o.run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_RUN),
 	SC_OPT_STRING(0, "log", &o.run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
 	SC_OPT_STRING(0, "sandbox-user", &o.user, "USER|UID:GID", "who the sandbox runs as (root operator)"),
 	SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "size of the private /tmp (K, M, G; default 1G)"),
@@ -71,22 +71,6 @@ static void check_modes(void)
 		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
 }
 
-/* A run's options are required, but only for a run: named all at once, as
- * the option parser names the ones it requires. */
-static void check_required(void)
-{
-	const char *names[] = {"--tree", "--toolchain", "--dependencies", "--time-file", "--timeout"};
-	const char *given[] = {o.run.tree, o.run.toolchain, o.run.deps, o.run.time_file, o.run.timeout};
-	struct strbuf missing = STRBUF_INIT;
-	size_t n = 0;
-	for (size_t k = 0; k < 5; k++)
-		if (!given[k] || !*given[k])
-			sb_addf(&missing, "%s%s", n++ ? ", " : "", names[k]);
-	if (n)
-		sc_die("missing required option%s (%s)", n > 1 ? "s" : "", missing.buf);
-	sb_release(&missing);
-}
-
 static void print_status(const struct sc_outcome *out)
 {
 	struct sc_status st = {.exit_code = out->exit_code, .signal = out->signal,
@@ -102,7 +86,7 @@ static int run_command(const struct sc_sandbox *sb, int i, int argc, char **argv
 {
 	if (i >= argc || strcmp(argv[i - 1], "--") != 0)
 		sc_die("the command must follow -- (%s)", usage_line);
-	check_required();
+	sc_options_require(opts, SC_OPT_RUN);
 	o.run.argv = argv + i;
 	o.run.libexecdir = SC_LIBEXECDIR;
 	struct sc_outcome out;

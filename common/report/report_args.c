@@ -62,7 +62,7 @@ static int check_env(const struct sc_report_args *a, struct strbuf *err)
 
 /* Standard input can be read once: "-" at most once among the files.  A
  * file's name is in report.json, which holds only UTF-8. */
-static int check_samples(const struct sc_strlist *samples, const char *out_dir,
+static int check_samples(const struct sc_argv *samples, const char *out_dir,
                          struct strbuf *err)
 {
 	size_t stdin_uses = 0;

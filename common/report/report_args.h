@@ -11,7 +11,7 @@ struct sc_report_args {
 	const char *plan, *out_dir, *run_id;
 	const char *lean_version, *lean_sha256, *lake_sha256, *sandbox_user;
 	const char *ratio, *delta, *added; /* thresholds; NULL: the default */
-	struct sc_strlist samples;
+	struct sc_argv samples;
 };
 
 /* Checks every value, in a fixed order, and sets th from the thresholds.

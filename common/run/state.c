@@ -2,22 +2,9 @@
 #include "run/stage.h"
 #include "util/die.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-int sc_run_parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > SC_RUN_SECONDS_MAX)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 void sc_run_progress(struct sc_run *r, const char *fmt, ...)
 {

@@ -37,11 +37,6 @@ struct sc_run {
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
 };
 
-/* A timeout's seconds: a number in (0, SC_RUN_SECONDS_MAX].  Returns 0, or
- * -1 when S is not one. */
-#define SC_RUN_SECONDS_MAX 86400
-int sc_run_parse_seconds(const char *s, double *out);
-
 /* "[step/steps] what" on stderr, unless --quiet. */
 void sc_run_progress(struct sc_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Dies with 128+N when signal N interrupted the run (the stages got it). */

@@ -5,23 +5,13 @@
 #include "util/argv.h"
 #include "util/die.h"
 #include "util/pathcheck.h"
+#include "util/seconds.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-double sc_command_timeout(const char *s)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > SC_COMMAND_MAX_TIMEOUT_S)
-		return -1;
-	return v;
-}
 
 /* The three mounted folders, canonical; N the option names. */
 struct mounts {
@@ -121,9 +111,9 @@ static void run(struct sc_sandbox *sb, const struct sc_command_spec *spec, doubl
 
 void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, struct sc_outcome *o)
 {
-	double timeout = sc_command_timeout(spec->timeout);
-	if (timeout < 0)
-		sc_die("--timeout must be a number of seconds in (0, %.0f] (%s)", SC_COMMAND_MAX_TIMEOUT_S,
+	double timeout;
+	if (sc_parse_seconds(spec->timeout, &timeout) < 0)
+		sc_die("--timeout must be a number of seconds in (0, %d] (%s)", SC_SECONDS_MAX,
 		       spec->timeout);
 	struct mounts m;
 	check_mounts(spec, &m);

@@ -16,12 +16,6 @@ struct sc_command_spec {
 	char **argv;                         /* the command, NULL-terminated */
 };
 
-/* --timeout's bounds. */
-#define SC_COMMAND_MAX_TIMEOUT_S 86400.0
-
-/* Seconds in (0, SC_COMMAND_MAX_TIMEOUT_S]; -1 for anything else. */
-double sc_command_timeout(const char *s);
-
 /* Runs spec in sb.  Returns with o->status_line set (the caller prints the
  * status line and exits o->exit); dies on every other way out, the time
  * file's temporary removed first, and of the stop signal that ended the

@@ -8,11 +8,16 @@
 #include <string.h>
 #include <sys/wait.h>
 
-int sc_outcome_first_line(const struct strbuf *output, struct strbuf *out)
+void sc_outcome_why_not_started(const struct sc_sandbox_result *r, const char *bwrap,
+                                struct strbuf *why)
 {
-	size_t n = strcspn(output->buf, "\n");
-	sb_add(out, output->buf, n < 511 ? n : 511);
-	return n > 0;
+	size_t n = strcspn(r->output.buf, "\n");
+	sb_adds(why, "the sandbox did not start: ");
+	if (n)
+		sb_add(why, r->output.buf, n < 511 ? n : 511);
+	else
+		sb_adds(why, sc_describe_status(r->wrapper_status));
+	sb_addf(why, " (%s)", bwrap);
 }
 
 /* No status line: the error, and the code the kind of failure fixes. */
@@ -20,17 +25,6 @@ static void fail(struct sc_outcome *o, int code)
 {
 	o->status_line = 0;
 	o->exit = code;
-}
-
-/* Why the sandbox did not start: bwrap's (or GNU time's) first line, else
- * the wrapper's status. */
-static void not_started(const struct sc_sandbox_result *r, const char *bwrap, struct sc_outcome *o)
-{
-	sb_adds(&o->why, "the sandbox did not start: ");
-	if (!sc_outcome_first_line(&r->output, &o->why))
-		sb_adds(&o->why, sc_describe_status(r->wrapper_status));
-	sb_addf(&o->why, " (%s)", bwrap);
-	fail(o, SC_EXIT_SYSTEM);
 }
 
 /* sc-init reported the command's status: bwrap and GNU time pass it on
@@ -69,7 +63,8 @@ void sc_outcome_decide(const struct sc_sandbox_result *r, const char *bwrap, con
 		o->signal = WIFSIGNALED(r->wrapper_status) ? WTERMSIG(r->wrapper_status) : SIGKILL;
 		o->exit = SC_EXIT_FAIL;
 	} else if (!ir.ready) {
-		not_started(r, bwrap, o);
+		sc_outcome_why_not_started(r, bwrap, &o->why);
+		fail(o, SC_EXIT_SYSTEM);
 	} else if (ir.exec_errno) {
 		/* The command is the operator's: a name that does not run is bad input. */
 		sb_addf(&o->why, "cannot run the command in the sandbox: %s (%s)", strerror(ir.exec_errno),

@@ -25,8 +25,10 @@ void sc_outcome_decide(const struct sc_sandbox_result *r, const char *bwrap, con
                        struct sc_outcome *o);
 void sc_outcome_release(struct sc_outcome *o);
 
-/* The first line of the wrapper's own messages (GNU time, bwrap), at most
- * 511 bytes, into out; 0 when there is none. */
-int sc_outcome_first_line(const struct strbuf *output, struct strbuf *out);
+/* Appends "the sandbox did not start: WHY (BWRAP)" to why: WHY is the first
+ * line (at most 511 bytes) of the wrapper's own messages (bwrap, GNU time),
+ * else the wrapper's status.  The run's and the self-test's wording. */
+void sc_outcome_why_not_started(const struct sc_sandbox_result *r, const char *bwrap,
+                                struct strbuf *why);
 
 #endif

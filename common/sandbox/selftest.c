@@ -89,10 +89,8 @@ int sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timef
 		sb_addf(why, "self-test: the sandbox did not finish within %d s (%s)", SC_SELFTEST_TIMEOUT_S,
 		        bwrap);
 	} else if (!ir.ready && !ir.self_test_ok && !ir.failure[0]) {
-		sb_adds(why, "self-test: the sandbox did not start: ");
-		if (!sc_outcome_first_line(&r->output, why))
-			sb_adds(why, sc_describe_status(r->wrapper_status));
-		sb_addf(why, " (%s)", bwrap);
+		sb_adds(why, "self-test: ");
+		sc_outcome_why_not_started(r, bwrap, why);
 	} else if (!ir.self_test_ok) {
 		sb_addf(why, "self-test: %s (%s)", ir.failure[0] ? ir.failure : "the sandbox check did not finish",
 		        bwrap);

@@ -15,21 +15,6 @@ static const struct sc_option builtin[] = {
 	SC_OPT_END(),
 };
 
-void sc_strlist_push(struct sc_strlist *l, const char *s)
-{
-	if (l->n == l->alloc) {
-		l->alloc = l->alloc ? 2 * l->alloc : 8;
-		l->v = xrealloc(l->v, l->alloc * sizeof *l->v);
-	}
-	l->v[l->n++] = s;
-}
-
-void sc_strlist_release(struct sc_strlist *l)
-{
-	free(l->v);
-	memset(l, 0, sizeof *l);
-}
-
 /* Exact name first, then a unique prefix; dies on an unknown or ambiguous
  * name.  ARG is the whole argument, for the error line. */
 static const struct sc_option *find_long(const struct sc_option *opts, const char *name,
@@ -119,13 +104,13 @@ static void take(const struct sc_option *o, const char *value, int argc, char **
 		return;
 	case SC_OPTK_LIST:
 		if (value) {
-			sc_strlist_push(o->value, value);
+			sc_argv_push(o->value, value);
 			return;
 		}
 		if (*i + 1 >= argc || strncmp(argv[*i + 1], "--", 2) == 0)
 			sc_die("option --%s needs at least one value (%s)", o->name, arg);
 		while (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0)
-			sc_strlist_push(o->value, argv[++*i]);
+			sc_argv_push(o->value, argv[++*i]);
 		return;
 	case SC_OPTK_ARGS:
 		if (value || *i + (int)o->nargs >= argc)
@@ -146,14 +131,14 @@ static size_t count(const struct sc_option *opts)
 	return n;
 }
 
-static void check_required(const struct sc_option *opts)
+void sc_options_require(const struct sc_option *opts, int flag)
 {
 	struct strbuf missing = STRBUF_INIT;
 	size_t n = 0;
 	for (const struct sc_option *o = opts; o->kind != SC_OPTK_END; o++) {
-		if (!(o->flags & SC_OPT_REQUIRED))
+		if (!(o->flags & flag))
 			continue;
-		int absent = o->kind == SC_OPTK_LIST ? !((struct sc_strlist *)o->value)->n
+		int absent = o->kind == SC_OPTK_LIST ? !((struct sc_argv *)o->value)->n
 		                                     : !*(const char **)o->value ||
 		                                           !**(const char **)o->value;
 		if (absent)
@@ -161,6 +146,7 @@ static void check_required(const struct sc_option *opts)
 	}
 	if (n)
 		sc_die("missing required option%s (%s)", n > 1 ? "s" : "", missing.buf);
+	sb_release(&missing);
 }
 
 int sc_parse_options(int argc, char **argv, const struct sc_option *opts,
@@ -197,6 +183,6 @@ int sc_parse_options(int argc, char **argv, const struct sc_option *opts,
 	free(seen);
 	if (!(flags & SC_PARSE_ARGS) && i < argc)
 		sc_die("unexpected argument; see %s --help (%s)", sc_progname(), argv[i]);
-	check_required(opts);
+	sc_options_require(opts, SC_OPT_REQUIRED);
 	return i;
 }

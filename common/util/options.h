@@ -13,28 +13,26 @@
  *   options stop at "--" or at the first argument that is not one, so a
  *   command's own flags stay its own.
  * A usage error is one line "sc-x: error: what (where)", exit 2. */
+#include "util/argv.h"
+
 #include <stddef.h>
 
 enum sc_opt_kind { SC_OPTK_END, SC_OPTK_STRING, SC_OPTK_BOOL, SC_OPTK_LIST, SC_OPTK_ARGS };
 
 #define SC_OPT_REQUIRED 1 /* missing or empty is an error */
+#define SC_OPT_RUN 2      /* required too, but only in the mode that says so
+                           * (sc_options_require): a run's, not a self-test's */
 
 struct sc_option {
 	enum sc_opt_kind kind;
 	const char *name;  /* long name, without "--" */
 	char short_name;   /* 0: none */
 	void *value;       /* const char ** (STRING, ARGS: an array), int * (BOOL),
-	                    * struct sc_strlist * (LIST) */
+	                    * struct sc_argv * (LIST: the values in order) */
 	const char *argh;  /* the value's name in --help, e.g. "DIR" */
 	const char *help;
 	int flags;         /* SC_OPT_REQUIRED */
 	size_t nargs;      /* ARGS: how many values follow the option */
-};
-
-/* The values a LIST option collected, in order. */
-struct sc_strlist {
-	const char **v;
-	size_t n, alloc;
 };
 
 /* A string; the last argument of STRING_F is SC_OPT_REQUIRED or 0. */
@@ -65,10 +63,12 @@ struct sc_command {
 int sc_parse_options(int argc, char **argv, const struct sc_option *opts,
                      const struct sc_command *cmd, int flags);
 
+/* Dies naming every option with a FLAG bit (SC_OPT_REQUIRED, SC_OPT_RUN)
+ * that is missing or empty, in one line; sc_parse_options does this for
+ * SC_OPT_REQUIRED. */
+void sc_options_require(const struct sc_option *opts, int flag);
+
 /* The usage and option table, as -h prints them, on stdout. */
 void sc_print_usage(const struct sc_option *opts, const struct sc_command *cmd);
-
-void sc_strlist_push(struct sc_strlist *l, const char *s);
-void sc_strlist_release(struct sc_strlist *l);
 
 #endif

@@ -31,13 +31,13 @@ static void setup(void)
 	memset(&good, 0, sizeof good);
 	good.plan = "plan.json";
 	good.out_dir = dir;
-	sc_strlist_push(&good.samples, "a.jsonl");
-	sc_strlist_push(&good.samples, "-");
+	sc_argv_push(&good.samples, "a.jsonl");
+	sc_argv_push(&good.samples, "-");
 }
 
 static void teardown(void)
 {
-	sc_strlist_release(&good.samples);
+	sc_argv_release(&good.samples);
 	char *names[] = {"report.json", "report.md", NULL};
 	for (char **f = names; *f; f++) {
 		char *p = sc_report_out_path(dir, *f);
@@ -116,21 +116,21 @@ START_TEST(args_samples_and_out_dir)
 {
 	struct sc_thresholds th;
 	struct sc_report_args a = good;
-	a.samples = (struct sc_strlist){0};
-	sc_strlist_push(&a.samples, "-");
-	sc_strlist_push(&a.samples, "b");
-	sc_strlist_push(&a.samples, "-");
+	a.samples = (struct sc_argv)SC_ARGV_INIT;
+	sc_argv_push(&a.samples, "-");
+	sc_argv_push(&a.samples, "b");
+	sc_argv_push(&a.samples, "-");
 	ck_assert_str_eq(problem(&a, &th), "--samples names stdin ('-') more than once (argv)");
-	sc_strlist_release(&a.samples);
+	sc_argv_release(&a.samples);
 	/* A name report.json cannot hold; inside the folder only the part
 	 * below it is recorded. */
-	sc_strlist_push(&a.samples, "s\xff.jsonl");
+	sc_argv_push(&a.samples, "s\xff.jsonl");
 	ck_assert_str_eq(problem(&a, &th), "--samples names a file whose name is not UTF-8 (argv)");
-	sc_strlist_release(&a.samples);
+	sc_argv_release(&a.samples);
 	a.out_dir = "d\xff";
-	sc_strlist_push(&a.samples, "d\xff/s.jsonl");
+	sc_argv_push(&a.samples, "d\xff/s.jsonl");
 	ck_assert_str_eq(problem(&a, &th), "cannot use output directory (d\xff): No such file or directory");
-	sc_strlist_release(&a.samples);
+	sc_argv_release(&a.samples);
 
 	a = good;
 	a.out_dir = "/nonexistent/sc-unit";

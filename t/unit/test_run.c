@@ -135,24 +135,6 @@ START_TEST(workspace_parent_before_it_exists)
 }
 END_TEST
 
-START_TEST(seconds_between_zero_and_a_day)
-{
-	double v = -1;
-	ck_assert_int_eq(sc_run_parse_seconds("1", &v), 0);
-	ck_assert_double_eq_tol(v, 1, 1e-9);
-	ck_assert_int_eq(sc_run_parse_seconds("0.25", &v), 0);
-	ck_assert_double_eq_tol(v, 0.25, 1e-9);
-	ck_assert_int_eq(sc_run_parse_seconds("86400", &v), 0);
-	ck_assert_double_eq_tol(v, 86400, 1e-9);
-	const char *bad[] = {"0", "-3", "86400.5", "", "5x", "inf", "nan", "1e400", " "};
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		v = 7;
-		ck_assert_msg(sc_run_parse_seconds(bad[i], &v) < 0, "accepted '%s'", bad[i]);
-		ck_assert_double_eq_tol(v, 7, 1e-9);
-	}
-}
-END_TEST
-
 START_TEST(stage_exit_code_keeps_system_failures)
 {
 	ck_assert_int_eq(sc_stage_exit_code(1, SC_EXIT_FAIL), SC_EXIT_FAIL);
@@ -245,7 +227,6 @@ int main(void)
 	tcase_add_test(tc, workspace_claimed_once_and_marked_incomplete);
 	tcase_add_test(tc, workspace_raw_paths);
 	tcase_add_test(tc, workspace_parent_before_it_exists);
-	tcase_add_test(tc, seconds_between_zero_and_a_day);
 	tcase_add_test(tc, stage_exit_code_keeps_system_failures);
 	tcase_add_test(tc, stage_die_exits_with_the_stage_code);
 	tcase_add_test(tc, sandboxed_step_outcome);

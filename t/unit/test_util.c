@@ -3,6 +3,7 @@
 #include "unit_main.h"
 #include "util/die.h"
 #include "util/options.h"
+#include "util/seconds.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -35,9 +36,9 @@ START_TEST(strbuf_never_null)
 }
 END_TEST
 
-static const char *repo, *head, *pin[2];
+static const char *repo, *head, *tree, *pin[2];
 static int quiet;
-static struct sc_strlist files;
+static struct sc_argv files;
 static const struct sc_option opts[] = {
 	SC_OPT_REQUIRED_STRING(0, "repo", &repo, "DIR", "the repository"),
 	SC_OPT_STRING(0, "head", &head, "H", "the head"),
@@ -45,6 +46,7 @@ static const struct sc_option opts[] = {
 	SC_OPT_BOOL('q', "quiet", &quiet, "say less"),
 	SC_OPT_LIST_F("samples", &files, "FILE", "samples", 0),
 	SC_OPT_ARGS("pin", pin, 2, "SHA VERSION", "two values"),
+	SC_OPT_STRING_F(0, "tree", &tree, "DIR", "required in one mode only", SC_OPT_RUN),
 	SC_OPT_END(),
 };
 static const char *const usage[] = {"usage: t --repo DIR", NULL};
@@ -59,9 +61,9 @@ static int parse(int flags, ...)
 	for (char *a; (a = va_arg(ap, char *));)
 		argv[argc++] = a;
 	va_end(ap);
-	repo = head = pin[0] = pin[1] = NULL;
+	repo = head = tree = pin[0] = pin[1] = NULL;
 	quiet = 0;
-	sc_strlist_release(&files);
+	sc_argv_release(&files);
 	return sc_parse_options(argc, argv, opts, &cmd, flags);
 }
 
@@ -111,6 +113,48 @@ START_TEST(path_errno_system)
 }
 END_TEST
 
+/* sc-sandbox-exec's --timeout and profile-run's three timeouts. */
+START_TEST(seconds_between_zero_and_a_day)
+{
+	double v = -1;
+	ck_assert_int_eq(sc_parse_seconds("1", &v), 0);
+	ck_assert_double_eq_tol(v, 1, 1e-9);
+	ck_assert_int_eq(sc_parse_seconds("0.25", &v), 0);
+	ck_assert_double_eq_tol(v, 0.25, 1e-9);
+	ck_assert_int_eq(sc_parse_seconds("5", &v), 0);
+	ck_assert(v == 5.0);
+	ck_assert_int_eq(sc_parse_seconds("0.5", &v), 0);
+	ck_assert(v == 0.5);
+	ck_assert_int_eq(sc_parse_seconds("86400", &v), 0);
+	ck_assert_double_eq_tol(v, 86400, 1e-9);
+	const char *bad[] = {"0", "-1", "-3", "86400.5", "abc", "", "5x", "5s", "inf", "nan",
+	                     "1e400", "1e999", " "};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		v = 7;
+		ck_assert_msg(sc_parse_seconds(bad[i], &v) < 0, "accepted '%s'", bad[i]);
+		ck_assert_double_eq_tol(v, 7, 1e-9);
+	}
+}
+END_TEST
+
+/* A mode's required options: not the parser's business, the mode's. */
+START_TEST(mode_required_given)
+{
+	parse(SC_PARSE_NO_ARGS, "--repo", "r", NULL);
+	ck_assert_ptr_null(tree);
+	parse(SC_PARSE_NO_ARGS, "--repo", "r", "--tree", "t", NULL);
+	sc_options_require(opts, SC_OPT_RUN);
+	ck_assert_str_eq(tree, "t");
+}
+END_TEST
+
+START_TEST(mode_required_missing)
+{
+	parse(SC_PARSE_NO_ARGS, "--repo", "r", NULL);
+	sc_options_require(opts, SC_OPT_RUN);
+}
+END_TEST
+
 #define DIES(name, ...)                              \
 	START_TEST(name) { parse(SC_PARSE_NO_ARGS, __VA_ARGS__, NULL); } \
 	END_TEST
@@ -141,6 +185,8 @@ int main(void)
 	tcase_add_test(tc, strbuf_never_null);
 	tcase_add_test(tc, options_values_prefixes_lists);
 	tcase_add_test(tc, errno_input_or_system);
+	tcase_add_test(tc, mode_required_given);
+	tcase_add_test(tc, seconds_between_zero_and_a_day);
 	const TTest *dies[] = {dies_twice, dies_twice_bool, dies_ambiguous, dies_unknown, dies_unknown_short,
 	               dies_missing_value, dies_bool_value, dies_missing_required, dies_empty_required,
 	               dies_stray, dies_list_empty, dies_args_short, dies_help_value};
@@ -155,6 +201,7 @@ int main(void)
 		tcase_add_exit_test(tc, version_exits_0, 0);
 		tcase_add_exit_test(tc, path_errno_input, 2);
 		tcase_add_exit_test(tc, path_errno_system, 3);
+		tcase_add_exit_test(tc, mode_required_missing, 2);
 	}
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
