@@ -135,8 +135,8 @@ static int report(struct sc_run *r)
 	if (rc != 0 && rc != 1)
 		sc_stage_die(rc, SC_EXIT_FAIL, "sc-report failed (exit %d); no report was written (%s)",
 		             rc, r->ws);
-	/* Exit 1 is also how sc-report says it could not write (a full disk):
-	 * report.json, written last, is what makes the report whole. */
+	/* report.json, written last, is what makes the report whole: an exit 1
+	 * without it is not a report. */
 	char *json = xasprintf("%s/report.json", r->ws);
 	struct stat st;
 	if (stat(json, &st) < 0)
@@ -160,12 +160,7 @@ static void run_release(struct sc_run *r)
 
 int sc_profile_run(const struct sc_run_opts *o, const char *dir)
 {
-	struct sc_run r;
-	memset(&r, 0, sizeof r);
-	sb_init(&r.plan_json);
-	sb_init(&r.samples);
-	r.o = *o;
-	r.dir = dir;
+	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT, .samples = STRBUF_INIT};
 	sc_stage_init_signals();
 
 	sc_run_check_host(&r);

@@ -127,9 +127,5 @@ void sc_stage_die(int rc, int failed, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	switch (sc_stage_exit_code(rc, failed)) {
-	case SC_EXIT_SYSTEM: sc_die_sys("%s", what);
-	case SC_EXIT_FAIL: sc_die_fail("%s", what);
-	default: sc_die("%s", what);
-	}
+	sc_die_code(sc_stage_exit_code(rc, failed), "%s", what);
 }

@@ -17,7 +17,7 @@ struct sc_run_opts {
 	const char *sandbox_user; /* "UID:GID", resolved */
 	unsigned sandbox_uid, sandbox_gid;
 	double prebuild_timeout, sample_timeout, phase_timeout;
-	const char *thr_ratio, *thr_delta, *thr_added; /* sc-report validates them */
+	const char *thr_ratio, *thr_delta, *thr_added; /* checked as sc-report checks them */
 	int quiet;
 	int keep_logs; /* candidate output into WS/logs/, bounded */
 };

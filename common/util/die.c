@@ -80,6 +80,7 @@ static _Noreturn void die_va(int code, const char *suffix, const char *fmt, va_l
 void sc_die_code(int code, const char *fmt, ...) { DIE_WITH(code, NULL); }
 void sc_die(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, NULL); }
 void sc_die_errno(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, strerror(errno)); }
+
 int sc_errno_is_input(int e)
 {
 	switch (e) {
