@@ -20,12 +20,15 @@ VERSION := 0.1.0
 
 YAJL_CFLAGS  := $(shell pkg-config --cflags yajl 2>/dev/null)
 YAJL_LIBS    := $(shell pkg-config --libs yajl 2>/dev/null || echo -lyajl)
+# The sandbox's seccomp filter is built on the host (sandbox/seccomp.c).
+SECCOMP_CFLAGS := $(shell pkg-config --cflags libseccomp 2>/dev/null)
+SECCOMP_LIBS   := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 WARN = -Wall -Wextra $(if $(DEVELOPER),-Werror)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) \
-             $(YAJL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN)
+             $(YAJL_CFLAGS) $(SECCOMP_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
 
 # common/ in layer folders (common/README): includes name the folder,
@@ -89,7 +92,7 @@ $(COMMON_LIB): $(COMMON_OBJ)
 
 $(BUILD)/%: cmd/%.c $(COMMON_LIB) $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(SECCOMP_LIBS) $(ALL_LDFLAGS)
 
 # The init runs as PID 1 inside the sandbox: no sanitizer runtime, static so
 # that it needs nothing from the sandbox's /usr.
@@ -102,7 +105,7 @@ $(BUILD)/sc-init: cmd/sc-init.c $(BUILD)/version.h $(BUILD)/build-flags
 # so unchanged sources rebuild nothing.
 $(BUILD)/gen/srctree-id: common/gen/srctree-id.c $(COMMON_LIB) $(COMMON_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(SECCOMP_LIBS) $(ALL_LDFLAGS)
 
 $(BUILD)/srctree-id.h: $(BUILD)/gen/srctree-id FORCE
 	@$(BUILD)/gen/srctree-id > $@.tmp
@@ -113,7 +116,7 @@ FORCE:
 
 $(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(COMMON_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(CHECK_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(SECCOMP_LIBS) $(CHECK_LIBS) $(ALL_LDFLAGS)
 
 -include t/fixture/fixture.mk
 -include t/fuzz/fuzz.mk

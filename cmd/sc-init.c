@@ -2,7 +2,8 @@
  *
  *   sc-init REPORT_FD [--keep-output] -- CMD ARG...
  *   sc-init REPORT_FD --self-test NS=INODE...
- *   sc-init --host UID GID REPORT_FD -- BWRAP ARG...   (on the host)
+ *   sc-init --host UID GID REPORT_FD [--max-procs N] [--seccomp-fd FD] -- BWRAP ARG...
+ *                                                     (on the host)
  *
  * Why it exists: GNU time on the host only sees CPU time of processes that
  * are waited for along an unbroken chain back to it.  bwrap's own PID 1
@@ -19,8 +20,12 @@
  *
  * --host is the trusted step between GNU time and bwrap on the host: it
  * closes every descriptor but 0-2 and REPORT_FD (GNU time's -o file, which
- * a candidate once used to forge its own counters) and drops to the
- * sandbox user before it execs bwrap.  We exit with CMD's status (128 + signal when it was
+ * a candidate once used to forge its own counters; FD, the seccomp filter
+ * bwrap reads, stays), drops to the sandbox user, bounds that user's
+ * processes (RLIMIT_NPROC, which the user namespace bwrap makes inherits as
+ * its ceiling) and joins a new, empty session keyring (keyrings are not
+ * namespaced: the operator's would be the candidate's) before it execs
+ * bwrap.  We exit with CMD's status (128 + signal when it was
  * killed), so bwrap and GNU time pass it on.
  *
  * Static, no library, nothing from the sandbox: it must not depend on
@@ -35,7 +40,9 @@
 #include <string.h>
 #include <grp.h>
 #include <sched.h>
+#include <linux/keyctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -67,14 +74,22 @@ static void say_str(const char *what, const char *detail)
 	}
 }
 
-/* Close every descriptor but 0, 1, 2 and keep. */
-static int close_all_but(int keep)
+/* Close every descriptor but 0, 1, 2, keep and keep2 (-1: none). */
+static int close_all_but_two(int keep, int keep2)
 {
-	if (keep > 3 && syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u) < 0)
+	int a = keep2 >= 0 && keep2 < keep ? keep2 : keep, b = keep2 > keep ? keep2 : keep;
+	if (a > 3 && syscall(SYS_close_range, 3u, (unsigned)a - 1, 0u) < 0)
 		return -1;
-	if (syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u) < 0)
+	if (b > a + 1 && syscall(SYS_close_range, (unsigned)a + 1, (unsigned)b - 1, 0u) < 0)
+		return -1;
+	if (syscall(SYS_close_range, (unsigned)b + 1, ~0u, 0u) < 0)
 		return -1;
 	return 0;
+}
+
+static int close_all_but(int keep)
+{
+	return close_all_but_two(keep, -1);
 }
 
 /* What the candidate gets: 0, 1, 2 on /dev/null, nothing of the host's
@@ -118,15 +133,44 @@ static unsigned host_id(const char *s)
 	return (unsigned)v;
 }
 
-/* sc-init --host UID GID REPORT_FD -- PROGRAM ARG... */
+/* A new, empty session keyring, ours alone: nothing the operator's session
+ * held is reachable from the sandbox (whose seccomp filter then refuses
+ * keyctl altogether).  Where keyrings are out of reach already (a kernel
+ * without them, a container's filter refusing keyctl), they are for the
+ * candidate too. */
+static void new_session_keyring(void)
+{
+	long old = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0);
+	int old_errno = errno;
+	long now = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL);
+	if (now < 0 && old < 0 && errno == old_errno && (errno == ENOSYS || errno == EPERM))
+		return;
+	if (now < 0 || now == old)
+		host_fail("cannot join a new session keyring");
+}
+
+/* sc-init --host UID GID REPORT_FD [--max-procs N] [--seccomp-fd FD] -- PROGRAM ARG... */
 static int host_step(int argc, char **argv)
 {
-	if (argc < 7 || strcmp(argv[5], "--") != 0)
-		host_fail("usage: sc-init --host UID GID REPORT_FD -- PROGRAM ARG...");
+	static const char usage[] =
+		"usage: sc-init --host UID GID REPORT_FD [--max-procs N] [--seccomp-fd FD] -- PROGRAM ARG...";
+	if (argc < 7)
+		host_fail(usage);
 	uid_t uid = host_id(argv[2]);
 	gid_t gid = host_id(argv[3]);
-	int keep = atoi(argv[4]);
-	if (keep < 3 || close_all_but(keep) < 0)
+	int keep = atoi(argv[4]), seccomp_fd = -1, i = 5;
+	unsigned max_procs = 0;
+	for (; i + 1 < argc && strcmp(argv[i], "--") != 0; i += 2) {
+		if (strcmp(argv[i], "--max-procs") == 0)
+			max_procs = host_id(argv[i + 1]);
+		else if (strcmp(argv[i], "--seccomp-fd") == 0 && atoi(argv[i + 1]) >= 3)
+			seccomp_fd = atoi(argv[i + 1]);
+		else
+			host_fail(usage);
+	}
+	if (i + 1 >= argc || strcmp(argv[i], "--") != 0)
+		host_fail(usage);
+	if (keep < 3 || close_all_but_two(keep, seccomp_fd) < 0)
 		host_fail("cannot close inherited descriptors");
 	if (getuid() == 0 || geteuid() == 0) {
 		if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
@@ -139,7 +183,11 @@ static int host_step(int argc, char **argv)
 		host_fail("not running as the sandbox user");
 	if (setuid(0) == 0)
 		host_fail("root could be regained");
-	execv(argv[6], argv + 6);
+	struct rlimit nproc = {max_procs, max_procs};
+	if (max_procs && setrlimit(RLIMIT_NPROC, &nproc) < 0)
+		host_fail("cannot bound the sandbox user's processes (RLIMIT_NPROC)");
+	new_session_keyring();
+	execv(argv[i + 1], argv + i + 1);
 	host_fail("cannot run bubblewrap");
 }
 
@@ -351,6 +399,68 @@ static int nested_userns_refused(void)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* Our seccomp mode (the Seccomp: line of /proc/self/status), or -1. */
+static int seccomp_mode(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	char line[256];
+	int mode = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
+			break;
+	fclose(f);
+	return mode;
+}
+
+/* The filter refuses every keyring call (EPERM, as it says), so no
+ * keyring is reachable, the host step's new session keyring included. */
+static const char *keyring_reachable(void)
+{
+	errno = 0;
+	if (syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0) >= 0 || errno != EPERM)
+		return "keyctl";
+	errno = 0;
+	if (syscall(SYS_add_key, "user", "sc-self-test", "x", 1, KEY_SPEC_SESSION_KEYRING) >= 0 ||
+	    errno != EPERM)
+		return "add_key";
+	errno = 0;
+	if (syscall(SYS_request_key, "user", "sc-self-test", NULL, 0) >= 0 || errno != EPERM)
+		return "request_key";
+	return NULL;
+}
+
+/* bwrap's root and /dev are tmpfs sized at half the host's RAM: read-only. */
+static const char *writable_root(void)
+{
+	static const char *const p[] = {"/.sc-self-test", "/dev/.sc-self-test", NULL};
+	for (const char *const *q = p; *q; q++) {
+		int fd = open(*q, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EROFS) {
+			if (fd >= 0) {
+				close(fd);
+				unlink(*q);
+			}
+			return *q;
+		}
+	}
+	return NULL;
+}
+
+static int sealed(void)
+{
+	if (seccomp_mode() != 2)
+		return fail("no seccomp filter is active (Seccomp: 2 in /proc/self/status)");
+	const char *k = keyring_reachable();
+	if (k)
+		return fail2("%s reaches a keyring (the seccomp filter must refuse it)", k);
+	const char *w = writable_root();
+	if (w)
+		return fail2("%s can be created: / and /dev must be read-only", w);
+	return 0;
+}
+
 static int hardening(void)
 {
 	if (!only_own_descriptors())
@@ -362,7 +472,7 @@ static int hardening(void)
 		return fail("a nested user namespace can be created");
 	if (host_root_mapped())
 		return fail("the sandbox runs as host root");
-	return 0;
+	return sealed();
 }
 
 static int self_test(int argc, char **argv)
@@ -446,7 +556,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return answer(1, "usage: sc-init REPORT_FD [--keep-output] -- CMD ARG...\n"
 		                 "       sc-init REPORT_FD --self-test NS=INODE...\n"
-		                 "       sc-init --host UID GID REPORT_FD -- BWRAP ARG...\n"
+		                 "       sc-init --host UID GID REPORT_FD [--max-procs N] [--seccomp-fd FD] -- BWRAP ARG...\n"
 		                 "The sandbox's PID 1 and the host step before bwrap, started by\n"
 		                 "sc-sandbox-exec; see sc-sandbox-exec(1), THE SANDBOX.\n", 0);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)

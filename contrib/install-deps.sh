@@ -5,7 +5,7 @@
 #   install-deps.sh all   run + the test tools of `make check` (the default)
 set -euo pipefail
 what=${1:-all}
-run_pkgs=(build-essential pkg-config git libyajl-dev bubblewrap time man-db)
+run_pkgs=(build-essential pkg-config git libyajl-dev libseccomp-dev bubblewrap time man-db)
 test_pkgs=(check bats clang libclang-rt-14-dev valgrind iproute2 procps jq python3 xxd cmark-gfm
            python3-yaml groff-base)
 case $what in

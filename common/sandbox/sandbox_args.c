@@ -1,4 +1,5 @@
 #include "sandbox/sandbox_args.h"
+#include "sandbox/dynuser.h"
 #include "util/strbuf.h"
 #include "sandbox/timefile.h"
 
@@ -83,8 +84,9 @@ static void proc_masks(struct sc_argv *a)
 }
 
 /* Between GNU time and bwrap, on the host: sc-init's host step closes every
- * descriptor but 0-2 and the report pipe (GNU time's -o file among them)
- * and drops to the sandbox user before bwrap starts. */
+ * descriptor but 0-2, the report pipe and the seccomp filter (GNU time's -o
+ * file among them), drops to the sandbox user, bounds its processes and
+ * joins a new session keyring before bwrap starts. */
 static void host_step(const struct sc_sandbox *sb, struct sc_argv *a)
 {
 	sc_argv_push(a, sb->init);
@@ -92,7 +94,28 @@ static void host_step(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push_owned(a, xasprintf("%u", sb->uid));
 	sc_argv_push_owned(a, xasprintf("%u", sb->gid));
 	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
+	sc_argv_push(a, "--max-procs");
+	sc_argv_push_owned(a, xasprintf("%u", sb->max_procs ? sb->max_procs : SC_SANDBOX_MAX_PROCS_DEFAULT));
+	if (sb->seccomp_fd > 2) {
+		sc_argv_push(a, "--seccomp-fd");
+		sc_argv_push_owned(a, xasprintf("%d", sb->seccomp_fd));
+	}
 	sc_argv_push(a, "--");
+}
+
+/* Every tmpfs the candidate can write is bounded by --tmp-size: /tmp and
+ * /dev/shm get their own (1777: the sandbox user writes there); /dev and
+ * bwrap's root, sized at half the host's RAM, are remounted read-only (this
+ * one after /dev/shm is mounted in it, / after the last mount point is made
+ * there).  tmpfs pages are charged to no process. */
+static void bounded_tmpfs(const struct sc_sandbox *sb, struct sc_argv *a, const char *path)
+{
+	sc_argv_push(a, "--perms");
+	sc_argv_push(a, "1777");
+	sc_argv_push(a, "--size");
+	sc_argv_push_owned(a, xasprintf("%llu", sb->tmp_size ? sb->tmp_size : SC_SANDBOX_TMP_DEFAULT));
+	sc_argv_push(a, "--tmpfs");
+	sc_argv_push(a, path);
 }
 
 void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
@@ -127,14 +150,11 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	proc_masks(a);
 	sc_argv_push(a, "--dev");
 	sc_argv_push(a, "/dev");
-	/* private /tmp in host RAM, bounded; 1777 so the sandbox user can
-	 * write there (lake lean writes its --setup file under /tmp) */
-	sc_argv_push(a, "--perms");
-	sc_argv_push(a, "1777");
-	sc_argv_push(a, "--size");
-	sc_argv_push_owned(a, xasprintf("%llu", sb->tmp_size ? sb->tmp_size : SC_SANDBOX_TMP_DEFAULT));
-	sc_argv_push(a, "--tmpfs");
-	sc_argv_push(a, "/tmp");
+	bounded_tmpfs(sb, a, "/dev/shm");
+	sc_argv_push(a, "--remount-ro");
+	sc_argv_push(a, "/dev");
+	/* private /tmp (lake lean writes its --setup file there) */
+	bounded_tmpfs(sb, a, "/tmp");
 	sc_argv_push(a, "--dir");
 	sc_argv_push(a, SC_SANDBOX_HOME);
 	const char *binds[][3] = {
@@ -145,6 +165,13 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	};
 	for (size_t i = 0; i < sizeof binds / sizeof *binds; i++)
 		push3(a, binds[i][0], binds[i][1], binds[i][2]);
+	sc_argv_push(a, "--remount-ro");
+	sc_argv_push(a, "/");
+	if (sb->seccomp_fd > 2) {
+		/* installed by bwrap right before it execs sc-init */
+		sc_argv_push(a, "--seccomp");
+		sc_argv_push_owned(a, xasprintf("%d", sb->seccomp_fd));
+	}
 	sc_argv_push(a, "--chdir");
 	sc_argv_push(a, SC_SANDBOX_PROJECT);
 	sc_argv_push(a, "--");
@@ -176,7 +203,13 @@ int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbu
 		*gid = (unsigned)getgid();
 		return 0;
 	}
-	const char *name = spec ? spec : "nobody";
+	if (!spec) {
+		if (sc_dynuser_acquire(uid, err) < 0)
+			return -1;
+		*gid = *uid;
+		return 0;
+	}
+	const char *name = spec;
 	const char *colon = strchr(name, ':');
 	if (colon) {
 		if (parse_id(name, (size_t)(colon - name), uid) < 0 ||
@@ -250,6 +283,15 @@ int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes)
 	if (parse_id(s, n, &v) < 0 || (unsigned long long)v * mult < (1ull << 20))
 		return -1;
 	*bytes = (unsigned long long)v * mult;
+	return 0;
+}
+
+int sc_sandbox_max_procs(const char *s, unsigned *n)
+{
+	unsigned v;
+	if (parse_id(s, strlen(s), &v) < 0 || v < SC_SANDBOX_MAX_PROCS_MIN || v > (1u << 22))
+		return -1;
+	*n = v;
 	return 0;
 }
 

@@ -15,6 +15,11 @@
 #define SC_SANDBOX_HOME "/tmp/home"
 /* The private /tmp lives in host RAM: bounded.  1 GiB by default. */
 #define SC_SANDBOX_TMP_DEFAULT (1ull << 30)
+/* RLIMIT_NPROC of the sandbox user (--max-procs): counts threads too.  Above
+ * what real Lake and Lean start on a big machine (about one Lean per core,
+ * each with up to a worker thread per core: 4096 covers 60 cores), far below
+ * what stalls a host. */
+#define SC_SANDBOX_MAX_PROCS_DEFAULT 4096u
 #include "sandbox/gnutime.h"
 #define SC_GNU_TIME SC_GNU_TIME_PATH
 
@@ -26,7 +31,9 @@ struct sc_sandbox {
 	const char *deps;      /* canonical; read-only at /project/.lake/packages */
 	int report_fd;         /* inherited pipe to the host (sc-init's REPORT_FD) */
 	unsigned uid, gid;     /* host uid/gid the sandbox runs as (never 0) */
-	unsigned long long tmp_size; /* bytes of the private /tmp */
+	unsigned long long tmp_size; /* bytes of the private /tmp, and of /dev/shm */
+	unsigned max_procs;    /* RLIMIT_NPROC of the sandbox user; 0: the default */
+	int seccomp_fd;        /* inherited memfd with the filter (bwrap --seccomp), > 2 */
 	int keep_output;       /* --log: the candidate's stdout and stderr reach the host */
 };
 
@@ -34,9 +41,10 @@ struct sc_sandbox {
 #define SC_SANDBOX_LOG_MAX (2u << 20)
 
 /* Who the sandbox runs as.  spec is NULL (the default), "USER" or
- * "UID:GID".  A root operator gets `nobody` by default and may name any
- * user but root; any other operator runs the sandbox as itself.  Returns 0,
- * or -1 with a message in err. */
+ * "UID:GID".  A root operator gets a uid/gid of the run's own by default
+ * (sandbox/dynuser.h: held until this process exits) and may name any user
+ * but root; any other operator runs the sandbox as itself.  Returns 0, or
+ * -1 with a message in err. */
 int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbuf *err);
 
 /* Can uid:gid (no supplementary groups: the host step clears them) search
@@ -51,7 +59,13 @@ int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct st
  * at least 1 MiB.  Returns 0, or -1 when s is not such a size. */
 int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes);
 
-/* Append "sc-init --host UID GID FD -- bwrap OPTIONS -- /sc-init FD" to a; the caller appends
+/* --max-procs: a decimal count in [SC_SANDBOX_MAX_PROCS_MIN, 4194304].
+ * Returns 0, or -1 when s is not such a count. */
+#define SC_SANDBOX_MAX_PROCS_MIN 8u
+int sc_sandbox_max_procs(const char *s, unsigned *n);
+
+/* Append "sc-init --host UID GID FD --max-procs N --seccomp-fd FD -- bwrap OPTIONS -- /sc-init FD"
+ * to a (--seccomp-fd and bwrap's --seccomp only when sb->seccomp_fd > 2); the caller appends
  * "-- CMD ARG..." or "--self-test ...". */
 void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a);
 

@@ -1,4 +1,5 @@
 #include "sandbox/sandbox_run.h"
+#include "sandbox/seccomp.h"
 #include "util/run.h"
 #include "util/sigign.h"
 
@@ -130,6 +131,16 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	if (report_pipe(&rd, &wr) < 0)
 		return -1;
 	sb->report_fd = wr;
+	/* The filter, inherited by bwrap only (like the report pipe's end). */
+	struct strbuf serr = STRBUF_INIT;
+	sb->seccomp_fd = sc_seccomp_filter_fd(&serr);
+	sb_release(&serr);
+	if (sb->seccomp_fd < 0) {
+		int e = errno;
+		close(rd), close(wr);
+		errno = e;
+		return -1;
+	}
 
 	struct sc_argv argv = SC_ARGV_INIT;
 	sc_sandbox_time_argv(time_file, &argv);
@@ -154,6 +165,7 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 		                                SC_PARENT_DEATH_KILL);
 	int saved = errno;
 	close(wr);
+	close(sb->seccomp_fd);
 	sc_argv_release(&argv);
 	if (rc < 0) {
 		if (sfd >= 0)

@@ -126,7 +126,8 @@ static void report_ok(const struct sc_sandbox *sb, double cpu_s)
 	struct strbuf line = STRBUF_INIT;
 	sb_addf(&line, "self-test ok: own PID, network, mount, IPC and UTS namespaces; only lo; "
 	        "read-only mounts refuse writes; no inherited descriptor; /proc/sys not writable; "
-	        "nested user namespaces refused; uid %u, gid %u (never host root); "
+	        "nested user namespaces refused; seccomp filter on, keyrings refused; / and /dev "
+	        "read-only; uid %u, gid %u (never host root); "
 	        "orphan CPU counted (%.2f s of 0.20 s)\n", sb->uid, sb->gid, cpu_s);
 	if (sc_write_all(1, line.buf, line.len) < 0)
 		sc_die_sys_errno("cannot write the self-test's result (stdout)");

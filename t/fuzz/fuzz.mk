@@ -18,7 +18,7 @@ $(BUILD)/fuzz/common/%.o: common/%.c $(COMMON_HDR) $(BUILD)/version.h
 
 $(BUILD)/fuzz/%: t/fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(YAJL_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(YAJL_LIBS) $(SECCOMP_LIBS)
 
 check-fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(abspath $(FUZZ_BIN)); do \
