@@ -17,7 +17,8 @@ static const char *const usage[] = {
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H",
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR",
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]",
-	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--keep-logs] [--quiet]",
+	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH]",
+	"         [--keep-logs] [--quiet]",
 	"         [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]",
 	"Thresholds (defaults 1.5, 30 s, 150 s) are for scaled-down demonstrations;",
 	"the report states them.  See sphereceti help profile-run.",
@@ -56,6 +57,10 @@ static void validate(struct sc_run_opts *o, const struct raw *raw)
 	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
 		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",
 		       o->tmp_size);
+	unsigned n;
+	if (o->max_procs && sc_sandbox_max_procs(o->max_procs, &n) < 0)
+		sc_die("--max-procs wants a count from %u to 4194304 (--max-procs %s)", SC_SANDBOX_MAX_PROCS_MIN,
+		       o->max_procs);
 	sb_release(&err);
 }
 
@@ -79,7 +84,8 @@ int main(int argc, char **argv)
 		SC_OPT_STRING(0, "sample-timeout", &raw.sample, "S", "per sample (default " STR(SC_LIMIT_SAMPLE_S) ")"),
 		SC_OPT_STRING(0, "phase-timeout", &raw.phase, "S", "all samples (default " STR(SC_LIMIT_PHASE_S) ")"),
 		SC_OPT_STRING(0, "sandbox-user", &raw.user, "USER|UID:GID", "who the sandbox runs as"),
-		SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "the sandbox's /tmp (K, M, G)"),
+		SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "the sandbox's /tmp and /dev/shm (K, M, G)"),
+		SC_OPT_STRING(0, "max-procs", &o.max_procs, "N", "the sandbox's processes (default 4096)"),
 		SC_OPT_STRING(0, "bwrap", &o.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
 		SC_OPT_BOOL(0, "keep-logs", &o.keep_logs, "keep Lake's output in NEWDIR/logs/"),
 		SC_OPT_BOOL('q', "quiet", &o.quiet, "no progress lines"),

@@ -20,15 +20,17 @@
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
-	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
-	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] | "
+	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] "
+	"[--bwrap PATH] -- CMD ARG... | "
+	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
 
 static const char *const usage[] = {
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE",
 	"           --timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES]",
-	"           [--bwrap PATH] -- CMD [ARG...]",
-	"   or: sc-sandbox-exec --self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH]",
+	"           [--max-procs N] [--bwrap PATH] -- CMD [ARG...]",
+	"   or: sc-sandbox-exec --self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N]",
+	"           [--bwrap PATH]",
 	"   or: sc-sandbox-exec --check-bwrap SHA256 VERSION [--bwrap PATH]",
 	"",
 	"Runs CMD sealed in bubblewrap, its CPU counted by GNU time on the host; prints one",
@@ -38,7 +40,7 @@ static const char *const usage[] = {
 
 static struct {
 	struct sc_command_spec run;
-	const char *user, *tmp_size, *bwrap;
+	const char *user, *tmp_size, *max_procs, *bwrap;
 	int self_test;
 	const char *pin[2];
 } o = {.bwrap = "/usr/bin/bwrap"};
@@ -51,7 +53,8 @@ static const struct sc_option opts[] = {
 	SC_OPT_STRING_F(0, "timeout", &o.run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_RUN),
 	SC_OPT_STRING(0, "log", &o.run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
 	SC_OPT_STRING(0, "sandbox-user", &o.user, "USER|UID:GID", "who the sandbox runs as (root operator)"),
-	SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "size of the private /tmp (K, M, G; default 1G)"),
+	SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "size of /tmp and of /dev/shm (K, M, G; default 1G)"),
+	SC_OPT_STRING(0, "max-procs", &o.max_procs, "N", "the sandbox user's processes and threads (default 4096)"),
 	SC_OPT_STRING(0, "bwrap", &o.bwrap, "PATH", "the bubblewrap binary (default /usr/bin/bwrap)"),
 	SC_OPT_BOOL(0, "self-test", &o.self_test, "check this host's sandbox and stop"),
 	SC_OPT_ARGS("check-bwrap", o.pin, 2, "SHA256 VERSION", "check bubblewrap against its pin and stop"),
@@ -67,7 +70,7 @@ static void check_modes(void)
 	const struct sc_command_spec *r = &o.run;
 	if ((o.self_test && check) ||
 	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log)) ||
-	    (check && (o.user || o.tmp_size)))
+	    (check && (o.user || o.tmp_size || o.max_procs)))
 		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
 }
 
@@ -116,6 +119,8 @@ int main(int argc, char **argv)
 		sc_die("%s", err.buf);
 	if (o.tmp_size && sc_sandbox_tmp_size(o.tmp_size, &sb.tmp_size) < 0)
 		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (%s)", o.tmp_size);
+	if (o.max_procs && sc_sandbox_max_procs(o.max_procs, &sb.max_procs) < 0)
+		sc_die("--max-procs wants a count from %u to 4194304 (%s)", SC_SANDBOX_MAX_PROCS_MIN, o.max_procs);
 	int rc;
 	if (o.pin[0]) {
 		if (i != argc)

@@ -12,6 +12,9 @@ setup() {
 	# A unique module name: lets us find this test's processes in /proc.
 	M="Probe_${BATS_TEST_NUMBER}_$$"
 	LOG="$T/.fixture-log"
+	# the dependencies' mount point, made here: as root, each run is a uid
+	# of its own, and a test's runs share this tree
+	mkdir -p "$T/.lake/packages"
 }
 
 # lean_file 'directive...': the test's source file with these directives.

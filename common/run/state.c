@@ -43,6 +43,10 @@ void sc_run_push_bwrap(const struct sc_run *r, struct sc_argv *a, int sandbox)
 		sc_argv_push(a, "--tmp-size");
 		sc_argv_push(a, r->o.tmp_size);
 	}
+	if (r->o.max_procs) {
+		sc_argv_push(a, "--max-procs");
+		sc_argv_push(a, r->o.max_procs);
+	}
 }
 
 char *sc_run_tree(const struct sc_run *r, int side)

@@ -14,7 +14,9 @@
 struct sc_run_opts {
 	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
 	const char *tmp_size;     /* validated; passed on as given */
-	const char *sandbox_user; /* "UID:GID", resolved */
+	const char *max_procs;    /* validated; passed on as given */
+	const char *sandbox_user; /* "UID:GID", resolved (by default one of the run's own, held
+	                           * for the whole run: both sides, every sandbox) */
 	unsigned sandbox_uid, sandbox_gid;
 	double prebuild_timeout, sample_timeout, phase_timeout;
 	const char *thr_ratio, *thr_delta, *thr_added; /* checked as sc-report checks them */
@@ -42,7 +44,8 @@ void sc_run_progress(struct sc_run *r, const char *fmt, ...) __attribute__((form
 /* Dies with 128+N when signal N interrupted the run (the stages got it). */
 void sc_run_stop_if_interrupted(const struct sc_run *r);
 /* The operator's bubblewrap, when named, for every sandbox-exec call; with
- * SANDBOX, the sandbox user and /tmp size for a call that starts one. */
+ * SANDBOX, the sandbox user, /tmp size and process bound for a call that
+ * starts one. */
 void sc_run_push_bwrap(const struct sc_run *r, struct sc_argv *a, int sandbox);
 /* The side's tree in the workspace (allocated). */
 char *sc_run_tree(const struct sc_run *r, int side);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sandbox/dynuser.h"
 #include "sandbox/sandbox_args.h"
 
 static struct sc_argv a = SC_ARGV_INIT;
@@ -18,7 +19,7 @@ static void build(void)
 {
 	struct sc_sandbox sb = {.bwrap = "/usr/bin/bwrap", .init = "/opt/sc/sc-init", .tree = "/w/head",
 	                        .toolchain = "/tc", .deps = "/deps", .report_fd = 7, .uid = 65534,
-	                        .gid = 65533, .tmp_size = 1u << 20};
+	                        .gid = 65533, .tmp_size = 1u << 20, .seccomp_fd = 9};
 	sc_argv_release(&a);
 	sc_sandbox_bwrap_argv(&sb, &a);
 }
@@ -41,10 +42,72 @@ static int find(const char *const *words)
 START_TEST(host_step_then_bwrap)
 {
 	build();
-	const char *const head[] = {"/opt/sc/sc-init", "--host", "65534", "65533", "7", "--",
-	                            "/usr/bin/bwrap", NULL};
+	const char *const head[] = {"/opt/sc/sc-init", "--host", "65534", "65533", "7", "--max-procs",
+	                            "4096", "--seccomp-fd", "9", "--", "/usr/bin/bwrap", NULL};
 	ck_assert_int_eq(find(head), 0);
 	HAS("--", "/sc-init", "7");
+}
+END_TEST
+
+/* Issue 19: the seccomp filter handed to bwrap; every writable tmpfs
+ * bounded; /dev and / read-only, each after what is mounted in it. */
+START_TEST(sealed_rules)
+{
+	build();
+	HAS("--seccomp", "9");
+	HAS("--perms", "1777", "--size", "1048576", "--tmpfs", "/dev/shm");
+	int dev = find((const char *const[]){"--dev", "/dev", NULL});
+	int shm = find((const char *const[]){"--tmpfs", "/dev/shm", NULL});
+	int dev_ro = find((const char *const[]){"--remount-ro", "/dev", NULL});
+	int root_ro = find((const char *const[]){"--remount-ro", "/", NULL});
+	int last_bind = find((const char *const[]){"--ro-bind", "/opt/sc/sc-init", "/sc-init", NULL});
+	ck_assert_int_ge(dev, 0);
+	ck_assert_int_lt(dev, shm);
+	ck_assert_int_lt(shm, dev_ro);
+	ck_assert_int_lt(last_bind, root_ro);
+	/* no --tmpfs but the bounded ones and /proc's read-only masks */
+	for (int i = 0; a.v[i]; i++)
+		if (strcmp(a.v[i], "--tmpfs") == 0 && strncmp(a.v[i + 1], "/proc/", 6) != 0)
+			ck_assert_str_eq(a.v[i - 2], "--size");
+}
+END_TEST
+
+START_TEST(max_procs)
+{
+	unsigned n;
+	ck_assert_int_eq(sc_sandbox_max_procs("8", &n), 0);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_int_eq(sc_sandbox_max_procs("4194304", &n), 0);
+	const char *bad[] = {"", "0", "7", "4194305", "-1", "1e3", "12x", "99999999999", NULL};
+	for (const char **b = bad; *b; b++)
+		ck_assert_int_eq(sc_sandbox_max_procs(*b, &n), -1);
+}
+END_TEST
+
+/* The scan marks every uid and gid field of the range, nothing outside. */
+START_TEST(dynuser_scan)
+{
+	char dir[] = "/tmp/sc-proc-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof path, "%s/42", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/42/status", dir);
+	FILE *f = fopen(path, "w");
+	fputs("Name:\tx\nUid:\t0\t61184\t0\t65519\nGid:\t61190\t61190\t61190\t61190\n"
+	      "Groups:\t61200\n", f);
+	fclose(f);
+	unsigned char used[SC_DYNUSER_LAST - SC_DYNUSER_FIRST + 1] = {0};
+	ck_assert_int_eq(sc_dynuser_scan(dir, used), 0);
+	unsigned marked = 0;
+	for (unsigned i = 0; i < sizeof used; i++)
+		marked += used[i];
+	ck_assert_uint_eq(marked, 3);
+	ck_assert(used[0] && used[6] && used[sizeof used - 1]);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/42", dir);
+	rmdir(path);
+	rmdir(dir);
 }
 END_TEST
 
@@ -88,7 +151,13 @@ START_TEST(sandbox_user_and_tmp_size)
 	unsigned long long bytes;
 	if (geteuid() == 0) {
 		ck_assert_int_eq(sc_sandbox_user(NULL, &uid, &gid, &err), 0);
-		ck_assert_uint_ne(uid, 0);
+		ck_assert_uint_ge(uid, SC_DYNUSER_FIRST);
+		ck_assert_uint_le(uid, SC_DYNUSER_LAST);
+		ck_assert_uint_eq(gid, uid);
+		/* held: the next one is another */
+		unsigned uid2, gid2;
+		ck_assert_int_eq(sc_sandbox_user(NULL, &uid2, &gid2, &err), 0);
+		ck_assert_uint_ne(uid2, uid);
 		ck_assert_int_eq(sc_sandbox_user("4242:4243", &uid, &gid, &err), 0);
 		ck_assert_uint_eq(uid, 4242);
 		ck_assert_uint_eq(gid, 4243);
@@ -119,6 +188,9 @@ int main(void)
 	tcase_add_test(tc, host_step_then_bwrap);
 	tcase_add_test(tc, isolation_rules);
 	tcase_add_test(tc, sandbox_user_and_tmp_size);
+	tcase_add_test(tc, sealed_rules);
+	tcase_add_test(tc, max_procs);
+	tcase_add_test(tc, dynuser_scan);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
