@@ -98,6 +98,14 @@ static int try_lock(int dirfd, unsigned uid)
 
 int sc_dynuser_acquire(unsigned *uid, struct strbuf *err)
 {
+	unsigned start;
+	if (getrandom(&start, sizeof start, 0) != (ssize_t)sizeof start)
+		start = (unsigned)getpid();
+	return sc_dynuser_acquire_at(start, uid, err);
+}
+
+int sc_dynuser_acquire_at(unsigned start, unsigned *uid, struct strbuf *err)
+{
 	unsigned char used[RANGE] = {0};
 	if (sc_dynuser_scan("/proc", used) < 0) {
 		sb_addf(err, "cannot list the host's processes to find a free sandbox uid (/proc)");
@@ -106,9 +114,6 @@ int sc_dynuser_acquire(unsigned *uid, struct strbuf *err)
 	int dfd = lock_dir(err);
 	if (dfd < 0)
 		return -1;
-	unsigned start;
-	if (getrandom(&start, sizeof start, 0) != (ssize_t)sizeof start)
-		start = (unsigned)getpid();
 	int got = 0;
 	for (unsigned i = 0; i < RANGE && !got; i++) {
 		unsigned u = SC_DYNUSER_FIRST + (start + i) % RANGE;

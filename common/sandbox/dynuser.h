@@ -18,6 +18,8 @@
  * of this process's life (the lock's descriptor is close-on-exec: a child
  * never holds it past us).  Returns 0, or -1 with the reason in err. */
 int sc_dynuser_acquire(unsigned *uid, struct strbuf *err);
+/* The same from SC_DYNUSER_FIRST + start % range on (tests: a fixed start). */
+int sc_dynuser_acquire_at(unsigned start, unsigned *uid, struct strbuf *err);
 
 /* Mark in used[] (one byte per uid of the range) every uid and gid of the
  * range that a process in /proc holds, real, effective, saved or

@@ -103,6 +103,12 @@ static void host_step(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push(a, "--");
 }
 
+static void remount_ro(struct sc_argv *a, const char *path)
+{
+	sc_argv_push(a, "--remount-ro");
+	sc_argv_push(a, path);
+}
+
 /* Every tmpfs the candidate can write is bounded by --tmp-size: /tmp and
  * /dev/shm get their own (1777: the sandbox user writes there); /dev and
  * bwrap's root, sized at half the host's RAM, are remounted read-only (this
@@ -151,8 +157,7 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push(a, "--dev");
 	sc_argv_push(a, "/dev");
 	bounded_tmpfs(sb, a, "/dev/shm");
-	sc_argv_push(a, "--remount-ro");
-	sc_argv_push(a, "/dev");
+	remount_ro(a, "/dev");
 	/* private /tmp (lake lean writes its --setup file there) */
 	bounded_tmpfs(sb, a, "/tmp");
 	sc_argv_push(a, "--dir");
@@ -165,8 +170,7 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	};
 	for (size_t i = 0; i < sizeof binds / sizeof *binds; i++)
 		push3(a, binds[i][0], binds[i][1], binds[i][2]);
-	sc_argv_push(a, "--remount-ro");
-	sc_argv_push(a, "/");
+	remount_ro(a, "/");
 	if (sb->seccomp_fd > 2) {
 		/* installed by bwrap right before it execs sc-init */
 		sc_argv_push(a, "--seccomp");

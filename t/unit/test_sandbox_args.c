@@ -84,6 +84,23 @@ START_TEST(max_procs)
 }
 END_TEST
 
+/* From one start, a second run skips the uid the first holds (its lock),
+ * and both skip uids that processes hold. */
+START_TEST(dynuser_lock)
+{
+	if (geteuid() != 0)
+		return;
+	struct strbuf err = STRBUF_INIT;
+	unsigned start = (unsigned)getpid() * 7u, a, b;
+	ck_assert_int_eq(sc_dynuser_acquire_at(start, &a, &err), 0);
+	ck_assert_int_eq(sc_dynuser_acquire_at(start, &b, &err), 0);
+	ck_assert_uint_ne(a, b);
+	ck_assert_uint_ge(a, SC_DYNUSER_FIRST);
+	ck_assert_uint_le(b, SC_DYNUSER_LAST);
+	sb_release(&err);
+}
+END_TEST
+
 /* The scan marks every uid and gid field of the range, nothing outside. */
 START_TEST(dynuser_scan)
 {
@@ -191,6 +208,7 @@ int main(void)
 	tcase_add_test(tc, sealed_rules);
 	tcase_add_test(tc, max_procs);
 	tcase_add_test(tc, dynuser_scan);
+	tcase_add_test(tc, dynuser_lock);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
