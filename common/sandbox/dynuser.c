@@ -1,6 +1,5 @@
 #include "sandbox/dynuser.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -11,54 +10,56 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define RANGE (SC_DYNUSER_LAST - SC_DYNUSER_FIRST + 1)
 
-static void mark(unsigned char *used, const char *fields)
+/* PF_NPROC_EXCEEDED in the flags of /proc/self/stat (field 9). */
+static int nproc_exceeded(void)
 {
-	for (int i = 0; i < 4; i++) {
-		char *end;
-		unsigned long v = strtoul(fields, &end, 10);
-		if (end == fields)
-			return;
-		if (v >= SC_DYNUSER_FIRST && v <= SC_DYNUSER_LAST)
-			used[v - SC_DYNUSER_FIRST] = 1;
-		fields = end;
-	}
-}
-
-/* One process's Uid: and Gid: lines (a process gone meanwhile is skipped). */
-static void scan_one(int procfd, const char *pid, unsigned char *used)
-{
-	char path[64], buf[4096];
-	snprintf(path, sizeof path, "%s/status", pid);
-	int fd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
+	char buf[1024];
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+	if (fd >= 0)
+		close(fd);
 	if (n <= 0)
-		return;
+		return -1;
 	buf[n] = '\0';
-	for (const char *key = "\nUid:"; key; key = key[1] == 'U' ? "\nGid:" : NULL) {
-		const char *p = strstr(buf, key);
-		if (p)
-			mark(used, p + 5);
-	}
+	const char *p = strrchr(buf, ')');
+	unsigned long flags;
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return -1;
+	return (flags & 0x00001000ul) != 0;
 }
 
-int sc_dynuser_scan(const char *proc, unsigned char *used)
+/* Does any process run as uid?  The kernel counts each real uid's
+ * processes (RLIMIT_NPROC's count, to which a user namespace's processes
+ * also charge its creator's uid), and setresuid notes whether the new real
+ * uid is over our limit (PF_NPROC_EXCEEDED).  With a limit of 0 that is
+ * "any process at all": we become uid for a moment (real and effective; the
+ * saved uid stays 0 to come back), read the flag, and return.  No fork, no
+ * reading every /proc/PID/status (milliseconds on a busy host).  Raw
+ * system calls: glibc's setresuid would act on every thread.  1 yes, 0 no,
+ * -1 unknown.  A process whose real uid is another's (a setuid file run by
+ * someone else) is not counted. */
+int sc_dynuser_in_use(unsigned uid)
 {
-	DIR *d = opendir(proc);
-	if (!d)
+	struct rlimit old, zero;
+	if (getrlimit(RLIMIT_NPROC, &old) < 0)
 		return -1;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
-			scan_one(dirfd(d), e->d_name, used);
-	closedir(d);
-	return 0;
+	zero = (struct rlimit){0, old.rlim_max};
+	if (setrlimit(RLIMIT_NPROC, &zero) < 0)
+		return -1;
+	int rc = -1;
+	if (syscall(SYS_setresuid, uid, uid, 0) == 0) {
+		rc = nproc_exceeded();
+		if (syscall(SYS_setresuid, 0, 0, 0) != 0)
+			abort(); /* the saved uid 0 always brings us back */
+	}
+	setrlimit(RLIMIT_NPROC, &old);
+	return rc;
 }
 
 /* The lock folder: root's own, no one else may write or plant there. */
@@ -81,19 +82,17 @@ static int lock_dir(struct strbuf *err)
 	return fd;
 }
 
-/* 1 when uid is ours now (its lock held until we exit), 0 when taken. */
+/* The lock of uid, held (its descriptor), or -1 when another run holds it. */
 static int try_lock(int dirfd, unsigned uid)
 {
 	char name[32];
 	snprintf(name, sizeof name, "%u.lock", uid);
 	int fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return 0;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		close(fd);
-		return 0;
+		fd = -1;
 	}
-	return 1; /* fd stays open: the lock lives as long as we do */
+	return fd;
 }
 
 int sc_dynuser_acquire(unsigned *uid, struct strbuf *err)
@@ -106,22 +105,28 @@ int sc_dynuser_acquire(unsigned *uid, struct strbuf *err)
 
 int sc_dynuser_acquire_at(unsigned start, unsigned *uid, struct strbuf *err)
 {
-	unsigned char used[RANGE] = {0};
-	if (sc_dynuser_scan("/proc", used) < 0) {
-		sb_addf(err, "cannot list the host's processes to find a free sandbox uid (/proc)");
-		return -1;
-	}
 	int dfd = lock_dir(err);
 	if (dfd < 0)
 		return -1;
 	int got = 0;
 	for (unsigned i = 0; i < RANGE && !got; i++) {
 		unsigned u = SC_DYNUSER_FIRST + (start + i) % RANGE;
-		if (used[u - SC_DYNUSER_FIRST] || getpwuid((uid_t)u) || getgrgid((gid_t)u))
+		if (getpwuid((uid_t)u) || getgrgid((gid_t)u))
 			continue;
-		if (try_lock(dfd, u)) {
-			*uid = u;
+		int fd = try_lock(dfd, u);
+		if (fd < 0)
+			continue;
+		int busy = sc_dynuser_in_use(u);
+		if (busy == 0) {
+			*uid = u; /* fd stays open: the lock lives as long as we do */
 			got = 1;
+			continue;
+		}
+		close(fd);
+		if (busy < 0) {
+			sb_addf(err, "cannot tell whether a process runs as uid %u (/proc/self/stat)", u);
+			close(dfd);
+			return -1;
 		}
 	}
 	close(dfd);

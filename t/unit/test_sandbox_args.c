@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sandbox/dynuser.h"
@@ -101,30 +102,38 @@ START_TEST(dynuser_lock)
 }
 END_TEST
 
-/* The scan marks every uid and gid field of the range, nothing outside. */
-START_TEST(dynuser_scan)
+/* A uid a process runs as is in use (and skipped by the allocation), a
+ * fresh one is not. */
+START_TEST(dynuser_in_use)
 {
-	char dir[] = "/tmp/sc-proc-XXXXXX";
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	char path[256];
-	snprintf(path, sizeof path, "%s/42", dir);
-	ck_assert_int_eq(mkdir(path, 0700), 0);
-	snprintf(path, sizeof path, "%s/42/status", dir);
-	FILE *f = fopen(path, "w");
-	fputs("Name:\tx\nUid:\t0\t61184\t0\t65519\nGid:\t61190\t61190\t61190\t61190\n"
-	      "Groups:\t61200\n", f);
-	fclose(f);
-	unsigned char used[SC_DYNUSER_LAST - SC_DYNUSER_FIRST + 1] = {0};
-	ck_assert_int_eq(sc_dynuser_scan(dir, used), 0);
-	unsigned marked = 0;
-	for (unsigned i = 0; i < sizeof used; i++)
-		marked += used[i];
-	ck_assert_uint_eq(marked, 3);
-	ck_assert(used[0] && used[6] && used[sizeof used - 1]);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/42", dir);
-	rmdir(path);
-	rmdir(dir);
+	if (geteuid() != 0)
+		return;
+	struct strbuf err = STRBUF_INIT;
+	unsigned u;
+	ck_assert_int_eq(sc_dynuser_acquire(&u, &err), 0);
+	ck_assert_int_eq(sc_dynuser_in_use(u), 0);
+	int go[2];
+	ck_assert_int_eq(pipe(go), 0);
+	pid_t p = fork();
+	if (p == 0) {
+		char c;
+		if (setresuid(u, u, u) == 0) {
+			close(go[1]);
+			if (read(go[0], &c, 1) < 0)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(go[0]);
+	/* the child becomes u at some point: until then, retry */
+	int seen = 0;
+	for (int i = 0; i < 100000 && !seen; i++)
+		seen = sc_dynuser_in_use(u) == 1;
+	close(go[1]);
+	waitpid(p, NULL, 0);
+	ck_assert(seen);
+	ck_assert_int_eq(sc_dynuser_in_use(u), 0);
+	sb_release(&err);
 }
 END_TEST
 
@@ -207,7 +216,7 @@ int main(void)
 	tcase_add_test(tc, sandbox_user_and_tmp_size);
 	tcase_add_test(tc, sealed_rules);
 	tcase_add_test(tc, max_procs);
-	tcase_add_test(tc, dynuser_scan);
+	tcase_add_test(tc, dynuser_in_use);
 	tcase_add_test(tc, dynuser_lock);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
