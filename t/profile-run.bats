@@ -434,7 +434,15 @@ if "heavy" in open(p).read():
 	[ "$(jqr .status)" = error ]
 	grep -q 'source_changed' "$WS/report.md"
 	[ "$(file_field Demo/Ring.lean .flagged)" != false ]
-	[ "$(jqr .environment.sandbox_user)" = "65534:65534" ]
+	[ "$(id -u)" -eq 0 ] || return 0
+	# as root, a uid/gid of the run's own (61184-65519), one for both sides
+	local su
+	su=$(jqr .environment.sandbox_user)
+	[ "$su" = "${su%%:*}:${su%%:*}" ]
+	[ "${su%%:*}" -ge 61184 ]
+	[ "${su%%:*}" -le 65519 ]
+	[ "$(stat -c %u:%g "$WS/base")" = "$su" ]
+	[ "$(stat -c %u:%g "$WS/head")" = "$su" ]
 }
 
 @test "attack: a FIFO or a link planted at a selected path neither blocks nor redirects the host" {
