@@ -53,7 +53,12 @@ pid1_of() {
 	echo "$p"
 }
 
-in_range() { [ "$1" -ge 61184 ] && [ "$1" -le 65519 ]; }
+in_range() {
+	if [ "$1" -lt 61184 ] || [ "$1" -gt 65519 ]; then
+		echo "uid $1 is outside 61184-65519" >&2
+		return 1
+	fi
+}
 
 PTRACE='import ctypes, errno, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
