@@ -1,5 +1,20 @@
 # Shared bats helpers.  SC_BIN (the build folder) and SC_FIXTURE (the fixture
 # build folder) come from the Makefile.
+#
+# How tests stay fast (make check runs files and their tests side by side,
+# bats --jobs; t/README):
+# - Build what every test of a file needs once, in setup_file, and copy it
+#   per test: a file whose tests use project_base has
+#   `setup_file() { project_template; }` (t/lib/project.bash), and setup's
+#   project_base copies the repositories (cp -a) instead of running git and
+#   lake again.  Never build repositories per test when a copy will do.
+# - A test writes only under $BATS_TEST_TMPDIR (setup_file under
+#   $BATS_FILE_TMPDIR): no fixed /tmp names, ports (bind port 0), or shared
+#   files; processes are found by this test's own names or ancestry
+#   (t/lib/runprocs.py), never by a global name.  A file whose tests cannot
+#   run beside each other sets BATS_NO_PARALLELIZE_WITHIN_FILE=true (and says
+#   why, as t/packaging.bats does).
+# - Read JSON fields with jq (`field KEY` below), not a python3 per field.
 : "${SC_BIN:?run the suite through make check}"
 export PATH="$SC_BIN:$PATH"
 export GIT_AUTHOR_NAME=Test GIT_AUTHOR_EMAIL=test@example.invalid
