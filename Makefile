@@ -148,9 +148,15 @@ deps:
 check-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
 
+# The suites side by side: BATS_JOBS files at once, and as many tests of
+# each at once (GNU parallel; a file unsafe within itself sets
+# BATS_NO_PARALLELIZE_WITHIN_FILE), so up to BATS_JOBS squared tests.  One
+# job per core: more only adds load to the tests' bounded waits (faults.bats
+# waits for a step that burns 5 s of CPU).  BATS_JOBS=1: one test at a time.
+BATS_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check-bats: all fixture
 	SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture SC_MAN=$(abspath $(BUILD))/man \
-	    bats $(BATS_FLAGS) t/*.bats
+	    bats $(if $(filter-out 1,$(BATS_JOBS)),--jobs $(BATS_JOBS)) $(BATS_FLAGS) t/*.bats
 
 # Same suite, own build folder, sanitizers on; leaks are errors too.
 check-asan:

@@ -4,6 +4,10 @@
 # and each timing-sensitive assertion is shown to hold under load.  Fails if
 # any of the three fails (all three run, to show every flake).  The burners
 # are stopped however this ends: a failed run, an error, a signal.
+# make check runs the suites side by side (bats --jobs), so each run is also
+# every test beside other tests and the burners: still three runs, since a
+# flake that shows once in three is still a flake, and with the suites in
+# parallel three runs fit CI's budget (issue 21).
 # Arguments go to each make (e.g. BUILD=build-x).
 set -u
 make=${MAKE:-make}

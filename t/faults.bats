@@ -11,6 +11,9 @@ load lib/project
 
 RUNPROCS="$BATS_TEST_DIRNAME/lib/runprocs.py"
 
+# The project repositories once per file; setup copies them (t/lib/project.bash).
+setup_file() { project_template; }
+
 setup() {
 	project_base
 	RUN_PID=

@@ -1,11 +1,26 @@
 # Shared bats helpers.  SC_BIN (the build folder) and SC_FIXTURE (the fixture
 # build folder) come from the Makefile.
+#
+# How tests stay fast (make check runs files and their tests side by side,
+# bats --jobs; t/README):
+# - Build what every test of a file needs once, in setup_file, and copy it
+#   per test: a file whose tests use project_base has
+#   `setup_file() { project_template; }` (t/lib/project.bash), and setup's
+#   project_base copies the repositories (cp -a) instead of running git and
+#   lake again.  Never build repositories per test when a copy will do.
+# - A test writes only under $BATS_TEST_TMPDIR (setup_file under
+#   $BATS_FILE_TMPDIR): no fixed /tmp names, ports (bind port 0), or shared
+#   files; processes are found by this test's own names or ancestry
+#   (t/lib/runprocs.py), never by a global name.  A file whose tests cannot
+#   run beside each other sets BATS_NO_PARALLELIZE_WITHIN_FILE=true (and says
+#   why, as t/packaging.bats does).
+# - Read JSON fields with jq (`field KEY` below), not a python3 per field.
 : "${SC_BIN:?run the suite through make check}"
 export PATH="$SC_BIN:$PATH"
 export GIT_AUTHOR_NAME=Test GIT_AUTHOR_EMAIL=test@example.invalid
 export GIT_COMMITTER_NAME=Test GIT_COMMITTER_EMAIL=test@example.invalid
 export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
-export GIT_CONFIG_NOSYSTEM=1 HOME="${BATS_TEST_TMPDIR:-/tmp}/home"
+export GIT_CONFIG_NOSYSTEM=1 HOME="${BATS_TEST_TMPDIR:-${BATS_FILE_TMPDIR:-/tmp}}/home"
 mkdir -p "$HOME"
 # A command substitution stops at its first failing command, as the test
 # body does (set -e), instead of yielding what its last command printed:
@@ -24,6 +39,15 @@ assert_error_line() {
 	lines=$(printf '%s\n' "$stderr" | grep -c . || true)
 	[ "$lines" -eq 1 ] || { echo "expected one stderr line, got $lines:"; echo "$stderr"; return 1; }
 	[[ "$stderr" == "$tool: error: "* ]] || { echo "bad error line: $stderr"; return 1; }
+}
+
+# field KEY: a field of the one JSON document in $output (a status or
+# sample line), as text: true/false, null, numbers as written.  Fails when
+# $output is not exactly one document or has no KEY.  jq, not a python3
+# per field: a test reads many fields.
+field() {
+	jq -rs --arg k "$1" 'if length == 1 and (.[0] | type) == "object" and (.[0] | has($k))
+		then .[0][$k] else error("no field \($k) in one JSON document") end' <<<"$output"
 }
 
 # Snapshot of everything in a repository that a reader must not change.

@@ -3,7 +3,7 @@
 # (git hash-object --literally / commit-tree, bypassing git's own checks)
 # with names holding newlines, "..", a slash, a leading "-", 255- and
 # 256-byte components, paths far beyond PATH_MAX, 10,000 entries, and a
-# 300 MiB blob.  Every case: a correct result or one clean error line, and
+# 128 MiB blob.  Every case: a correct result or one clean error line, and
 # nothing written outside the destination.  (t/materialize.bats covers the
 # single-name refusals of sc-materialize in detail.)
 
@@ -232,24 +232,20 @@ sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range
 	[ -n "${SC_VALGRIND:-}" ] || [ $((SECONDS - t0)) -lt 60 ]
 }
 
-@test "a 300 MiB blob: sc-plan never reads it, sc-materialize streams it (peak RSS far below its size)" {
-	truncate -s 300M "$W/zero"
+@test "a blob twice the memory bound: sc-plan never reads it (peak RSS far below its size)" {
+	# sc-materialize's streaming of a big blob is t/materialize.bats' 50 MiB
+	# test, with a tighter bound (its own VmHWM, floor + 8 MiB); here what
+	# only a blob bigger than the bound shows: planning it costs no memory.
+	truncate -s 128M "$W/zero"
 	local big
 	big=$(git -C "$R" hash-object -w "$W/zero")
 	rm -f "$W/zero"
 	head_with "$(entry 100644 Big.lean "$big" | demo_with)"
 	/usr/bin/time -f '%M' -o "$W/plan.rss" sc-plan --repo "$R" --tooling "$M" --base "$M" --head "$H" >"$W/plan.json"
 	[ "$(jq -r '.files[0].path' "$W/plan.json")" = Demo/Big.lean ]
-	/usr/bin/time -f '%M' -o "$W/mat.rss" \
-		sc-materialize --repo "$R" --commit "$H" --dest "$W/box/out" >"$W/summary"
-	jq -e '.bytes > 314572800 and .files == 3' "$W/summary"
-	[ "$(stat -c %s "$W/box/out/Demo/Big.lean")" -eq 314572800 ]
-	[ "$(git hash-object "$W/box/out/Demo/Big.lean")" = "$big" ]
-	# %M is the peak of the tool and of git cat-file under it.
-	echo "peak RSS: sc-plan $(cat "$W/plan.rss") KiB, sc-materialize $(cat "$W/mat.rss") KiB"
+	echo "peak RSS: sc-plan $(cat "$W/plan.rss") KiB"
 	[ -z "${SC_VALGRIND:-}" ] || skip "under check-valgrind the peak is valgrind's"
 	[ "$(cat "$W/plan.rss")" -lt $((64 << 10)) ]
-	[ "$(cat "$W/mat.rss")" -lt $((64 << 10)) ]
 }
 
 @test "error lines quote hostile names without control bytes" {

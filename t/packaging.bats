@@ -7,6 +7,11 @@ bats_require_minimum_version 1.5.0
 
 setup() { unset MAKEFLAGS MFLAGS MAKELEVEL DEVELOPER SAN; }
 
+# Not two tests at once under make check's bats --jobs: the install tests
+# make into the one build folder with other paths (paths.h, relinks) while
+# the others read its binaries.
+BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
 setup_file() {
 	command -v dpkg-buildflags >/dev/null || skip "no dpkg-buildflags (dpkg-dev)"
 	SRC=$(cd "$BATS_TEST_DIRNAME/.." && pwd)

@@ -30,8 +30,6 @@ parse() {
 		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:Foo.Bar "$@"
 }
 
-field() { python3 -c 'import json,sys; v=json.loads(sys.argv[1])[sys.argv[2]]; print("null" if v is None else str(v).lower() if isinstance(v,bool) else v)' "$output" "$1"; }
-
 # error_sample REASON: exit 1, one sample line, ok false, no numbers.
 error_sample() {
 	[ "$status" -eq 1 ] || { echo "status $status: $output $stderr"; return 1; }

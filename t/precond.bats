@@ -8,6 +8,9 @@ bats_require_minimum_version 1.5.0
 load helpers
 load lib/project
 
+# The project repositories once per file; setup copies them (t/lib/project.bash).
+setup_file() { project_template; }
+
 setup() {
 	project_base
 	candidate

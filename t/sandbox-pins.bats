@@ -9,9 +9,6 @@ bats_require_minimum_version 1.5.0
 
 setup() { sandbox_dirs; }
 
-# field KEY: a field of the status line in $output.
-field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$output" "$1"; }
-
 # candidate PYTHON-SOURCE [ARG...]: run it sandboxed; the status line in
 # $output, the exit code the candidate chose in $code.
 candidate() {

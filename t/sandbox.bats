@@ -39,9 +39,6 @@ between() {
 	}
 }
 
-# field KEY: a field of the status line in $output.
-field() { python3 -c 'import json,sys; v=json.loads(sys.argv[1])[sys.argv[2]]; print(str(v).lower() if isinstance(v,bool) else v)' "$output" "$1"; }
-
 # Processes of this test still alive anywhere (any namespace).
 leftovers() {
 	local p

@@ -1,27 +1,67 @@
 # A Lake project in a Git repository, for end-to-end tests of profile-run.
 # After project_base: $R repo, $DEPS prepared dependencies, $TC toolchain,
-# $M the base commit (also T and B unless changed).
+# $M the base commit (also T and B unless changed).  A file whose tests call
+# project_base calls project_template in setup_file: every test then gets a
+# copy instead of building the repositories again (about 1 s each).
 # shellcheck source=../../contrib/example/example.bash
 . "$BATS_TEST_DIRNAME/../contrib/example/example.bash"
 
 TC="${SC_FIXTURE:?}/toolchain"
 
+# project_base: $R, $DEPS and $WS in the test's folder.  A copy of the
+# file's template (project_template, in setup_file) when there is one for this
+# toolchain and Lean version; else built here (a test that changes $TC or
+# $EX_LEAN_VERSION and calls project_base again builds on what it has).
 project_base() {
 	R=$BATS_TEST_TMPDIR/repo
 	DEPS=$BATS_TEST_TMPDIR/deps
 	WS=$BATS_TEST_TMPDIR/ws
-	mkdir -p "$DEPS"
 	# the sandbox user (nobody, when we are root) reaches the workspace
 	sandbox_reach "$BATS_TEST_TMPDIR"
-	DEP_REV=$(ex_dependency "$DEPS" "$TC")
-	ex_project "$R" "$DEP_REV"
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.05'
-	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.05'
-	ex_lean "$R" Demo/Legacy.lean '-- fixture: cpu=0.05'
-	ex_lean "$R" Roadmap/Goals.lean '-- fixture: cpu=0.05'
-	M=$(ex_commit "$R" base)
+	local tpl=${BATS_FILE_TMPDIR:-/nonexistent}/project-template
+	if [ ! -e "$R" ] && [ ! -e "$DEPS" ] && [ -f "$tpl/ids" ] &&
+		[ "$(cat "$tpl/key")" = "$(project_key)" ]; then
+		cp -a "$tpl/repo" "$R"
+		cp -a "$tpl/deps" "$DEPS"
+		read -r DEP_REV M <"$tpl/ids"
+		# a copy has new inodes: refresh the indexes' stat data so that
+		# git sees both checkouts as it sees freshly built ones
+		ex_git -C "$R" update-index -q --refresh
+		ex_git -C "$DEPS/tinylib" update-index -q --refresh
+	else
+		project_build "$R" "$DEPS"
+	fi
 	T=$M
 	B=$M
+}
+
+# project_template: build project_base's repository and dependencies once,
+# in setup_file; each test's project_base then copies them (cp -a) instead
+# of running git and lake again.  Commits are reproducible (fixed dates and
+# names, helpers.bash), so the copy has the IDs a fresh build would have.
+project_template() {
+	local tpl=$BATS_FILE_TMPDIR/project-template
+	rm -rf "$tpl"
+	mkdir -p "$tpl"
+	project_build "$tpl/repo" "$tpl/deps"
+	project_key >"$tpl/key"
+	printf '%s %s\n' "$DEP_REV" "$M" >"$tpl/ids"
+}
+
+# What a template depends on beyond this file: the toolchain and Lean version.
+project_key() { printf '%s %s\n' "$TC" "$EX_LEAN_VERSION"; }
+
+# project_build REPO DEPS: the base project (sets DEP_REV and M).
+project_build() {
+	local r=$1
+	mkdir -p "$2"
+	DEP_REV=$(ex_dependency "$2" "$TC")
+	ex_project "$r" "$DEP_REV"
+	ex_lean "$r" Demo/Basic.lean '-- fixture: cpu=0.05'
+	ex_lean "$r" Demo/Ring.lean '-- fixture: cpu=0.05'
+	ex_lean "$r" Demo/Legacy.lean '-- fixture: cpu=0.05'
+	ex_lean "$r" Roadmap/Goals.lean '-- fixture: cpu=0.05'
+	M=$(ex_commit "$r" base)
 }
 
 # candidate: start the candidate branch at M (files edited after this are

@@ -25,7 +25,8 @@
 #
 # Environment: SC_MUTANTS_TABLE (another table), SC_MUTANTS_DIR (scratch folder; default a new one under
 # TMPDIR, removed at the end unless SC_MUTANTS_KEEP=1), SC_MUTANTS_JOBS
-# (make -j, default 2), SC_MUTANTS_TEST_TIMEOUT (seconds per test, 60).
+# (make -j, default 2), SC_MUTANTS_PAR (mutants tried at once, each in a
+# copy of its own, default 2), SC_MUTANTS_TEST_TIMEOUT (seconds per test, 60).
 set -euo pipefail
 export LC_ALL=C
 
@@ -33,6 +34,8 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 TABLE=${SC_MUTANTS_TABLE:-$SRC/t/mutants/mutants.tsv}
 FILTER=${1:-}
 JOBS=${SC_MUTANTS_JOBS:-2}
+PAR=${SC_MUTANTS_PAR:-2}
+[[ $PAR =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_PAR must be a positive number ($PAR)" >&2; exit 2; }
 export BATS_TEST_TIMEOUT=${SC_MUTANTS_TEST_TIMEOUT:-60}
 
 die() {
@@ -159,7 +162,7 @@ run_spec() {
 	out=$(cd "$S" && SC_BIN="$S/build" SC_FIXTURE="$S/build/fixture" BATS_TEST_TIMEOUT=$limit \
 		timeout -k 10 $((BATS_TEST_TIMEOUT * 20)) \
 		unshare --pid --fork --mount-proc --kill-child -- \
-		bats -f "$regex" "t/$suite" 2>&1) || rc=$?
+		bats ${bats_jobs:+--jobs "$bats_jobs"} -f "$regex" "t/$suite" 2>&1) || rc=$?
 	printf '%s\n' "$out" >>"$LOG"
 	ran=$(printf '%s\n' "$out" | grep -cE '^(not )?ok ' || true)
 	failed=$(printf '%s\n' "$out" | sed -n 's/^not ok [0-9]* //p' | head -1)
@@ -204,7 +207,7 @@ chmod 0755 "$S"
 cleanup() {
 	# restore whatever mutant was applied when we were stopped
 	[ -z "${applied:-}" ] || cp "$SRC/$applied" "$S/$applied"
-	[ "${SC_MUTANTS_KEEP:-0}" = 1 ] || rm -rf "$S"
+	[ "${SC_MUTANTS_KEEP:-0}" = 1 ] || rm -rf "$S" "$S".w*
 }
 trap cleanup EXIT
 LOG="$S/mutants.log"
@@ -230,7 +233,9 @@ for spec in "${all_specs[@]}"; do
 	s=${s%@*}
 	union[$s]="${union[$s]:+${union[$s]}|}($r)"
 done
+# (each suite's tests side by side, as make check runs them)
 t0=$SECONDS
+bats_jobs=$(nproc)
 for key in "${!union[@]}"; do
 	if [[ $key == unit:* ]]; then spec=$key; else spec="$key:${union[$key]}"; fi
 	run_spec "$spec"
@@ -241,11 +246,14 @@ for key in "${!union[@]}"; do
 	fi
 done
 echo "check-mutants: the unmutated copy passes every listed test ($((SECONDS - t0)) s)"
+bats_jobs=
 
-rows=() survivors=() errors=()
-for i in "${!names[@]}"; do
-	name=${names[$i]} file=${files[$i]} total=0
-	t0=$SECONDS
+# try_mutant I: apply mutant I in this worker's copy ($S), rebuild, run its
+# tests, revert; its table row goes to $RES/I (kind TAB row), its line to
+# stdout.
+try_mutant() {
+	local i=$1 name=${names[$1]} file=${files[$1]} kind=caught t0=$SECONDS text
+	total=0
 	echo "== $name ($file)" >>"$LOG"
 	text=$(<"$SRC/$file")
 	applied=$file
@@ -253,22 +261,62 @@ for i in "${!names[@]}"; do
 	IFS=';' read -r -a specs <<<"${tests[$i]}"
 	mapfile -t u < <(unit_names "${specs[@]}")
 	if ! build "${u[@]}"; then
-		caught="!! does not build"
-		errors+=("$name")
+		caught="!! does not build" kind=error
 	else
 		run_specs "${specs[@]}"
 		if [ -z "$caught" ]; then
-			caught="!! SURVIVED"
-			survivors+=("$name")
+			caught="!! SURVIVED" kind=survivor
 		elif [[ $caught == '!!'* ]]; then
-			errors+=("$name")
+			kind=error
 		fi
 	fi
 	# a fresh mtime: make rebuilds the original on the next round
 	cp "$SRC/$file" "$S/$file"
 	applied=""
-	rows+=("$name"$'\t'"$file"$'\t'"$total: ${tests[$i]}"$'\t'"$caught"$'\t'"$((SECONDS - t0)) s")
+	printf '%s\t%s\n' "$kind" "$name"$'\t'"$file"$'\t'"$total: ${tests[$i]}"$'\t'"$caught"$'\t'"$((SECONDS - t0)) s" >"$RES/$i"
 	printf '%-26s %-4s %s\n' "$name" "$((SECONDS - t0))s" "$caught"
+}
+
+# Mutants run PAR at a time, each worker in a copy of its own: worker 0 in
+# $S, worker K in $S.wK, a cp -a of the built $S (so each mutant recompiles
+# only what it touched there).  Tests already run in PID and mount
+# namespaces of their own, so two mutants' tests cannot see each other's
+# processes; the suites are safe to run side by side (make check runs them
+# with bats --jobs).  Worker K takes mutants K, K+PAR, ...; the table below
+# keeps the table's order.
+RES=$S.wres
+mkdir -p "$RES"
+[ "$PAR" -le "${#names[@]}" ] || PAR=${#names[@]}
+workers=()
+for ((k = 1; k < PAR; k++)); do
+	rm -rf "$S.w$k"
+	cp -a "$S" "$S.w$k"
+	: >"$S.w$k/mutants.log"
+done
+for ((k = 0; k < PAR; k++)); do
+	(
+		if [ "$k" -gt 0 ]; then
+			LOG=$S.w$k/mutants.log
+			S=$S.w$k
+		fi
+		trap '[ -z "${applied:-}" ] || cp "$SRC/$applied" "$S/$applied"' EXIT
+		for ((i = k; i < ${#names[@]}; i += PAR)); do try_mutant "$i"; done
+	) &
+	workers+=($!)
+done
+for w in "${workers[@]}"; do wait "$w" || die "a mutant worker failed (log: $LOG)"; done
+rows=() survivors=() errors=()
+for i in "${!names[@]}"; do
+	[ -f "$RES/$i" ] || die "mutant ${names[$i]} has no result (log: $LOG)"
+	IFS=$'\t' read -r kind row <"$RES/$i"
+	rows+=("$row")
+	case $kind in
+	survivor) survivors+=("${names[$i]}") ;;
+	error) errors+=("${names[$i]}") ;;
+	esac
+done
+for ((k = 1; k < PAR; k++)); do
+	cat "$S.w$k/mutants.log" >>"$LOG"
 done
 
 echo
