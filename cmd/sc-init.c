@@ -123,14 +123,19 @@ static _Noreturn void host_fail(const char *what)
 	_exit(125);
 }
 
-static unsigned host_id(const char *s)
+static unsigned host_number(const char *s, const char *what)
 {
 	char *end;
 	errno = 0;
 	unsigned long v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || v == 0 || v >= 0xffffffffUL)
-		host_fail("the sandbox uid and gid must be numbers other than 0");
+		host_fail(what);
 	return (unsigned)v;
+}
+
+static unsigned host_id(const char *s)
+{
+	return host_number(s, "the sandbox uid and gid must be numbers other than 0");
 }
 
 /* A new, empty session keyring, ours alone: nothing the operator's session
@@ -162,7 +167,7 @@ static int host_step(int argc, char **argv)
 	unsigned max_procs = 0;
 	for (; i + 1 < argc && strcmp(argv[i], "--") != 0; i += 2) {
 		if (strcmp(argv[i], "--max-procs") == 0)
-			max_procs = host_id(argv[i + 1]);
+			max_procs = host_number(argv[i + 1], "--max-procs must be a positive number");
 		else if (strcmp(argv[i], "--seccomp-fd") == 0 && atoi(argv[i + 1]) >= 3)
 			seccomp_fd = atoi(argv[i + 1]);
 		else

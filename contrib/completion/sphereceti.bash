@@ -11,14 +11,14 @@ _sphereceti_opts() {
 	profile-run)
 		echo "--repo= --tooling= --base= --head= --workspace= --toolchain= --dependencies=" \
 			"--prebuild-timeout= --sample-timeout= --phase-timeout= --bwrap=" \
-			"--sandbox-user= --tmp-size=" \
+			"--sandbox-user= --tmp-size= --max-procs=" \
 			"--threshold-ratio= --threshold-delta= --threshold-added= --keep-logs --quiet --help" \
 			"--version" ;;
 	materialize)
 		echo "--repo= --commit= --dest= --plan= --help" ;;
 	sandbox-exec)
 		echo "--tree= --toolchain= --dependencies= --time-file= --timeout= --log= --bwrap=" \
-			"--sandbox-user= --tmp-size= --self-test --check-bwrap=" ;;
+			"--sandbox-user= --tmp-size= --max-procs= --self-test --check-bwrap=" ;;
 	parse-time)
 		echo "--time-file= --status= --run-id= --plan-digest= --revision= --sample=" \
 			"--unmeasured= --detail=" ;;
@@ -51,7 +51,7 @@ _sphereceti_complete_for() {
 	--tooling | --base | --head | --commit | --timeout | --*-timeout | --threshold-* | \
 		--run-id | --plan-digest | --revision | --sample | --unmeasured | --detail | \
 		--lean-version | --lean-sha256 | --lake-sha256 | --check-bwrap | --sandbox-user | \
-		--tmp-size)
+		--tmp-size | --max-procs)
 		COMPREPLY=()
 		return ;;
 	esac
