@@ -2,7 +2,8 @@
 # After project_base: $R repo, $DEPS prepared dependencies, $TC toolchain,
 # $M the base commit (also T and B unless changed).  A file whose tests call
 # project_base calls project_template in setup_file: every test then gets a
-# copy instead of building the repositories again (about 1 s each).
+# copy instead of building the repositories again (git and lake: most of
+# a second of CPU each, several seconds of wall on a loaded machine).
 # shellcheck source=../../contrib/example/example.bash
 . "$BATS_TEST_DIRNAME/../contrib/example/example.bash"
 
