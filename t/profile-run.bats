@@ -655,3 +655,23 @@ if "reworded" in open("Demo/Ring.lean").read():
 	grep -qF "head prebuild (2 modules): FAILED (lake build failed; rerun with --keep-logs to keep Lake's output)" <<<"$stderr"
 	[ "$(file_field Demo/Basic.lean .head.detail)" = "lake build of this side's selected modules failed (rerun with --keep-logs to keep Lake's output)" ]
 }
+
+@test "profile.sourceDir: a library under src/ (package srcDir) is measured end to end; the plan sc-plan writes is the plan profile-run reads" {
+	# Issue 20: profile-run's reading of the plan refused module Demo.Basic
+	# for src/Demo/Basic.lean (exit 3, "sc-plan wrote an invalid plan").
+	ex_git -C "$R" checkout -q main
+	mkdir -p "$R/src"
+	ex_git -C "$R" mv Demo Roadmap src/
+	sed -i '1i srcDir = "src"' "$R/lakefile.toml"
+	printf '[profile]\n\tsourceDir = src\n' >>"$R/.sphereceti"
+	M=$(ex_commit "$R" "sources under src")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" src/Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(file_field src/Demo/Basic.lean .module)" = Demo.Basic ]
+	[ "$(file_field src/Demo/Basic.lean .head.status)" = ok ]
+	[ "$(file_field src/Demo/Basic.lean .base.status)" = ok ]
+}

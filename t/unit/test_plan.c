@@ -381,6 +381,50 @@ START_TEST(plan_document_refusals_section_by_section)
 	ck_assert_str_eq(plan_refusal("\"changes\"", "\"maybe\""), "unknown plan status \"maybe\"");
 	ck_assert_str_eq(plan_refusal("\"base_blob\": null", "\"base_blob\": \"" A40 "\""),
 	                 "file entry \"Lib/A.lean\": blobs do not match change \"added\"");
+	/* Issue 20: module names are relative to profile.sourceDir, as sc-plan
+	 * selects them; the role is the covering root's. */
+	static const char src[] = "\"tooling_path\": null, \"source_dir\": \"src\"";
+	ck_assert_str_eq(plan_refusal("\"tooling_path\": null", src),
+	                 "file entry \"Lib/A.lean\" has an unsupported path, module, id or role");
+	static const char src_file[] = "\"path\": \"src/Lib/A.lean\"";
+	ck_assert_str_eq(plan_refusal("\"path\": \"Lib/A.lean\"", src_file),
+	                 "file entry \"src/Lib/A.lean\" has an unsupported path, module, id or role");
+	ck_assert_str_eq(plan_refusal("\"role\": \"library\"", "\"role\": \"roadmap\""),
+	                 "file entry \"Lib/A.lean\" has an unsupported path, module, id or role");
+	ck_assert_str_eq(plan_refusal("\"module\": \"Lib.A\"", "\"module\": \"Lib.B\""),
+	                 "file entry \"Lib/A.lean\" has an unsupported path, module, id or role");
+}
+END_TEST
+
+/* A plan with profile.sourceDir: what sc-plan writes, every reader reads. */
+START_TEST(plan_with_source_dir_round_trips)
+{
+	char *lib[] = {"Lib"};
+	struct sc_plan_file f = {"Lib.A", "src/Lib/A.lean", "Lib.A", SC_ROLE_LIBRARY,
+	                         SC_CHANGE_MODIFIED, A40, B40};
+	struct sc_plan p = {0};
+	p.profiler_version = "0.1.0";
+	p.object_format = "sha1";
+	p.tooling = p.base_tip = p.merge_base = A40;
+	p.head = B40;
+	p.library = lib;
+	p.n_library = 1;
+	p.source_dir = "src";
+	p.files = &f;
+	p.n_files = 1;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	ck_assert_msg(sc_plan_write(&p, &out, &err) == 0, "%s", err.buf);
+	struct sc_plan q;
+	ck_assert_msg(sc_plan_from_json(out.buf, out.len, &q, &err) == 0, "%s", err.buf);
+	ck_assert_str_eq(q.files[0].module, "Lib.A");
+	sc_plan_free(&q);
+	/* A writer that got the module wrong is caught before anything is written. */
+	f.module = f.id = "src.Lib.A";
+	sb_reset(&out);
+	ck_assert_int_eq(sc_plan_write(&p, &out, &err), -1);
+	ck_assert_str_eq(err.buf, "file entry \"src/Lib/A.lean\" has an unsupported path, module, id or role");
+	sb_release(&out);
+	sb_release(&err);
 }
 END_TEST
 
@@ -397,6 +441,7 @@ int main(void)
 	tcase_add_test(tc, git_tree_ids);
 	tcase_add_test(tc, commit_tree_line);
 	tcase_add_test(tc, plan_document_refusals_section_by_section);
+	tcase_add_test(tc, plan_with_source_dir_round_trips);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
