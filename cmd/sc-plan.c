@@ -213,6 +213,7 @@ int main(int argc, char **argv)
 	check_config(&w);
 	check_lake(&w);
 	select_changes(&w);
+	sc_check_lean_libs(w.c, &w.p);
 	print_plan(&w);
 	release(&w);
 	return 0;

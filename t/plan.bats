@@ -491,6 +491,7 @@ copy_sources() {
 	mkdir -p "$R/src/Lib/Sub"
 	mv "$R/Lib/A.lean" "$R/src/Lib/A.lean"
 	printf '\tsourceDir = src\n' >>"$R/.sphereceti"
+	sed -i '1i srcDir = "src"' "$R/lakefile.toml"
 	rm -rf "$R/Lib"
 	T=$(pcommit "sources under src")
 	B=$T
