@@ -558,7 +558,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	grep -q 'head Demo/Basic.lean: not run (prebuild_timeout)' <<<"$stderr"
 }
 
-@test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build" {
+@test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build, naming the dependency" {
 	# Lean 4.30 keeps a lakefile.lean's config cache in the dependency's own
 	# .lake (Load/Lean/Elab.lean): missing there, Lake writes it -> read-only mount.
 	rm -rf "$R" "$DEPS"
@@ -575,13 +575,29 @@ if "reworded" in open("Demo/Ring.lean").read():
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
 	grep -q 'Lake could not load the base workspace in the sandbox' <<<"$stderr"
-	grep -q 'lake build. in a trusted checkout of T' <<<"$stderr"
+	# Issue 20: the dependency is named, and what is wrong with it.
+	grep -qF 'dependency "tinylib" has no compiled lakefile.lean configuration (.lake/lakefile.olean and its .trace)' <<<"$stderr"
+	grep -qF "run \`lake build\` (or \`lake env true\`) in $DEPS/tinylib with this toolchain" <<<"$stderr"
 	[ ! -e "$WS/raw/base-prebuild.time" ]
 	# prepared as the error says (Lake run once in the dependency): it runs
 	(cd "$DEPS/tinylib" && "$TC/bin/lake" env true)
 	rm -rf "$WS"
 	profile
 	[ "$status" -eq 0 ]
+	# A lakefile.lean changed after that (the checkout moved on, nothing
+	# rebuilt): the compiled configuration is stale, the dependency named.
+	echo '-- config, edited' >"$DEPS/tinylib/lakefile.lean"
+	touch -d '+1 minute' "$DEPS/tinylib/lakefile.lean"
+	ex_commit "$DEPS/tinylib" "lakefile.lean edited" >/dev/null
+	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
+	ex_git -C "$R" checkout -q main
+	manifest_commit '.packages[0].rev = $r' "dep rev 2" --arg r "$DEP_REV"
+	basic_change
+	rm -rf "$WS"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -qF 'dependency "tinylib" has a lakefile.lean newer than its compiled configuration' <<<"$stderr"
 }
 
 @test "host dependency check runs git as the sandbox will: another owner is not 'not a Git checkout of its own'" {
@@ -674,4 +690,26 @@ if "reworded" in open("Demo/Ring.lean").read():
 	[ "$(file_field src/Demo/Basic.lean .module)" = Demo.Basic ]
 	[ "$(file_field src/Demo/Basic.lean .head.status)" = ok ]
 	[ "$(file_field src/Demo/Basic.lean .base.status)" = ok ]
+}
+
+@test "a selected file no lean_lib of lakefile.toml builds is a precondition (exit 2, the file named) before any sandboxed run" {
+	# Issue 20: .sphereceti selects roadmap = Roadmap, the lakefile has no
+	# Roadmap lean_lib: every prebuild failed ("unknown module"), exit 1.
+	ex_git -C "$R" checkout -q main
+	printf 'name = "demo"\ndefaultTargets = ["Demo"]\n\n[[require]]\nname = "tinylib"\n\n[[lean_lib]]\nname = "Demo"\n' >"$R/lakefile.toml"
+	M=$(ex_commit "$R" "no Roadmap library")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	ex_lean "$R" Roadmap/Goals.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-plan
+	[[ "$stderr" == *"no lean_lib of lakefile.toml builds module Roadmap.Goals from ., so Roadmap/Goals.lean cannot be measured"* ]]
+	[ ! -e "$WS" ]
+	# profile-plan says the same, from Git objects alone.
+	run --separate-stderr "$SC_BIN/sphereceti" profile-plan --repo "$R" --tooling "$T" --base "$B" --head "$H"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "sc-plan: error: no lean_lib of lakefile.toml builds module Roadmap.Goals"* ]]
 }
