@@ -584,20 +584,28 @@ if "reworded" in open("Demo/Ring.lean").read():
 	rm -rf "$WS"
 	profile
 	[ "$status" -eq 0 ]
-	# A lakefile.lean changed after that (the checkout moved on, nothing
-	# rebuilt): the compiled configuration is stale, the dependency named.
+}
+
+@test "preflight: a dependency's stale compiled lakefile.lean configuration (Lean 4.30) is named" {
+	rm -rf "$R" "$DEPS"
+	cp -a "$SC_FIXTURE/toolchain" "$BATS_TEST_TMPDIR/tc30"
+	echo 4.30.0 >"$BATS_TEST_TMPDIR/tc30/lib/fixture-version"
+	TC=$BATS_TEST_TMPDIR/tc30 EX_LEAN_VERSION=4.30.0
+	project_base
+	echo '-- config' >"$DEPS/tinylib/lakefile.lean"
+	(cd "$DEPS/tinylib" && "$TC/bin/lake" env true)
+	# The checkout moved on (a new lakefile.lean), nothing was rebuilt.
 	echo '-- config, edited' >"$DEPS/tinylib/lakefile.lean"
 	touch -d '+1 minute' "$DEPS/tinylib/lakefile.lean"
-	ex_commit "$DEPS/tinylib" "lakefile.lean edited" >/dev/null
+	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
 	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
-	ex_git -C "$R" checkout -q main
-	manifest_commit '.packages[0].rev = $r' "dep rev 2" --arg r "$DEP_REV"
+	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
 	basic_change
-	rm -rf "$WS"
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
 	grep -qF 'dependency "tinylib" has a lakefile.lean newer than its compiled configuration' <<<"$stderr"
+	[ ! -e "$WS/raw/base-prebuild.time" ]
 }
 
 @test "host dependency check runs git as the sandbox will: another owner is not 'not a Git checkout of its own'" {
