@@ -168,10 +168,12 @@ static void select_changes(struct planning *w)
 
 static void print_plan(struct planning *w)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	w->p.profiler_version = xstrdup(SC_VERSION);
 	w->p.object_format = xstrdup(w->g.object_format);
-	sc_plan_to_json(&w->p, &out);
+	if (sc_plan_write(&w->p, &out, &err) < 0)
+		sc_die_sys("internal: the plan fails its own validation: %s", err.buf);
+	sb_release(&err);
 	if (sc_write_all(STDOUT_FILENO, out.buf, out.len) < 0)
 		sc_die_sys_errno("cannot write the plan (stdout)");
 	sb_release(&out);
@@ -211,6 +213,7 @@ int main(int argc, char **argv)
 	check_config(&w);
 	check_lake(&w);
 	select_changes(&w);
+	sc_check_lean_libs(w.c, &w.p);
 	print_plan(&w);
 	release(&w);
 	return 0;

@@ -50,11 +50,13 @@ ver = json.loads(sys.argv[1]); a = sys.argv[2:]
 pk = []
 for name, rev in zip(a[0::2], a[1::2]):
     e = {"url": "https://example.invalid/" + name, "rev": rev, "name": name, "inherited": False}
-    if isinstance(ver, int) and ver < 7:
+    v6 = ver < 7 if isinstance(ver, int) else isinstance(ver, str) and ver.startswith(("0.5.", "0.6."))
+    if v6:
         pk.append({"git": dict(e, **{"inputRev?": "main", "subDir?": None, "opts": {}})})
     else:
         pk.append(dict(e, type="git", subDir=None, scope="", inputRev="main", configFile="lakefile.toml"))
-print(json.dumps({"version": ver, "packagesDir": ".lake/packages", "packages": pk, "name": "root", "lakeDir": ".lake"}))
+import os
+print(json.dumps({os.environ.get("MANIFEST_KEY", "version"): ver, "packagesDir": ".lake/packages", "packages": pk, "name": "root", "lakeDir": ".lake"}))
 PY
 }
 
@@ -686,20 +688,22 @@ TOML
 
 # ---- lake-manifest.json (Load/Manifest.lean) ----
 
-@test "manifest versions 5, 6, 7 and 1.0.0-1.2.0 are read; 4, 8 and 2.0.0 are refused" {
+@test "manifest versions as Load/Manifest.lean getVersion reads them: 5.., any 1.x.y (suffix too), schemaVersion; 4, 2.0.0, 1.3 refused" {
     mkdir -p .lake/packages/dep
     rev=$(gitdep dep)
-    for v in 5 6 7 '"1.0.0"' '"1.1.0"' '"1.2.0"'; do
-        manifest "$v" dep "$rev"
-        run lake env
-        [ "$status" -eq 0 ]
-        [[ "$output" == *"/.lake/packages/dep/.lake/build/lib/lean:"* ]]
-    done
-    for v in 4 8 '"2.0.0"'; do
-        manifest "$v" dep "$rev"
-        run lake env
-        [ "$status" -eq 1 ]
-        [[ "$output" == *"incompatible manifest version"* ]]
+    for key in version schemaVersion; do
+        for v in 5 6 7 8 '"0.6.0"' '"1.0.0"' '"1.1.0"' '"1.2.0"' '"1.3.0"' '"1.3.0-rc1"'; do
+            MANIFEST_KEY=$key manifest "$v" dep "$rev"
+            run lake env
+            [ "$status" -eq 0 ]
+            [[ "$output" == *"/.lake/packages/dep/.lake/build/lib/lean:"* ]]
+        done
+        for v in 4 '"0.4.0"' '"2.0.0"' '"1.3"' '"1.3.0-"' '"v1.0.0"' 7.5 null; do
+            MANIFEST_KEY=$key manifest "$v" dep "$rev"
+            run lake env
+            [ "$status" -eq 1 ]
+            [[ "$output" == *"incompatible manifest version"* ]]
+        done
     done
 }
 

@@ -491,6 +491,7 @@ copy_sources() {
 	mkdir -p "$R/src/Lib/Sub"
 	mv "$R/Lib/A.lean" "$R/src/Lib/A.lean"
 	printf '\tsourceDir = src\n' >>"$R/.sphereceti"
+	sed -i '1i srcDir = "src"' "$R/lakefile.toml"
 	rm -rf "$R/Lib"
 	T=$(pcommit "sources under src")
 	B=$T
@@ -544,4 +545,29 @@ copy_sources() {
 	assert_error_line sc-plan
 	[ "$status" -eq 3 ]
 	grep -q 'cannot write the plan (stdout)' <<<"$stderr"
+}
+
+# ---- issue 20: selected files must be modules of a lean_lib (Config/LeanLib.lean) ----
+
+@test "lakefile.toml: a selected file no lean_lib builds is refused, naming file and module; with a lakefile.lean it is left to Lake" {
+	printf 'name = "demo"\n\n[[lean_lib]]\nname = "Lib"\nglobs = ["Lib.A", "Lib.Sub.+"]\n' >"$R/lakefile.toml"
+	T=$(pcommit "globs")
+	B=$T
+	echo 'def b := 2' >"$R/Lib/Sub/B.lean"
+	H=$(pcommit "covered")
+	plan
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	echo 'def r := 3' >"$R/Lib/Road/R.lean"
+	H=$(pcommit "not covered")
+	plan_fails "no lean_lib of lakefile.toml builds module Lib.Road.R from ., so Lib/Road/R.lean cannot be measured"
+	[ "$status" -eq 2 ]
+	# Lake reads lakefile.lean first: this reader does not judge it.
+	git -C "$R" checkout -q "$T"
+	echo '-- config' >"$R/lakefile.lean"
+	T=$(pcommit "lakefile.lean")
+	B=$T
+	echo 'def r := 4' >"$R/Lib/Road/R.lean"
+	H=$(pcommit "lean config")
+	plan
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 }

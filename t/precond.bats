@@ -61,3 +61,38 @@ setup() {
 	[[ "$stderr" == *"sc-sandbox-exec: error: "* ]]
 	[ ! -e "$WS" ]
 }
+
+# with_manifest JQ_FILTER: T = B = M with lake-manifest.json so edited, H a
+# cheap change on top of it.
+with_manifest() {
+	ex_git -C "$R" checkout -q main
+	jq "$1" "$R/lake-manifest.json" >"$R/m"
+	mv "$R/m" "$R/lake-manifest.json"
+	M=$(ex_commit "$R" "manifest: $1")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	rm -rf "$WS"
+}
+
+@test "lake-manifest.json versions as Lake's getVersion reads them: 1.3.0, a suffix, schemaVersion run; 2.0.0 and 1.3 are one line, no workspace" {
+	with_manifest '.version = "1.3.0"'
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	with_manifest 'del(.version) | .schemaVersion = "1.3.0-rc2"'
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	with_manifest '.version = "2.0.0"'
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"lake-manifest.json has schema version 2.0.0; Lake reads 0.5.0 (5) to 1.x.y (lake-manifest.json at "* ]]
+	[ ! -e "$WS" ]
+	with_manifest '.version = "1.3"'
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"lake-manifest.json has a schema version that is not x.y.z[-suffix] (lake-manifest.json at "* ]]
+	[ ! -e "$WS" ]
+}

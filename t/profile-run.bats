@@ -569,7 +569,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	grep -q 'head Demo/Basic.lean: not run (prebuild_timeout)' <<<"$stderr"
 }
 
-@test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build" {
+@test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build, naming the dependency" {
 	# Lean 4.30 keeps a lakefile.lean's config cache in the dependency's own
 	# .lake (Load/Lean/Elab.lean): missing there, Lake writes it -> read-only mount.
 	rm -rf "$R" "$DEPS"
@@ -586,13 +586,37 @@ if "reworded" in open("Demo/Ring.lean").read():
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
 	grep -q 'Lake could not load the base workspace in the sandbox' <<<"$stderr"
-	grep -q 'lake build. in a trusted checkout of T' <<<"$stderr"
+	# Issue 20: the dependency is named, and what is wrong with it.
+	grep -qF 'dependency "tinylib" has no compiled lakefile.lean configuration (.lake/lakefile.olean and its .trace)' <<<"$stderr"
+	grep -qF "run \`lake build\` (or \`lake env true\`) in $DEPS/tinylib with this toolchain" <<<"$stderr"
 	[ ! -e "$WS/raw/base-prebuild.time" ]
 	# prepared as the error says (Lake run once in the dependency): it runs
 	(cd "$DEPS/tinylib" && "$TC/bin/lake" env true)
 	rm -rf "$WS"
 	profile
 	[ "$status" -eq 0 ]
+}
+
+@test "preflight: a dependency's stale compiled lakefile.lean configuration (Lean 4.30) is named" {
+	rm -rf "$R" "$DEPS"
+	cp -a "$SC_FIXTURE/toolchain" "$BATS_TEST_TMPDIR/tc30"
+	echo 4.30.0 >"$BATS_TEST_TMPDIR/tc30/lib/fixture-version"
+	TC=$BATS_TEST_TMPDIR/tc30 EX_LEAN_VERSION=4.30.0
+	project_base
+	echo '-- config' >"$DEPS/tinylib/lakefile.lean"
+	(cd "$DEPS/tinylib" && "$TC/bin/lake" env true)
+	# The checkout moved on (a new lakefile.lean), nothing was rebuilt.
+	echo '-- config, edited' >"$DEPS/tinylib/lakefile.lean"
+	touch -d '+1 minute' "$DEPS/tinylib/lakefile.lean"
+	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
+	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
+	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+	basic_change
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -qF 'dependency "tinylib" has a lakefile.lean newer than its compiled configuration' <<<"$stderr"
+	[ ! -e "$WS/raw/base-prebuild.time" ]
 }
 
 @test "host dependency check runs git as the sandbox will: another owner is not 'not a Git checkout of its own'" {
@@ -665,4 +689,46 @@ if "reworded" in open("Demo/Ring.lean").read():
 	[ ! -e "$WS/logs" ]
 	grep -qF "head prebuild (2 modules): FAILED (lake build failed; rerun with --keep-logs to keep Lake's output)" <<<"$stderr"
 	[ "$(file_field Demo/Basic.lean .head.detail)" = "lake build of this side's selected modules failed (rerun with --keep-logs to keep Lake's output)" ]
+}
+
+@test "profile.sourceDir: a library under src/ (package srcDir) is measured end to end; the plan sc-plan writes is the plan profile-run reads" {
+	# Issue 20: profile-run's reading of the plan refused module Demo.Basic
+	# for src/Demo/Basic.lean (exit 3, "sc-plan wrote an invalid plan").
+	ex_git -C "$R" checkout -q main
+	mkdir -p "$R/src"
+	ex_git -C "$R" mv Demo Roadmap src/
+	sed -i '1i srcDir = "src"' "$R/lakefile.toml"
+	printf '[profile]\n\tsourceDir = src\n' >>"$R/.sphereceti"
+	M=$(ex_commit "$R" "sources under src")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" src/Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(file_field src/Demo/Basic.lean .module)" = Demo.Basic ]
+	[ "$(file_field src/Demo/Basic.lean .head.status)" = ok ]
+	[ "$(file_field src/Demo/Basic.lean .base.status)" = ok ]
+}
+
+@test "a selected file no lean_lib of lakefile.toml builds is a precondition (exit 2, the file named) before any sandboxed run" {
+	# Issue 20: .sphereceti selects roadmap = Roadmap, the lakefile has no
+	# Roadmap lean_lib: every prebuild failed ("unknown module"), exit 1.
+	ex_git -C "$R" checkout -q main
+	printf 'name = "demo"\ndefaultTargets = ["Demo"]\n\n[[require]]\nname = "tinylib"\n\n[[lean_lib]]\nname = "Demo"\n' >"$R/lakefile.toml"
+	M=$(ex_commit "$R" "no Roadmap library")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	ex_lean "$R" Roadmap/Goals.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-plan
+	[[ "$stderr" == *"no lean_lib of lakefile.toml builds module Roadmap.Goals from ., so Roadmap/Goals.lean cannot be measured"* ]]
+	[ ! -e "$WS" ]
+	# profile-plan says the same, from Git objects alone.
+	run --separate-stderr "$SC_BIN/sphereceti" profile-plan --repo "$R" --tooling "$T" --base "$B" --head "$H"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "sc-plan: error: no lean_lib of lakefile.toml builds module Roadmap.Goals"* ]]
 }

@@ -31,18 +31,59 @@ static char *folder_of(const char *name)
 	return d;
 }
 
-/* 1 for the schema versions Lake's Load/Manifest.lean reads, 0 else;
- * *v6 when entries have the old {"git": {...}} shape. */
-static int known_version(yajl_val root, int *v6)
+/* Lake's Util/Version.lean SemVerCore.parse: exactly three '.'-separated
+ * decimal numerals.  0, or -1 when S is not one. */
+static int semver_core(const char *s, size_t n, unsigned long v[3])
+{
+	for (int i = 0; i < 3; i++) {
+		size_t k = 0;
+		v[i] = 0;
+		for (; k < n && s[k] >= '0' && s[k] <= '9'; k++) {
+			if (v[i] > 100000) /* far above any schema Lake has; bounds the arithmetic */
+				return -1;
+			v[i] = v[i] * 10 + (unsigned long)(s[k] - '0');
+		}
+		if (k == 0 || (i < 2 ? k >= n || s[k] != '.' : k != n))
+			return -1;
+		s += k + 1;
+		n -= k + (i < 2);
+	}
+	return 0;
+}
+
+/* The schema version as Lake's Load/Manifest.lean getVersion reads it:
+ * "version", else "schemaVersion"; a natural number n is 0.n.0, a string
+ * is StdVer.parse ("x.y.z", optionally "-suffix", the suffix ignored);
+ * readable when 0.5.0 <= version and major <= 1.  0 with *v6 set when
+ * entries have the old {"git": {...}} shape (below 0.7.0), else -1 with
+ * err set. */
+static int read_version(yajl_val root, int *v6, struct strbuf *err)
 {
 	yajl_val v = sc_json_member(root, "version");
-	*v6 = 0;
-	if (v && YAJL_IS_INTEGER(v) && YAJL_GET_INTEGER(v) >= 5 && YAJL_GET_INTEGER(v) <= 7) {
-		*v6 = YAJL_GET_INTEGER(v) < 7;
-		return 1;
+	if (!v)
+		v = sc_json_member(root, "schemaVersion");
+	unsigned long ver[3] = {0, 0, 0};
+	if (v && YAJL_IS_INTEGER(v) && YAJL_GET_INTEGER(v) >= 0) {
+		ver[1] = (unsigned long)YAJL_GET_INTEGER(v);
+	} else if (v && YAJL_IS_STRING(v)) {
+		const char *s = YAJL_GET_STRING(v), *dash = strchr(s, '-');
+		size_t n = dash ? (size_t)(dash - s) : strlen(s);
+		if (semver_core(s, n, ver) < 0 || (dash && !dash[1])) {
+			sb_adds(err, "lake-manifest.json has a schema version that is not x.y.z[-suffix]");
+			return -1;
+		}
+	} else {
+		sb_adds(err, v ? "lake-manifest.json has a schema version that is neither a number nor a string"
+		               : "lake-manifest.json has no \"version\" or \"schemaVersion\"");
+		return -1;
 	}
-	const char *s = v && YAJL_IS_STRING(v) ? YAJL_GET_STRING(v) : NULL;
-	return s && (strcmp(s, "1.0.0") == 0 || strcmp(s, "1.1.0") == 0 || strcmp(s, "1.2.0") == 0);
+	if (ver[0] > 1 || (ver[0] == 0 && ver[1] < 5)) {
+		sb_addf(err, "lake-manifest.json has schema version %lu.%lu.%lu; Lake reads 0.5.0 (5) to 1.x.y",
+		        ver[0], ver[1], ver[2]);
+		return -1;
+	}
+	*v6 = ver[0] == 0 && ver[1] < 7;
+	return 0;
 }
 
 static int add_pkg(struct sc_manifest *m, yajl_val e, int v6, struct strbuf *err)
@@ -105,10 +146,8 @@ int sc_manifest_parse(const char *buf, size_t len, struct sc_manifest *m, struct
 		sb_adds(err, "lake-manifest.json is not a JSON object");
 		goto out;
 	}
-	if (!known_version(root, &v6)) {
-		sb_adds(err, "lake-manifest.json has a schema version Lake does not read (5-7, 1.0.0-1.2.0)");
+	if (read_version(root, &v6, err) < 0)
 		goto out;
-	}
 	if (sc_json_member(root, "packagesDir")) {
 		if (sc_json_get_str(root, "packagesDir", &dir, err) < 0)
 			goto out;

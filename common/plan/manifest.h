@@ -2,8 +2,10 @@
 #define SC_MANIFEST_H
 /* lake-manifest.json, as far as the profiler needs it: which packages must
  * be present under the operator's dependency folder, at which commit.
- * Rules (DESIGN.md): schema version 5-7 or "1.0.0"-"1.2.0" (Lake's
- * Load/Manifest.lean; below 7 an entry is {"git": {...}}); packagesDir
+ * Rules (DESIGN.md): the schema version as Lake's Load/Manifest.lean
+ * getVersion reads it ("version", else "schemaVersion"; a number n is
+ * 0.n.0, a string x.y.z with an optional -suffix; from 0.5.0 through any
+ * 1.x.y; below 0.7.0 an entry is {"git": {...}}); packagesDir
  * ".lake/packages" (or absent: Lake's default), every package of type
  * "git", a plain name [A-Za-z0-9_-]+ or that name in Lean's «» escape
  * (its folder is the unescaped name), a full lowercase commit ID as rev,

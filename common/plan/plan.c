@@ -154,7 +154,22 @@ static int pick(const char *s, const char *const *names, int n)
 	return -1;
 }
 
-static int parse_file(yajl_val v, int hexsz, struct sc_plan_file *f, struct strbuf *err)
+/* The path's module and role by the rules sc-plan selected it with:
+ * relative to profile.sourceDir, under a root of that role. */
+static int file_agrees(const struct sc_plan *p, const char *path, const char *module,
+                       const char *id, int role)
+{
+	struct strbuf mod = STRBUF_INIT;
+	const char *rel = sc_plan_source_rel(p, path);
+	enum sc_role r;
+	int ok = rel && sc_lean_module_of(rel, &mod) == 0 && strcmp(mod.buf, module) == 0 &&
+	         strcmp(id, module) == 0 && sc_plan_classify(p, path, &r) && (int)r == role;
+	sb_release(&mod);
+	return ok;
+}
+
+static int parse_file(const struct sc_plan *p, yajl_val v, int hexsz, struct sc_plan_file *f,
+                      struct strbuf *err)
 {
 	static const char *const keys[] = {"id", "path", "module", "role", "change",
 	                                   "base_blob", "head_blob", NULL};
@@ -170,12 +185,8 @@ static int parse_file(yajl_val v, int hexsz, struct sc_plan_file *f, struct strb
 		sb_addf(err, "unknown role or change in file entry \"%s\"", path);
 		return -1;
 	}
-	struct strbuf mod = STRBUF_INIT;
-	int ok = sc_lean_module_of(path, &mod) == 0 && strcmp(mod.buf, module) == 0 &&
-	         strcmp(id, module) == 0;
-	sb_release(&mod);
-	if (!ok) {
-		sb_addf(err, "file entry \"%s\" has an unsupported path, module or id", path);
+	if (!file_agrees(p, path, module, id, r)) {
+		sb_addf(err, "file entry \"%s\" has an unsupported path, module, id or role", path);
 		return -1;
 	}
 	f->id = xstrdup(id);
@@ -323,7 +334,7 @@ static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbu
 	p->files = xcalloc(files->u.array.len, sizeof *p->files);
 	for (size_t i = 0; i < files->u.array.len; i++) {
 		p->n_files = i + 1;
-		if (parse_file(files->u.array.values[i], hexsz, &p->files[i], err) < 0)
+		if (parse_file(p, files->u.array.values[i], hexsz, &p->files[i], err) < 0)
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(p->files[j].id, p->files[i].id) == 0) {
@@ -355,6 +366,16 @@ int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct str
 	if (rc < 0)
 		sc_plan_free(p);
 	return rc;
+}
+
+int sc_plan_write(const struct sc_plan *p, struct strbuf *out, struct strbuf *err)
+{
+	struct sc_plan again;
+	sc_plan_to_json(p, out);
+	if (sc_plan_from_json(out->buf, out->len, &again, err) < 0)
+		return -1;
+	sc_plan_free(&again);
+	return 0;
 }
 
 void sc_plan_load_or_die(const char *path, struct sc_plan *p, struct strbuf *raw)

@@ -89,7 +89,13 @@ void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p);
 void sc_plan_file_ident_to_json(yajl_gen g, const struct sc_plan_file *f);
 /* Serialize (pretty, trailing newline). */
 void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out);
-/* Parse and validate every field; returns 0, or -1 with err set. */
+/* The plan as sc-plan writes it: serialized, then read back by the one
+ * validator every reader uses, so no stage writes a plan another refuses.
+ * Returns 0, or -1 with err set (a bug of the writer, not of the input). */
+int sc_plan_write(const struct sc_plan *p, struct strbuf *out, struct strbuf *err);
+/* Parse and validate every field, by the rules sc-plan selects files with
+ * (module relative to profile.sourceDir, role of the covering root);
+ * returns 0, or -1 with err set. */
 int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct strbuf *err);
 /* Read a plan file: raw receives the exact bytes (for the digest).
  * Dies with "cannot read plan ..." / "invalid plan: ... (<path>)". */

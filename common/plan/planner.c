@@ -4,7 +4,9 @@
 #include "util/oid.h"
 
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, char **mb, struct strbuf *why)
 {
@@ -113,6 +115,51 @@ char *sc_read_toolchain(struct sc_catfile *c, const char *blob)
 		sc_die("lean-toolchain is not a single toolchain name (tooling commit)");
 	sb_release(&sb);
 	return s;
+}
+
+int sc_lean_libs_verdict(const struct sc_lake_libs *libs, const struct sc_plan *p,
+                         struct strbuf *why)
+{
+	for (size_t i = 0; i < p->n_files; i++) {
+		const struct sc_plan_file *f = &p->files[i];
+		if (sc_lakelibs_find(libs, f->module, p->source_dir))
+			continue;
+		sb_addf(why, "no lean_lib of lakefile.toml builds module %s from %s, so %s cannot be "
+		        "measured (Lake would fail the prebuild with \"unknown module\"): add it to a "
+		        "lean_lib's roots or globs, or drop its root from .sphereceti (lakefile.toml at %.12s)",
+		        f->module, p->source_dir ? p->source_dir : ".", f->path, p->tooling);
+		return SC_EXIT_USAGE;
+	}
+	return SC_EXIT_OK;
+}
+
+void sc_check_lean_libs(struct sc_catfile *c, const struct sc_plan *p)
+{
+	const char *blob = p->lake_blobs[SC_LAKE_TOML];
+	if (!blob || p->lake_blobs[SC_LAKE_LEAN] || !p->n_files)
+		return; /* Lake reads lakefile.lean first; profile-run asks Lake about it */
+	char type[16];
+	size_t size;
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	if (sc_catfile_header(c, blob, type, &size) < 0)
+		sc_die_sys("cannot read lakefile.toml blob %s (tooling commit)", blob);
+	if (size > SC_LAKELIBS_MAX) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null < 0 || sc_catfile_stream(c, null) < 0)
+			sc_die_sys("cannot read lakefile.toml blob %s (tooling commit)", blob);
+		close(null);
+		return;
+	}
+	sc_catfile_content(c, &text);
+	struct sc_lake_libs libs;
+	if (sc_lakelibs_parse(text.buf, text.len, &libs, &why) == 0) {
+		sb_reset(&why);
+		if (sc_lean_libs_verdict(&libs, p, &why) != SC_EXIT_OK)
+			sc_die("%s", why.buf);
+		sc_lakelibs_free(&libs);
+	}
+	sb_release(&why);
+	sb_release(&text);
 }
 
 /* Is path (a symlink or submodule) where the plan needs real sources: a

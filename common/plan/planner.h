@@ -6,6 +6,7 @@
  * (SC_EXIT_USAGE: the revisions break a rule; SC_EXIT_SYSTEM: git misbehaved)
  * and why, so that unit tests reach them; the object-reading halves die. */
 #include "git/git.h"
+#include "plan/lakelibs.h"
 #include "plan/plan.h"
 #include "util/strbuf.h"
 
@@ -39,6 +40,15 @@ void sc_same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree
  * file, a root, inside a root, or a folder on the way to one?  Returns why
  * (allocated), or NULL. */
 char *sc_plan_needs_sources(const struct sc_plan *p, const char *path);
+/* Every selected file is a module some lean_lib of LIBS builds from
+ * profile.sourceDir (Config/LeanLib.lean isBuildableModule): SC_EXIT_OK,
+ * or SC_EXIT_USAGE and why, naming the first file no lean_lib builds. */
+int sc_lean_libs_verdict(const struct sc_lake_libs *libs, const struct sc_plan *p,
+                         struct strbuf *why);
+/* The same on T's lakefile.toml, when Lake reads it (no lakefile.lean):
+ * dies with the verdict.  A lakefile.toml beyond the reader's subset is
+ * left to Lake, which fails the prebuild with "unknown module". */
+void sc_check_lean_libs(struct sc_catfile *c, const struct sc_plan *p);
 /* T's toolchain name from its lean-toolchain blob; dies otherwise. */
 char *sc_read_toolchain(struct sc_catfile *c, const char *blob);
 

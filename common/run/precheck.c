@@ -160,3 +160,12 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 	sb_release(&err);
 	sc_run_stop_if_interrupted(r);
 }
+
+int sc_run_preflight_diagnosis(const struct sc_run *r, struct strbuf *why)
+{
+	struct sc_manifest m;
+	read_manifest(r, &m);
+	int found = sc_dependency_config_problem(r->o.deps, &m, r->tc.version_line, why);
+	sc_manifest_free(&m);
+	return found;
+}

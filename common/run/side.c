@@ -1,5 +1,6 @@
 #include "run/side.h"
 #include "git/srccheck.h"
+#include "run/precheck.h"
 #include "run/samples.h"
 #include "run/schedule.h"
 #include "run/stage.h"
@@ -122,6 +123,11 @@ static void preflight(struct sc_run *r, int side)
 	const char *cmd[] = {"lake", "env", "true", NULL};
 	char *time_file, *status_file;
 	int rc = sandboxed(r, side, "preflight", r->o.prebuild_timeout, cmd, &time_file, &status_file);
+	struct strbuf why = STRBUF_INIT;
+	if (rc == 1 && sc_run_preflight_diagnosis(r, &why))
+		sc_stage_die(rc, SC_EXIT_USAGE, "Lake could not load the %s workspace in the sandbox: %s (%s)",
+		             sc_side_name(side), why.buf, r->o.deps);
+	sb_release(&why);
 	if (rc != 0) {
 		char *hint = sc_run_output_hint(r, side, "preflight");
 		sc_stage_die(rc, SC_EXIT_USAGE,

@@ -1,6 +1,8 @@
 #include "sandbox/precond.h"
 #include "git/git.h"
+#include "util/json.h"
 #include "util/pathcheck.h"
+#include "util/safefile.h"
 #include "util/run.h"
 #include "util/sha256.h"
 
@@ -187,4 +189,76 @@ int sc_paths_overlap(const char *a, const char *b)
 	if (!realpath(a, ra) || !realpath(b, rb))
 		return 0;
 	return sc_path_within(ra, rb) || sc_path_within(rb, ra);
+}
+
+/* "Lean (version 4.30.0, x86_64-..., commit 0123abcd, Release)": is the
+ * version at least 4.31, and the commit (NULL if the line has none). */
+static int keeps_config_in_workspace(const char *line, char commit[65])
+{
+	unsigned maj = 0, min = 0;
+	commit[0] = '\0';
+	const char *c = line ? strstr(line, ", commit ") : NULL;
+	if (c)
+		sscanf(c + 9, "%64[0-9a-f]", commit);
+	if (!line || sscanf(line, "Lean (version %u.%u", &maj, &min) != 2)
+		return 1; /* unknown: no claim about the dependencies' folders */
+	return maj > 4 || (maj == 4 && min >= 31);
+}
+
+/* What is wrong with one package's compiled configuration, or NULL. */
+static const char *config_cache_problem(const char *root, const char *commit, char *detail,
+                                        size_t n)
+{
+	char *lf = xasprintf("%s/lakefile.lean", root);
+	char *olean = xasprintf("%s/.lake/lakefile.olean", root);
+	char *trace = xasprintf("%s/.lake/lakefile.olean.trace", root);
+	struct stat lst, ost, tst;
+	const char *what = NULL;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	if (stat(lf, &lst) < 0) {
+		/* lakefile.toml only: nothing compiled, nothing cached */
+	} else if (stat(olean, &ost) < 0 || stat(trace, &tst) < 0) {
+		what = "has no compiled lakefile.lean configuration (.lake/lakefile.olean and its .trace)";
+	} else if (lst.st_mtime > tst.st_mtime) {
+		what = "has a lakefile.lean newer than its compiled configuration (.lake/lakefile.olean.trace)";
+	} else if (*commit && sc_read_file(trace, &text, 1u << 16) == 0) {
+		yajl_val v = sc_json_parse(text.buf, text.len, &err);
+		const char *hash = NULL;
+		if (v && sc_json_get_str(v, "leanHash", &hash, &err) == 0 &&
+		    strncmp(hash, commit, strlen(commit)) != 0) {
+			snprintf(detail, n, "has a configuration compiled by another Lean (leanHash %.12s, "
+			         "this toolchain's commit %.12s)", hash, commit);
+			what = detail;
+		}
+		if (v)
+			yajl_tree_free(v);
+	}
+	sb_release(&text);
+	sb_release(&err);
+	free(lf);
+	free(olean);
+	free(trace);
+	return what;
+}
+
+int sc_dependency_config_problem(const char *deps, const struct sc_manifest *m,
+                                 const char *version_line, struct strbuf *why)
+{
+	char commit[65], detail[256];
+	if (keeps_config_in_workspace(version_line, commit))
+		return 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct sc_manifest_pkg *pkg = &m->pkgs[i];
+		char *root = pkg->subdir ? xasprintf("%s/%s/%s", deps, pkg->name, pkg->subdir)
+		                         : xasprintf("%s/%s", deps, pkg->name);
+		const char *what = config_cache_problem(root, commit, detail, sizeof detail);
+		if (what)
+			sb_addf(why, "dependency \"%s\" %s: Lean before 4.31 compiles it into the "
+			        "dependency's own .lake, read-only in the sandbox; run `lake build` (or `lake env "
+			        "true`) in %s with this toolchain", pkg->name, what, root);
+		free(root);
+		if (what)
+			return 1;
+	}
+	return 0;
 }

@@ -22,6 +22,16 @@ void sc_toolchain_info_free(struct sc_toolchain_info *info);
  * top of its own Git checkout, at exactly rev, with clean tracked sources. */
 int sc_check_dependencies(const char *deps, const struct sc_manifest *m, struct strbuf *err);
 
+/* After Lake failed to load a workspace: the first dependency whose
+ * lakefile.lean configuration Lake would have had to compile into its own
+ * read-only folder (Load/Lean/Elab.lean importConfigFile; Lean before 4.31
+ * keeps lakefile.olean and its .trace in the package's .lake): missing,
+ * written by another Lean (the trace's leanHash against the commit of
+ * VERSION_LINE), or older than lakefile.lean.  1 with why naming it, 0 when
+ * none looks so (the cause is elsewhere). */
+int sc_dependency_config_problem(const char *deps, const struct sc_manifest *m,
+                                 const char *version_line, struct strbuf *why);
+
 /* 1 if either path (after realpath) is the other or lies inside it. */
 int sc_paths_overlap(const char *a, const char *b);
 

@@ -29,7 +29,7 @@ BEGIN {
 	blob(".sphereceti", "[profile]\n\tlibrary = Lib\n\troadmap = Lib/D39")
 	blob("lean-toolchain", "leanprover/lean4:v4.34.0-rc1")
 	blob("lake-manifest.json", "{\"version\": 7, \"packagesDir\": \".lake/packages\", \"packages\": []}")
-	blob("lakefile.toml", "name = \"bench\"")
+	blob("lakefile.toml", "name = \"bench\"\n\n[[lean_lib]]\nname = \"Lib\"")
 	for (d = 0; d < 40; d++) for (s = 0; s < 25; s++) for (i = 0; i < 20; i++)
 		blob(f(d, s, i), sprintf("theorem t%d_%d_%d : True := trivial", d, s, i))
 	printf "\nreset refs/heads/fork\nfrom refs/heads/main\n\n"

@@ -10,7 +10,7 @@ plan_repo() {
 	printf '[profile]\n\tlibrary = Lib\n\troadmap = Lib/Road\n\tgithub = owner/name\n' >"$R/.sphereceti"
 	printf 'leanprover/lean4:v4.34.0-rc1\n' >"$R/lean-toolchain"
 	printf '{"version": 7, "packagesDir": ".lake/packages", "packages": []}\n' >"$R/lake-manifest.json"
-	printf 'name = "demo"\n' >"$R/lakefile.toml"
+	printf 'name = "demo"\n\n[[lean_lib]]\nname = "Lib"\n' >"$R/lakefile.toml"
 	echo 'def a := 1' >"$R/Lib/A.lean"
 	echo 'def b := 1' >"$R/Lib/Sub/B.lean"
 	echo 'def r := 1' >"$R/Lib/Road/R.lean"

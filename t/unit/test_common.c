@@ -339,14 +339,36 @@ START_TEST(lake_manifest_versions_escapes_subdir)
 {
 	const char *rev = "0123456789abcdef0123456789abcdef01234567";
 	char buf[512];
-	static const char *const good[] = {"5", "6", "7", "\"1.0.0\"", "\"1.2.0\""};
-	static const char *const bad[] = {"4", "8", "\"2.0.0\"", "\"1.3.0\"", "null"};
-	for (size_t i = 0; i < 5; i++) {
+	/* Load/Manifest.lean getVersion: a number n is 0.n.0 (so 8 reads as
+	 * 0.8.0), a string is StdVer ("x.y.z[-suffix]", suffix ignored); from
+	 * 0.5.0 to any 1.x.y. */
+	static const char *const good[] = {"5", "6", "7", "8", "\"1.0.0\"", "\"1.2.0\"", "\"1.3.0\"",
+	                                   "\"1.3.0-rc1\"", "\"1.99.7\"", "\"0.7.0\"", "\"0.5.0-x-y\""};
+	static const char *const bad[] = {"4", "-1", "7.0", "\"2.0.0\"", "\"0.4.9\"", "\"1.3\"",
+	                                  "\"1.3.0-\"", "\"v1.0.0\"", "\"1.3.0.1\"", "\"1..0\"", "\"1.x.0\"",
+	                                  "\"\"", "\"7\"", "null", "true", "[1]"};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
 		snprintf(buf, sizeof buf, "{\"version\": %s, \"packages\": []}", good[i]);
-		ck_assert(manifest_ok(buf));
-		snprintf(buf, sizeof buf, "{\"version\": %s, \"packages\": []}", bad[i]);
-		ck_assert(!manifest_ok(buf));
+		ck_assert_msg(manifest_ok(buf), "%s", good[i]);
+		snprintf(buf, sizeof buf, "{\"schemaVersion\": %s, \"packages\": []}", good[i]);
+		ck_assert_msg(manifest_ok(buf), "schemaVersion %s", good[i]);
 	}
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snprintf(buf, sizeof buf, "{\"version\": %s, \"packages\": []}", bad[i]);
+		ck_assert_msg(!manifest_ok(buf), "%s", bad[i]);
+		snprintf(buf, sizeof buf, "{\"schemaVersion\": %s, \"packages\": []}", bad[i]);
+		ck_assert_msg(!manifest_ok(buf), "schemaVersion %s", bad[i]);
+	}
+	/* "version" wins over "schemaVersion", as Lake's `<|>` reads them. */
+	ck_assert(!manifest_ok("{\"version\": 4, \"schemaVersion\": \"1.1.0\", \"packages\": []}"));
+	ck_assert(manifest_ok("{\"version\": \"1.1.0\", \"schemaVersion\": 4, \"packages\": []}"));
+	/* 1.x.y and 0.7.0 entries have the 0.7 shape, 0.6.0 the {"git": ...} one. */
+	snprintf(buf, sizeof buf, "{\"schemaVersion\": \"1.3.0-x\", \"packages\": [{\"type\": \"git\", "
+	         "\"name\": \"a\", \"rev\": \"%s\"}]}", rev);
+	ck_assert(manifest_ok(buf));
+	snprintf(buf, sizeof buf, "{\"version\": \"0.6.0\", \"packages\": [{\"type\": \"git\", "
+	         "\"name\": \"a\", \"rev\": \"%s\"}]}", rev);
+	ck_assert(!manifest_ok(buf));
 	/* V6 entries: {"git": {...}} with "subDir?" */
 	snprintf(buf, sizeof buf, "{\"version\": 6, \"packages\": [{\"git\": {\"name\": \"a\", \"rev\": \"%s\", "
 	         "\"url\": \"u\", \"subDir?\": \"inner\"}}]}", rev);

@@ -9,7 +9,10 @@
 #include "plan/changes.h"
 #include "git/gittree.h"
 #include "plan/leanpath.h"
+#include "plan/lakelibs.h"
+#include "util/die.h"
 #include "plan/plan.h"
+#include "plan/planner.h"
 #include "plan/repoconfig.h"
 #include "util/sha1.h"
 #include "util/sha256.h"
@@ -381,6 +384,170 @@ START_TEST(plan_document_refusals_section_by_section)
 	ck_assert_str_eq(plan_refusal("\"changes\"", "\"maybe\""), "unknown plan status \"maybe\"");
 	ck_assert_str_eq(plan_refusal("\"base_blob\": null", "\"base_blob\": \"" A40 "\""),
 	                 "file entry \"Lib/A.lean\": blobs do not match change \"added\"");
+	/* Issue 20: module names are relative to profile.sourceDir, as sc-plan
+	 * selects them; the role is the covering root's. */
+	static const char src[] = "\"tooling_path\": null, \"source_dir\": \"src\"";
+	ck_assert_str_eq(plan_refusal("\"tooling_path\": null", src),
+	                 "file entry \"Lib/A.lean\" has an unsupported path, module, id or role");
+	static const char src_file[] = "\"path\": \"src/Lib/A.lean\"";
+	ck_assert_str_eq(plan_refusal("\"path\": \"Lib/A.lean\"", src_file),
+	                 "file entry \"src/Lib/A.lean\" has an unsupported path, module, id or role");
+	ck_assert_str_eq(plan_refusal("\"role\": \"library\"", "\"role\": \"roadmap\""),
+	                 "file entry \"Lib/A.lean\" has an unsupported path, module, id or role");
+	ck_assert_str_eq(plan_refusal("\"module\": \"Lib.A\"", "\"module\": \"Lib.B\""),
+	                 "file entry \"Lib/A.lean\" has an unsupported path, module, id or role");
+}
+END_TEST
+
+/* A plan with profile.sourceDir: what sc-plan writes, every reader reads. */
+START_TEST(plan_with_source_dir_round_trips)
+{
+	char *lib[] = {"Lib"};
+	struct sc_plan_file f = {"Lib.A", "src/Lib/A.lean", "Lib.A", SC_ROLE_LIBRARY,
+	                         SC_CHANGE_MODIFIED, A40, B40};
+	struct sc_plan p = {0};
+	p.profiler_version = "0.1.0";
+	p.object_format = "sha1";
+	p.tooling = p.base_tip = p.merge_base = A40;
+	p.head = B40;
+	p.library = lib;
+	p.n_library = 1;
+	p.source_dir = "src";
+	p.files = &f;
+	p.n_files = 1;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	ck_assert_msg(sc_plan_write(&p, &out, &err) == 0, "%s", err.buf);
+	struct sc_plan q;
+	ck_assert_msg(sc_plan_from_json(out.buf, out.len, &q, &err) == 0, "%s", err.buf);
+	ck_assert_str_eq(q.files[0].module, "Lib.A");
+	sc_plan_free(&q);
+	/* A writer that got the module wrong is caught before anything is written. */
+	f.module = f.id = "src.Lib.A";
+	sb_reset(&out);
+	ck_assert_int_eq(sc_plan_write(&p, &out, &err), -1);
+	ck_assert_str_eq(err.buf, "file entry \"src/Lib/A.lean\" has an unsupported path, module, id or role");
+	sb_release(&out);
+	sb_release(&err);
+}
+END_TEST
+
+/* lakefile.toml's lean_libs (Config/LeanLib.lean isBuildableModule). */
+static int toml_builds(const char *toml, const char *mod, const char *dir)
+{
+	struct sc_lake_libs l;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_msg(sc_lakelibs_parse(toml, strlen(toml), &l, &err) == 0, "%s", err.buf);
+	int r = sc_lakelibs_find(&l, mod, dir) != NULL;
+	sc_lakelibs_free(&l);
+	sb_release(&err);
+	return r;
+}
+
+static const char *toml_refusal_n(const char *toml, size_t n)
+{
+	static char why[256];
+	struct sc_lake_libs l;
+	struct strbuf err = STRBUF_INIT;
+	int rc = sc_lakelibs_parse(toml, n, &l, &err);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_uint_gt(err.len, 0);
+	snprintf(why, sizeof why, "%s", err.buf);
+	sb_release(&err);
+	return why;
+}
+
+static const char *toml_refusal(const char *toml) { return toml_refusal_n(toml, strlen(toml)); }
+
+START_TEST(lakefile_toml_lean_libs)
+{
+	static const char demo[] =
+	    "name = \"demo\" # the package\n"
+	    "defaultTargets = [\"Demo\"]\n"
+	    "version = 1.2\nflag = true\ndate = 2024-01-02T03:04:05Z\n"
+	    "leanOptions = {pp.unicode.fun = true, \"x\" = [1, {a = 'b'}]}\n"
+	    "desc = \"\"\"\nmulti \"quoted\" \\\nline\"\"\"\nlit = '''raw\\'''\n"
+	    "\n[[require]]\nname = \"tinylib\"\nrev = \"main\"\n"
+	    "\n[[lean_lib]]\nname = \"Demo\"\n"
+	    "\n[[lean_lib]]\n\"name\" = 'Road\\map'\nroots = [\n  \"Roadmap\", # one\n  \"Goals.X\",\n]\n"
+	    "globs = [\"Roadmap.+\", \"Goals.X.*\"]\n"
+	    "[lean_lib.leanOptions]\nname = \"not a lib name\"\n"
+	    "[[lean_exe]]\nname = \"Other\"\n";
+	ck_assert(toml_builds(demo, "Demo", NULL));
+	ck_assert(toml_builds(demo, "Demo.Basic", NULL)); /* root Demo, glob Demo matches the root */
+	ck_assert(!toml_builds(demo, "Other", NULL));     /* a lean_exe is no library */
+	ck_assert(!toml_builds(demo, "Roadmap", NULL));   /* Roadmap.+: below only, no glob matches the root */
+	ck_assert(toml_builds(demo, "Roadmap.R", NULL));
+	ck_assert(toml_builds(demo, "Goals.X", NULL));
+	ck_assert(toml_builds(demo, "Goals.X.Y.Z", NULL));
+	ck_assert(!toml_builds(demo, "Goals", NULL));
+	ck_assert(!toml_builds(demo, "Demonic", NULL)); /* prefixes go by components */
+	ck_assert(!toml_builds(demo, "Demo", "src"));   /* built from the root, not src/ */
+	/* srcDir: the package's joined with the library's, normalized. */
+	static const char src[] = "srcDir = \"./src/\"\n[[lean_lib]]\nname = \"A\"\nsrcDir = \"lib//\"\n"
+	                          "[[lean_lib]]\nname = \"B\"\n";
+	ck_assert(toml_builds(src, "A.X", "src/lib"));
+	ck_assert(!toml_builds(src, "A.X", "src"));
+	ck_assert(toml_builds(src, "B", "src"));
+	ck_assert(!toml_builds(src, "B", NULL));
+	/* No lean_lib: nothing is buildable.  What the reader cannot judge (a
+	 * glob table, a srcDir leaving the package, a «» name) builds
+	 * everything here: never a false refusal. */
+	ck_assert(!toml_builds("name = \"x\"\n", "A", NULL));
+	ck_assert(toml_builds("[[lean_lib]]\nname = \"L\"\nglobs = [{submodules = \"L\"}]\n", "Any.Thing", NULL));
+	ck_assert(toml_builds("[[lean_lib]]\nname = \"L\"\nsrcDir = \"../x\"\n", "L", "y"));
+	ck_assert(toml_builds("[[lean_lib]]\nname = \"L\"\nroots = [\"\xc2\xab" "a-b\xc2\xbb\"]\n", "Q", NULL));
+	ck_assert(toml_builds("[[lean_lib]]\nname = \"\\u004C\"\n", "L", NULL));
+
+	ck_assert_str_eq(toml_refusal("[[lean_lib]]\nsrcDir = \"x\"\n"), "lakefile.toml: a lean_lib has no name");
+	ck_assert_str_eq(toml_refusal("name = \"x"), "lakefile.toml line 1: unterminated string");
+	ck_assert_str_eq(toml_refusal("a = \"x\ny\"\n"), "lakefile.toml line 1: newline in a string");
+	ck_assert_str_eq(toml_refusal("a = [1, 2\n"), "lakefile.toml line 2: expected ',' or ']' in an array");
+	ck_assert_str_eq(toml_refusal("a = 1 b = 2\n"), "lakefile.toml line 1: expected the end of the line");
+	ck_assert_str_eq(toml_refusal("a = \"1\" b\n"), "lakefile.toml line 1: expected the end of the line");
+	ck_assert_str_eq(toml_refusal("\n\n[lean_lib\n"), "lakefile.toml line 3: bad table header");
+	ck_assert_str_eq(toml_refusal("a = \"\\q\"\n"), "lakefile.toml line 1: bad escape in a string");
+	ck_assert_str_eq(toml_refusal("a = \"\\uD800\"\n"), "lakefile.toml line 1: bad escape in a string");
+	ck_assert_str_eq(toml_refusal("= 1\n"), "lakefile.toml line 1: expected a key");
+	ck_assert_str_eq(toml_refusal("[[lean_lib]]\nname = 1\n"), "lakefile.toml line 2: srcDir and name must be strings");
+	ck_assert_str_eq(toml_refusal("a = \x01\n"), "lakefile.toml line 1: unsupported value");
+	ck_assert_str_eq(toml_refusal_n("a = \"\0\"\n", 7), "lakefile.toml holds a NUL byte");
+	/* Bounded: nesting depth and size. */
+	struct strbuf deep = STRBUF_INIT;
+	sb_adds(&deep, "a = ");
+	for (int i = 0; i < 40; i++)
+		sb_adds(&deep, "[");
+	ck_assert_str_eq(toml_refusal(deep.buf), "lakefile.toml line 1: nested too deeply");
+	sb_release(&deep);
+	ck_assert_str_eq(toml_refusal_n("", SC_LAKELIBS_MAX + 1), "lakefile.toml is larger than 1048576 bytes");
+}
+END_TEST
+
+/* The verdict names the first selected file no lean_lib builds. */
+START_TEST(lean_libs_verdict_names_the_file)
+{
+	char *lib[] = {"Demo"}, *road[] = {"Roadmap"};
+	struct sc_plan_file f[] = {
+		{"Demo.A", "Demo/A.lean", "Demo.A", SC_ROLE_LIBRARY, SC_CHANGE_ADDED, NULL, B40},
+		{"Roadmap.R", "Roadmap/R.lean", "Roadmap.R", SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, B40},
+	};
+	struct sc_plan p = {0};
+	p.tooling = A40;
+	p.library = lib, p.n_library = 1, p.roadmap = road, p.n_roadmap = 1;
+	p.files = f, p.n_files = 2;
+	static const char toml[] = "[[lean_lib]]\nname = \"Demo\"\n";
+	struct sc_lake_libs l;
+	struct strbuf why = STRBUF_INIT;
+	ck_assert_int_eq(sc_lakelibs_parse(toml, sizeof toml - 1, &l, &why), 0);
+	ck_assert_int_eq(sc_lean_libs_verdict(&l, &p, &why), SC_EXIT_USAGE);
+	ck_assert_str_eq(why.buf, "no lean_lib of lakefile.toml builds module Roadmap.R from ., so "
+	                          "Roadmap/R.lean cannot be measured (Lake would fail the prebuild with "
+	                          "\"unknown module\"): add it to a lean_lib's roots or globs, or drop its "
+	                          "root from .sphereceti (lakefile.toml at 111111111111)");
+	p.n_files = 1;
+	sb_reset(&why);
+	ck_assert_int_eq(sc_lean_libs_verdict(&l, &p, &why), SC_EXIT_OK);
+	sc_lakelibs_free(&l);
+	sb_release(&why);
 }
 END_TEST
 
@@ -397,6 +564,9 @@ int main(void)
 	tcase_add_test(tc, git_tree_ids);
 	tcase_add_test(tc, commit_tree_line);
 	tcase_add_test(tc, plan_document_refusals_section_by_section);
+	tcase_add_test(tc, plan_with_source_dir_round_trips);
+	tcase_add_test(tc, lakefile_toml_lean_libs);
+	tcase_add_test(tc, lean_libs_verdict_names_the_file);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
