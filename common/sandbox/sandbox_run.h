@@ -23,6 +23,13 @@ struct sc_sandbox_result {
 	                       * keep_output also the command's stdout and stderr,
 	                       * at most SC_SANDBOX_LOG_MAX */
 	size_t dropped;       /* output bytes beyond the bound, read and discarded */
+	int loop_errno;       /* our own wait loop failed (poll): the run was killed */
+	/* The inherited task clock (taskclock.h) of the wrapper and every
+	 * descendant, read once all have exited; task_clock_errno says why
+	 * there is none (0: counted). */
+	double task_clock_s;
+	int task_clock_errno;
+	int clock_fd;
 };
 
 /* Runs init_args (appended after "/sc-init FD") in the sandbox sb, counters
