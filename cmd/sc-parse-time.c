@@ -85,7 +85,7 @@ static void read_status(const char *path, struct strbuf *sb)
 		if (sb->len > MAX_INPUT)
 			sc_die("the status input is too large (stdin)");
 	} else if (sc_read_file(path, sb, MAX_INPUT) < 0) {
-		sc_die_errno("cannot read the status line (%s)", path);
+		sc_die_path_errno("cannot read the status line (%s)", path);
 	}
 }
 

@@ -23,7 +23,7 @@ static char *dir_arg(const char *path, const char *flag)
 {
 	char *real = sc_canonical_dir(path);
 	if (!real)
-		sc_die_errno("%s is not a directory (%s)", flag, path);
+		sc_die_path_errno("%s is not a directory (%s)", flag, path);
 	return real;
 }
 

@@ -23,7 +23,7 @@ char *sc_sandbox_resolve_bwrap(const char *path)
 {
 	char *real = realpath(path, NULL);
 	if (!real || !sc_is_executable_file(real))
-		sc_die_errno("bubblewrap is not an executable file (%s)", path);
+		sc_die_path_errno("bubblewrap is not an executable file (%s)", path);
 	return real;
 }
 
