@@ -300,7 +300,7 @@ big_tree() {
 	WS=$MNT/ws profile
 	echo "$stderr"
 	[ "$status" -eq 3 ]
-	grep -q '^sc-materialize: error: no space left on device' <<<"$stderr"
+	grep -q '^sc-materialize: error: cannot [a-z ]*: no space left on device (' <<<"$stderr"
 	grep -q 'could not materialize the base tree' <<<"$stderr"
 	[ -f "$MNT/ws/INCOMPLETE" ]
 	[ ! -e "$MNT/ws/report.json" ]
