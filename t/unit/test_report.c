@@ -181,7 +181,7 @@ END_TEST
 static void sample_line(struct strbuf *out, const char *sample)
 {
 	struct sc_sample s = {RUN, HEX64, "4444444444444444444444444444444444444444", (char *)sample,
-	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, NULL, NULL};
+	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, NULL, NULL, 0, 0};
 	sc_sample_to_json(&s, out);
 }
 
