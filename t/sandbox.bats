@@ -501,6 +501,29 @@ PY
 	[[ "$output" == *'"cpu_s":null'* ]]
 }
 
+@test "a failed poll (not EINTR) kills the run's group and is a system failure, nothing kept (issue 21)" {
+	[ -z "${SC_VALGRIND:-}" ] || skip "valgrind, not the tool, would take the preload"
+	# a shim whose poll always fails: the run loop is blind from the start
+	cat > "$W/shim.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+int poll(struct pollfd *f, nfds_t n, int t) { (void)f; (void)n; (void)t; errno = ENOMEM; return -1; }
+C
+	cc -shared -fPIC -o "$W/shim.so" "$W/shim.c"
+	run --separate-stderr env LD_PRELOAD="$W/shim.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/sleep 20 "$M"
+	echo "$stderr"
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	assert_error_line sc-sandbox-exec
+	grep -q 'cannot watch the sandbox: Cannot allocate memory; the run was killed (poll)' <<<"$stderr"
+	[ ! -e "$R/$M.time" ]
+	[ -z "$(leftovers)" ]
+}
+
 @test "the task clock agrees with rusage for the fixture's in-process burn (within the tolerance)" {
 	lean_file cpu=0.5
 	if ! host_has_task_clock; then
