@@ -42,7 +42,7 @@ static int create_dest(void)
 	if (mkdir(o.dest, 0777) < 0) {
 		if (errno == EEXIST)
 			sc_die("destination already exists (--dest %s)", o.dest);
-		sc_die_errno("cannot create destination (--dest %s)", o.dest);
+		sc_die_path_errno("cannot create destination (--dest %s)", o.dest);
 	}
 	int fd = open(o.dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -56,8 +56,7 @@ static void print_summary(const char *format, const char *commit, const char *tr
 	struct strbuf out = STRBUF_INIT;
 	sc_materialize_summary(format, commit, tree, st, sk, &out);
 	if (sc_write_all(STDOUT_FILENO, out.buf, out.len) < 0)
-		sc_die_sys("cannot write summary: %s (stdout)",
-		           errno == ENOSPC ? "no space left on device" : strerror(errno));
+		sc_die_sys_errno("cannot write summary (stdout)");
 	sb_release(&out);
 }
 

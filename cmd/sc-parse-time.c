@@ -2,6 +2,7 @@
  * one sample bound to its run, plan, revision and file.  Anything doubtful
  * becomes an error sample, never a number.  See man/sc-parse-time.1. */
 #include "report/sample.h"
+#include "report/verdict.h"
 #include "sandbox/timefile.h"
 #include "util/closeout.h"
 #include "util/die.h"
@@ -50,7 +51,6 @@ static const struct sc_option opts[] = {
 static const struct sc_command cmd = {usage, NULL};
 
 static struct sc_sample sample;
-static char detail_buf[512];
 
 static _Noreturn void emit(void)
 {
@@ -68,11 +68,12 @@ static _Noreturn void error_sample(const char *reason, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(detail_buf, sizeof detail_buf, fmt, ap);
+	/* Any length: the sample model bounds what it writes. */
+	if (vasprintf(&sample.detail, fmt, ap) < 0)
+		sc_die_sys("out of memory (vasprintf)");
 	va_end(ap);
 	sample.ok = 0;
 	sample.error = (char *)reason;
-	sample.detail = detail_buf;
 	emit();
 }
 
@@ -84,7 +85,7 @@ static void read_status(const char *path, struct strbuf *sb)
 		if (sb->len > MAX_INPUT)
 			sc_die("the status input is too large (stdin)");
 	} else if (sc_read_file(path, sb, MAX_INPUT) < 0) {
-		sc_die_errno("cannot read the status line (%s)", path);
+		sc_die_path_errno("cannot read the status line (%s)", path);
 	}
 }
 
@@ -112,6 +113,24 @@ static void status_line(const char *status_path, struct sc_status *st)
 	sb_release(&err);
 }
 
+/* GNU time's rusage misses what the task clock saw (an autoreaped
+ * child): no number of this run may enter a comparison. */
+static void check_hidden(const struct sc_timefile *tf, const struct sc_status *st)
+{
+	long long user, sys, clock;
+	if (!st->has_task_clock)
+		return;
+	if (sc_seconds_to_ms(tf->user_s, &user) < 0 || sc_seconds_to_ms(tf->sys_s, &sys) < 0 ||
+	    sc_seconds_to_ms(st->task_clock_s, &clock) < 0)
+		error_sample("invalid_counters", "a counter is not a whole number of milliseconds");
+	if (!sc_cpu_agrees(user + sys, clock))
+		error_sample("cpu_hidden",
+		             "the host's task clock counted %.3f s of CPU, GNU time's rusage %.3f s: "
+		             "a descendant's CPU escaped rusage (tolerance %d ms + %d %%)",
+		             st->task_clock_s, (double)(user + sys) / 1000, SC_CPU_TOLERANCE_MS,
+		             SC_CPU_TOLERANCE_PCT);
+}
+
 static _Noreturn void measured(const char *time_path, const char *status_path)
 {
 	struct sc_status st;
@@ -125,6 +144,7 @@ static _Noreturn void measured(const char *time_path, const char *status_path)
 	const char *reason = sc_timefile_check_status(&tf, st.exit_code, st.signal, st.wall_s, &err);
 	if (reason)
 		error_sample(reason, "%s", err.buf);
+	check_hidden(&tf, &st);
 	sample.ok = 1;
 	sample.cpu_user_s = tf.user_s;
 	sample.cpu_sys_s = tf.sys_s;
@@ -132,6 +152,8 @@ static _Noreturn void measured(const char *time_path, const char *status_path)
 	sample.wall_s = st.wall_s;
 	sample.max_rss_kib = tf.max_rss_kib;
 	sample.exit_status = 0;
+	sample.has_task_clock = st.has_task_clock;
+	sample.task_clock_s = st.task_clock_s;
 	sb_release(&tb);
 	sb_release(&err);
 	emit();
@@ -161,8 +183,6 @@ static _Noreturn void unmeasured(void)
 		sc_die("--unmeasured excludes --time-file and --status (see %s --help)", sc_progname());
 	if (!sc_is_error_reason(o.unmeasured))
 		sc_die("--unmeasured needs a known error reason (%s)", o.unmeasured);
-	if (o.detail && strlen(o.detail) >= sizeof detail_buf)
-		sc_die("--detail is too long (%zu bytes)", strlen(o.detail));
 	error_sample(o.unmeasured, "%s", o.detail ? o.detail : "the sample was not measured");
 }
 

@@ -16,7 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
@@ -77,7 +76,8 @@ static void check_modes(void)
 static void print_status(const struct sc_outcome *out)
 {
 	struct sc_status st = {.exit_code = out->exit_code, .signal = out->signal,
-	                       .timed_out = out->timed_out, .wall_s = out->wall_s};
+	                       .timed_out = out->timed_out, .wall_s = out->wall_s,
+	                       .has_task_clock = out->task_clock, .task_clock_s = out->task_clock_s};
 	struct strbuf line = STRBUF_INIT;
 	sc_status_to_json(&st, &line);
 	if (sc_write_all(1, line.buf, line.len) < 0)
@@ -108,7 +108,8 @@ int main(int argc, char **argv)
 		sc_die_sys_errno("cannot keep our descriptors from the sandbox (close_range)");
 	/* Nobody is left to read the status line when whoever started us dies:
 	 * SIGTERM then takes the sandbox down like an interrupt. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (sc_die_with_parent(SIGTERM) < 0)
+		sc_die_sys_errno("cannot follow our parent's death (prctl)");
 	/* Options end at "--" or at CMD: CMD's own flags stay CMD's. */
 	int i = sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_ARGS);
 	char *bwrap = sc_sandbox_resolve_bwrap(o.bwrap);

@@ -42,7 +42,7 @@ load lib/plan
 	run --separate-stderr "$BATS_TEST_TMPDIR/sphereceti" profile-plan --repo x
 	[ "$status" -eq 2 ]
 	assert_error_line sphereceti
-	[[ "$stderr" == *"cannot run sc-plan ($BATS_TEST_TMPDIR/sc-plan): No such file or directory" ]]
+	[[ "$stderr" == *"cannot run sc-plan: No such file or directory ($BATS_TEST_TMPDIR/sc-plan)" ]]
 }
 
 @test "sphereceti --version and help" {

@@ -303,7 +303,7 @@ big_tree() {
 	WS=$MNT/ws profile
 	echo "$stderr"
 	[ "$status" -eq 3 ]
-	grep -q '^sc-materialize: error: no space left on device' <<<"$stderr"
+	grep -q '^sc-materialize: error: cannot [a-z ]*: no space left on device (' <<<"$stderr"
 	grep -q 'could not materialize the base tree' <<<"$stderr"
 	[ -f "$MNT/ws/INCOMPLETE" ]
 	[ ! -e "$MNT/ws/report.json" ]
@@ -481,4 +481,27 @@ big_tree() {
 	run ! no_process_left
 	[[ "$output" == *" sleep sid="* ]]
 	kill -KILL "$other"
+}
+
+@test "disk full at mkstemp: sc-sandbox-exec's time file is the machine's failure (exit 3), one line 'what: cause (where)'" {
+	sandbox_dirs
+	# a file system whose only free inode goes to raw/: mkstemp gets ENOSPC
+	mount_small 1m nr_inodes=2
+	mkdir "$MNT/raw"
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$MNT/raw/x.time" --timeout 30 -- /usr/bin/true
+	echo "$stderr"
+	[ "$status" -eq 3 ] # a full disk is not the operator's input
+	[ -z "$output" ]
+	assert_error_line sc-sandbox-exec
+	grep -q '^sc-sandbox-exec: error: cannot create the time file: no space left on device (' <<<"$stderr"
+}
+
+@test "a path error and a system error read alike: 'what: cause (where)'" {
+	: >"$BATS_TEST_TMPDIR/s.jsonl"
+	run --separate-stderr sc-report --plan "$BATS_TEST_TMPDIR/none.json" --out-dir "$BATS_TEST_TMPDIR" \
+		--samples "$BATS_TEST_TMPDIR/s.jsonl"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-report
+	grep -qF "sc-report: error: cannot read plan: No such file or directory ($BATS_TEST_TMPDIR/none.json)" <<<"$stderr"
 }

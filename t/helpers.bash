@@ -86,3 +86,21 @@ sandbox_dirs() {
 	chmod 0777 "$T"
 	sandbox_reach "$D" "$W"
 }
+
+# host_has_task_clock: this process may open an inherited perf task clock on
+# itself (what sc-sandbox-exec attaches to its wrapper), asked of the kernel
+# directly so that a build without the counter cannot skip its own test.
+host_has_task_clock() {
+	/usr/bin/python3 - <<'PY'
+import ctypes, os, platform, struct, sys
+nr = {"x86_64": 298, "aarch64": 241}.get(platform.machine())
+if nr is None:
+    sys.exit(1)
+attr = ctypes.create_string_buffer(128)
+struct.pack_into("IIQ", attr, 0, 1, 128, 1)  # PERF_TYPE_SOFTWARE, size, PERF_COUNT_SW_TASK_CLOCK
+struct.pack_into("Q", attr, 40, (1 << 1) | (1 << 5) | (1 << 6))  # inherit, exclude_kernel, exclude_hv
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.syscall(nr, attr, 0, -1, -1, 8)  # PERF_FLAG_FD_CLOEXEC
+sys.exit(0 if fd >= 0 else 1)
+PY
+}

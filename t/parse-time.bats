@@ -25,6 +25,12 @@ statusline() {
 		"$1" "$2" "$3" "$4" > "$W/t.status"
 }
 
+# statusclock EXIT SIGNAL TIMED_OUT WALL TASK_CLOCK: with the host's task clock
+statusclock() {
+	printf '{"schema":"sphereceti.status/1","exit_code":%s,"signal":%s,"timed_out":%s,"wall_s":%s,"task_clock_s":%s}\n' \
+		"$1" "$2" "$3" "$4" "$5" > "$W/t.status"
+}
+
 parse() {
 	run --separate-stderr sc-parse-time --time-file "$W/t.time" --status "$W/t.status" \
 		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:Foo.Bar "$@"
@@ -160,6 +166,63 @@ error_sample() {
 		'{"schema":"sphereceti.status/1","exit_code":0,"signal":0,"timed_out":false,"wall_s":1}' > "$W/t.status"
 	parse
 	error_sample sandbox_failed
+}
+
+@test "counters finer than a millisecond are invalid_counters, never rounded" {
+	statusline 0 0 false 200.0
+	# 149.999999999 would round to a flagged 150.000; 100.0005 + 0.0005 to a
+	# sample whose cpu_s is not user + sys, which sc-report refuses
+	for bad in "149.999999999 0.00 1 0 150.00" "100.0005 0.0005 1 0 101.00" "1.00 0.00 1 0 1.0001"; do
+		# shellcheck disable=SC2086
+		timefile $bad
+		parse
+		error_sample invalid_counters
+	done
+	timefile 1.500000 0.25 1 0 2.00
+	parse
+	[ "$status" -eq 0 ]
+	[ "$(field cpu_s)" = 1.75 ]
+}
+
+@test "the host's task clock is kept beside rusage; a disagreement beyond the tolerance is cpu_hidden" {
+	# 50 ms + 5 % of the larger: rusage 1.000 s against a clock of 1.100 s
+	# is within (100 ms <= 105 ms), 1.110 s is not (110 ms > 105.5 ms)
+	timefile 0.80 0.20 1 0 1.20
+	statusclock 0 0 false 1.5 1.100
+	parse
+	[ "$status" -eq 0 ]
+	[ "$(field task_clock_s)" = 1.1 ]
+	[ "$(field cpu_s)" = 1.0 ]
+	statusclock 0 0 false 1.5 1.110
+	parse
+	error_sample cpu_hidden
+	[ "$(field task_clock_s)" = null ]
+	[[ "$(field detail)" == *"task clock counted 1.110 s"*"rusage 1.000 s"* ]]
+	# and the other way: rusage above the clock
+	statusclock 0 0 false 1.5 0.890
+	parse
+	error_sample cpu_hidden
+	# no counter on this host: null, and rusage alone
+	statusclock 0 0 false 1.5 null
+	parse
+	[ "$status" -eq 0 ]
+	[ "$(field task_clock_s)" = null ]
+	statusline 0 0 false 1.5
+	parse
+	[ "$status" -eq 0 ]
+	[ "$(field task_clock_s)" = null ]
+}
+
+@test "a detail of any length is kept, cut at a UTF-8 boundary with a marker (issue 19 item 8)" {
+	long=$(python3 -c 'print("é" * 700)')
+	run --separate-stderr sc-parse-time --unmeasured source_changed --detail "$long" \
+		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample base:X.Y
+	error_sample source_changed
+	d=$(field detail)
+	[ "$(printf '%s' "$d" | wc -c)" -le 1024 ]
+	[ "$(printf '%s' "$d" | wc -c)" -ge 1000 ]
+	[[ "$d" == *"é [cut]" ]]
+	python3 -c 'import sys; sys.argv[1].encode("utf-8")' "$d"
 }
 
 @test "--unmeasured emits an error sample for a sample that never ran" {

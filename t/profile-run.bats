@@ -448,6 +448,31 @@ if "heavy" in open(p).read():
 	[ "$(stat -c %u:%g "$WS/head")" = "$su" ]
 }
 
+@test "attack: a hostile long path plus a rewritten source cannot cost the report (issue 19 item 8)" {
+	candidate
+	# five 190-character folders: a 980-character path, whose source_changed
+	# detail is longer than any bound a detail gets
+	local dir=Demo c
+	for c in A B C D E; do dir+=/$c$(printf 'x%.0s' {1..189}); done
+	ex_lean "$R" "$dir/Long.lean" '-- heavy' '-- fixture: cpu=0.05'
+	head_commit
+	hostile_toolchain 'import glob
+for p in glob.glob("Demo/*/*/*/*/*/Long.lean"):
+    if "heavy" in open(p).read():
+        open(p, "w").write("-- fixture: cpu=0.01\n")'
+	profile --threshold-delta 1
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(file_field "$dir/Long.lean" .head.error)" = source_changed ]
+	[ "$(jqr .status)" = error ]
+	[ -f "$WS/report.md" ]
+	[ ! -e "$WS/INCOMPLETE" ]
+	# the detail is cut at the sample model's bound, and says so
+	detail=$(jq -r 'select(.error == "source_changed") | .detail' "$WS/samples.jsonl")
+	[ "$(printf '%s' "$detail" | wc -c)" -le 1024 ]
+	[[ "$detail" == *" [cut]" ]]
+}
+
 @test "attack: a FIFO or a link planted at a selected path neither blocks nor redirects the host" {
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- reworded' '-- fixture: cpu=0.05'

@@ -88,7 +88,8 @@ ok() {
 		| (if $cpu == null then $user else $cpu - $sys end) as $user
 		| {schema: "sphereceti.sample/1", run_id: $run, plan_digest: $d, revision: $rev,
 		   sample: $s, ok: true, cpu_user_s: $user, cpu_sys_s: $sys, cpu_s: ($user + $sys),
-		   wall_s: $w, max_rss_kib: 524288, exit_status: 0, error: null, detail: null}'
+		   wall_s: $w, max_rss_kib: 524288, exit_status: 0, error: null, detail: null}
+		| if $clock then . + {task_clock_s: .cpu_s} else . end' --argjson clock "${TASK_CLOCK:-false}"
 }
 
 # bad SIDE MODULE REASON DETAIL -> one error sample line
@@ -741,13 +742,15 @@ LONG=Lib/Algebra/Category/ModuleCat/Monoidal/Symmetric/Braided/Coherence/Hexagon
 	jq -e '.prebuild.head | .status == "error" and .error == "prebuild_timeout"' out/report.json
 }
 
-@test "the sandbox user is recorded; the limits state what rusage misses" {
+@test "the sandbox user is recorded; without the task clock the limits state what rusage misses" {
 	four_plan
 	four_samples >samples.jsonl
 	report --samples samples.jsonl --sandbox-user 65534:65534
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .environment.sandbox_user out/report.json)" = 65534:65534 ]
 	grep -qxF -- '- Sandbox user: `65534:65534` (uid:gid)' out/report.md
+	[ "$(jq -r .environment.cpu_counter out/report.json)" = rusage_only ]
+	grep -qF -- "- CPU counter: GNU time's rusage only (this host gave no perf task clock" out/report.md
 	jq -e '.limits.text | contains("ignores SIGCHLD") and contains("understate its own cost")' out/report.json
 	grep -q 'ignores SIGCHLD, so a deliberately hostile candidate can understate its own cost' out/report.md
 	for u in 65534 nobody 1:x :1 1: 01:1 4294967296:1 -1:1; do
@@ -755,6 +758,36 @@ LONG=Lib/Algebra/Category/ModuleCat/Monoidal/Symmetric/Braided/Coherence/Hexagon
 		[ "$status" -eq 2 ] || { echo "$u: $status"; return 1; }
 		assert_error_line sc-report
 	done
+}
+
+@test "every sample on the host's task clock: the environment says so and the autoreap limit goes" {
+	four_plan
+	TASK_CLOCK=true four_samples >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .environment.cpu_counter out/report.json)" = task_clock_and_rusage ]
+	grep -qxF -- "- CPU counter: GNU time's rusage, checked against the host's perf task clock" out/report.md
+	jq -e '.limits.text | contains("cpu_hidden") and (contains("ignores SIGCHLD") | not)' out/report.json
+	run ! grep -q 'ignores SIGCHLD' out/report.md
+	# one sample without it (a host without perf): the limit is stated again
+	ok base Lib.A 60 61.5 >one.jsonl
+	TASK_CLOCK=true ok head Lib.A 90 91.25 >>one.jsonl
+	report --samples one.jsonl
+	[ "$(jq -r .environment.cpu_counter out/report.json)" = rusage_only ]
+	grep -q 'ignores SIGCHLD' out/report.md
+}
+
+@test "a cpu_hidden sample: no number of it enters a comparison" {
+	four_plan
+	{
+		four_samples | grep -v '"head:Lib.A"'
+		bad head Lib.A cpu_hidden "the host's task clock counted 3.100 s of CPU, GNU time's rusage 0.080 s"
+	} >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 1 ]
+	jq -e '.files[] | select(.path == "Lib/A.lean") | .verdict == "not_compared" and .ratio == null and .head.status == "error"' out/report.json
+	jq -e '.files[] | select(.path == "Lib/A.lean") | .head.error == "cpu_hidden" and (.head | has("cpu_s") | not)' out/report.json
+	grep 'cpu_hidden' out/report.md
 }
 
 @test "problems name sample files relative to the output folder, never by absolute path" {

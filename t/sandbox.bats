@@ -301,6 +301,10 @@ EOF
 	[ -z "$stderr" ]
 	[[ "$output" == "self-test ok:"* ]]
 	[[ "$output" == *"orphan CPU counted"* ]]
+	# the inherited task clock saw the autoreaped child, where the host has one
+	if [[ "$output" != *"no task clock (perf_event_open: "* ]]; then
+		[[ "$output" == *"task clock counted an autoreaped child"* ]]
+	fi
 }
 
 @test "--self-test fails clearly when the sandbox cannot start" {
@@ -461,6 +465,74 @@ PY
 		between "$(cpu_of "$R/$M.time")" 0.8 6
 	fi
 	run ! grep -x 'unshare exit 0' "$T/nest.out"
+}
+
+@test "attack: children autoreaped under SIGCHLD=SIG_IGN hide from rusage, not from the task clock: cpu_hidden" {
+	printf '%s\n' "$burn_py" > "$T/burn.py"
+	cat > "$T/hide.py" <<'PY'
+import os, signal, subprocess
+# Autoreaped children: their CPU never reaches the parent's rusage, so GNU
+# time would see only what this process burns itself.
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+for _ in range(2):
+    if os.fork() == 0:
+        os.execv("/usr/bin/python3", ["python3", "/project/burn.py", "0.6"])
+# with SIGCHLD ignored, wait returns (ECHILD) once every child is gone
+try:
+    os.wait()
+except ChildProcessError:
+    pass
+PY
+	if ! host_has_task_clock; then
+		skip "no perf task clock on this host: the autoreap limit stays stated"
+	fi
+	sbx 60 /usr/bin/python3 hide.py
+	[ "$status" -eq 0 ]
+	status_ok 0
+	# rusage lost the children's 1.2 s; the task clock kept it
+	between "$(cpu_of "$R/$M.time")" 0 0.6
+	between "$(field task_clock_s)" 1.1 6
+	printf '%s\n' "$output" > "$R/$M.status"
+	run --separate-stderr sc-parse-time --time-file "$R/$M.time" --status "$R/$M.status" \
+		--run-id 0123456789abcdef0123456789abcdef --plan-digest "$(printf 'a%.0s' {1..64})" \
+		--revision "$(printf '1%.0s' {1..40})" --sample head:A
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'"error":"cpu_hidden"'* ]]
+	[[ "$output" == *'"cpu_s":null'* ]]
+}
+
+@test "a failed poll (not EINTR) kills the run's group and is a system failure, nothing kept (issue 21)" {
+	[ -z "${SC_VALGRIND:-}" ] || skip "valgrind, not the tool, would take the preload"
+	# a shim whose poll always fails: the run loop is blind from the start
+	cat > "$W/shim.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+int poll(struct pollfd *f, nfds_t n, int t) { (void)f; (void)n; (void)t; errno = ENOMEM; return -1; }
+C
+	cc -shared -fPIC -o "$W/shim.so" "$W/shim.c"
+	run --separate-stderr env LD_PRELOAD="$W/shim.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/sleep 20 "$M"
+	echo "$stderr"
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	assert_error_line sc-sandbox-exec
+	grep -q 'cannot watch the sandbox: Cannot allocate memory; the run was killed (poll)' <<<"$stderr"
+	[ ! -e "$R/$M.time" ]
+	[ -z "$(leftovers)" ]
+}
+
+@test "the task clock agrees with rusage for the fixture's in-process burn (within the tolerance)" {
+	lean_file cpu=0.5
+	if ! host_has_task_clock; then
+		skip "no perf task clock on this host"
+	fi
+	sbx 60
+	[ "$status" -eq 0 ]
+	awk -v c="$(field task_clock_s)" -v r="$(cpu_of "$R/$M.time")" \
+		'BEGIN { d = c - r; if (d < 0) d = -d; m = c > r ? c : r; exit !(d <= 0.05 + 0.05 * m) }'
 }
 
 @test "attack: git works in a dependency owned by another uid (safe.directory), not without it" {

@@ -36,7 +36,7 @@ static void add_file(struct files *fs, const char *path)
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return;
-		sc_die_errno("cannot stat source (%s)", path);
+		sc_die_path_errno("cannot stat source (%s)", path);
 	}
 	if (S_ISDIR(st.st_mode))
 		sc_die("source is a directory (a submodule?) (%s)", path);
@@ -52,12 +52,12 @@ static void add_file(struct files *fs, const char *path)
 		sb_grow(sb, (size_t)st.st_size + 1);
 		ssize_t k = readlink(path, sb->buf, sb->alloc);
 		if (k < 0 || (size_t)k >= sb->alloc)
-			sc_die_errno("cannot read link (%s)", path);
+			sc_die_path_errno("cannot read link (%s)", path);
 		sb->len = (size_t)k;
 		mode = 0120000u;
 	} else if (S_ISREG(st.st_mode)) {
 		if (sc_read_file(path, sb, (size_t)1 << 30) < 0)
-			sc_die_errno("cannot read source (%s)", path);
+			sc_die_path_errno("cannot read source (%s)", path);
 		mode = (st.st_mode & S_IXUSR) ? 0100755u : 0100644u;
 	} else {
 		sc_die("source is not a file or link (%s)", path);
@@ -70,7 +70,7 @@ static void walk(struct files *fs, const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
-		sc_die_errno("cannot list sources (%s)", dir);
+		sc_die_path_errno("cannot list sources (%s)", dir);
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		const char *nm = e->d_name;
@@ -80,7 +80,7 @@ static void walk(struct files *fs, const char *dir)
 		char *path = strcmp(dir, ".") == 0 ? xstrdup(nm) : xasprintf("%s/%s", dir, nm);
 		struct stat st;
 		if (lstat(path, &st) < 0)
-			sc_die_errno("cannot stat source (%s)", path);
+			sc_die_path_errno("cannot stat source (%s)", path);
 		if (S_ISDIR(st.st_mode))
 			walk(fs, path);
 		else

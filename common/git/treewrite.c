@@ -18,11 +18,10 @@ static _Noreturn void stopped_at(const char *what, const struct sc_tree *t, size
 	sb_adds(&where, dest);
 	sb_addc(&where, '/');
 	sc_quote_path(&where, raw.buf, raw.len);
-	if (err == ENOSPC)
-		sc_die_sys("no space left on device (%s)", where.buf);
 	if (err == ENAMETOOLONG) /* the tree's name, not the machine: bad input */
-		sc_die("cannot %s (%s): %s", what, where.buf, strerror(err));
-	sc_die_sys("cannot %s (%s): %s", what, where.buf, strerror(err));
+		sc_die("cannot %s: %s (%s)", what, sc_errno_text(err), where.buf);
+	errno = err;
+	sc_die_sys_errno("cannot %s (%s)", what, where.buf);
 }
 
 /* Names go to git in batches (one write each), topped up when half the

@@ -31,7 +31,7 @@ int sc_dest_outside_git_dir(const char *canon_dest, const char *git_dir, const c
 {
 	char *gd = sc_canonical_dir(git_dir);
 	if (!gd) { /* git named it a moment ago */
-		sb_addf(why, "cannot resolve git directory (%s): %s", git_dir, strerror(errno));
+		sb_addf(why, "cannot resolve git directory: %s (%s)", sc_errno_text(errno), git_dir);
 		return SC_EXIT_SYSTEM;
 	}
 	int inside = sc_path_within(canon_dest, gd);

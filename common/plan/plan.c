@@ -382,7 +382,7 @@ void sc_plan_load_or_die(const char *path, struct sc_plan *p, struct strbuf *raw
 {
 	struct strbuf err = STRBUF_INIT;
 	if (sc_read_file(path, raw, 16u << 20) < 0)
-		sc_die_errno("cannot read plan (%s)", path);
+		sc_die_path_errno("cannot read plan (%s)", path);
 	if (sc_plan_from_json(raw->buf, raw->len, p, &err) < 0)
 		sc_die("invalid plan: %s (%s)", err.buf, path);
 	sb_release(&err);

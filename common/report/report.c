@@ -6,20 +6,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char sc_report_limits_text[] =
-	"Advisory only: flags never change the exit status. Each number is one noisy "
-	"sample per side. CPU is user + system time of the whole sandboxed invocation, "
-	"`lake lean FILE -- -j1` (Lake applies the package's leanOptions, as the real build "
-	"does), so it includes sandbox and Lake start-up. Results are sensitive to the host, its "
-	"load, dependency artifacts and environment; they support no comparison across "
-	"runs, only between the two sides of this report. Bounds: at most "
-	SC_XSTR(SC_MAX_CHANGED_FILES) " changed modules, " SC_XSTR(SC_LIMIT_PREBUILD_S)
-	" s per prebuild (`lake build +Mod:deps`: the import cones, not the selected "
-	"modules), " SC_XSTR(SC_LIMIT_SAMPLE_S) " s per sample, " SC_XSTR(SC_LIMIT_PHASE_S)
-	" s for the timed phase, one "
-	"elaboration thread (lean -j1). Resource-usage (rusage) accounting misses children that are "
+#define LIMITS_TEXT \
+	"Advisory only: flags never change the exit status. Each number is one noisy " \
+	"sample per side. CPU is user + system time of the whole sandboxed invocation, " \
+	"`lake lean FILE -- -j1` (Lake applies the package's leanOptions, as the real build " \
+	"does), so it includes sandbox and Lake start-up. Results are sensitive to the host, its " \
+	"load, dependency artifacts and environment; they support no comparison across " \
+	"runs, only between the two sides of this report. Bounds: at most " \
+	SC_XSTR(SC_MAX_CHANGED_FILES) " changed modules, " SC_XSTR(SC_LIMIT_PREBUILD_S) \
+	" s per prebuild (`lake build +Mod:deps`: the import cones, not the selected " \
+	"modules), " SC_XSTR(SC_LIMIT_SAMPLE_S) " s per sample, " SC_XSTR(SC_LIMIT_PHASE_S) \
+	" s for the timed phase, one " \
+	"elaboration thread (lean -j1)."
+
+/* Where the host has no task clock (perf_event_open refused), the limit it
+ * would have closed stays stated. */
+static const char limits_counted[] =
+	LIMITS_TEXT " Every descendant's CPU is also counted on the host's perf task clock: "
+	"a sample whose rusage disagrees with it is the error cpu_hidden.";
+static const char limits_rusage_only[] =
+	LIMITS_TEXT " Resource-usage (rusage) accounting misses children that are "
 	"reaped automatically because their parent ignores SIGCHLD, so a deliberately "
 	"hostile candidate can understate its own cost: flags stay advisory.";
+
+int sc_report_task_clock(const struct sc_report *r)
+{
+	if (r->n_ok == 0)
+		return -1;
+	return r->n_task_clock == r->n_ok;
+}
+
+const char *sc_report_limits_text(const struct sc_report *r)
+{
+	return sc_report_task_clock(r) == 1 ? limits_counted : limits_rusage_only;
+}
 
 static void problem(struct sc_report *r, const char *sample, const char *source,
                     const char *kind, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -164,6 +184,8 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 		return;
 	}
 	sd->state = SC_SLOT_OK;
+	r->n_ok++;
+	r->n_task_clock += s->has_task_clock != 0;
 }
 
 void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n)

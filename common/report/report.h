@@ -14,8 +14,6 @@
 
 #define SC_REPORT_SCHEMA "sphereceti.report/1"
 
-/* The run's fixed bounds (SC_LIMIT_*, plan.h), stated in every report. */
-extern const char sc_report_limits_text[];
 
 /* Sample slot of one file on one side. */
 enum sc_slot {
@@ -76,7 +74,16 @@ struct sc_report {
 	struct sc_problem *problems;
 	size_t n_problems, alloc_problems;
 	size_t n_compared, n_flagged;
+	size_t n_ok, n_task_clock; /* accepted ok samples, and those with a task clock */
 };
+
+/* Was every accepted ok sample's CPU also counted on the host's task
+ * clock?  1 yes, 0 no (this host has none: rusage alone), -1 when there
+ * is no ok sample to tell. */
+int sc_report_task_clock(const struct sc_report *r);
+/* The run's fixed bounds (SC_LIMIT_*, plan.h), stated in every report;
+ * the autoreap limit of rusage unless every sample had the task clock. */
+const char *sc_report_limits_text(const struct sc_report *r);
 
 /* run_id NULL: the first sample offered sets the run ID. */
 void sc_report_init(struct sc_report *r, const struct sc_plan *p, const char *plan_digest,

@@ -1,4 +1,5 @@
 #include "report/report_args.h"
+#include "util/die.h"
 #include "report/mdescape.h"
 #include "util/oid.h"
 #include "report/sample.h"
@@ -84,7 +85,7 @@ static int check_out_dir(const char *dir, struct strbuf *err)
 {
 	struct stat st;
 	if (stat(dir, &st) < 0) {
-		sb_addf(err, "cannot use output directory (%s): %s", dir, strerror(errno));
+		sb_addf(err, "cannot use output directory: %s (%s)", sc_errno_text(errno), dir);
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {

@@ -25,7 +25,7 @@ void sc_report_write_files(const struct sc_report *r, const char *dir)
 	char *json_path = sc_report_out_path(dir, "report.json");
 	char *md_path = sc_report_out_path(dir, "report.md");
 	if (unlink(json_path) < 0 && errno != ENOENT)
-		sc_die_sys("cannot replace report.json: %s (%s)", strerror(errno), json_path);
+		sc_die_sys_errno("cannot replace report.json (%s)", json_path);
 	sc_write_file_atomic_or_die(md_path, md.buf, md.len, "report.md");
 	sc_write_file_atomic_or_die(json_path, json.buf, json.len, "report.json");
 	free(json_path);

@@ -82,7 +82,7 @@ static void gen_thresholds(yajl_gen g, const struct sc_thresholds *th)
 	sc_json_map_close(g);
 }
 
-static void gen_env(yajl_gen g, const struct sc_report_env *e)
+static void gen_env(yajl_gen g, const struct sc_report_env *e, int task_clock)
 {
 	sc_json_kv_map_open(g, "environment");
 	sc_json_kv_str(g, "platform", e->platform);
@@ -92,10 +92,13 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e)
 	sc_json_kv_str_or_null(g, "lean_sha256", e->lean_sha256);
 	sc_json_kv_str_or_null(g, "lake_sha256", e->lake_sha256);
 	sc_json_kv_str(g, "dependencies", "operator prepared");
+	sc_json_kv_str_or_null(g, "cpu_counter", task_clock == 1   ? "task_clock_and_rusage"
+	                                         : task_clock == 0 ? "rusage_only"
+	                                                           : NULL);
 	sc_json_map_close(g);
 }
 
-static void gen_limits(yajl_gen g)
+static void gen_limits(yajl_gen g, const struct sc_report *r)
 {
 	sc_json_kv_map_open(g, "limits");
 	sc_json_kv_int(g, "max_modules", SC_MAX_CHANGED_FILES);
@@ -103,7 +106,7 @@ static void gen_limits(yajl_gen g)
 	sc_json_kv_int(g, "sample_timeout_s", SC_LIMIT_SAMPLE_S);
 	sc_json_kv_int(g, "phase_timeout_s", SC_LIMIT_PHASE_S);
 	sc_json_kv_int(g, "threads", SC_LIMIT_THREADS);
-	sc_json_kv_str(g, "text", sc_report_limits_text);
+	sc_json_kv_str(g, "text", sc_report_limits_text(r));
 	sc_json_map_close(g);
 }
 
@@ -162,8 +165,8 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 	sc_json_map_open(g);
 	gen_head(g, r);
 	gen_thresholds(g, &r->th);
-	gen_env(g, &r->env);
-	gen_limits(g);
+	gen_env(g, &r->env, sc_report_task_clock(r));
+	gen_limits(g, r);
 	gen_results(g, r);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);

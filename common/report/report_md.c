@@ -427,7 +427,7 @@ static void problems(struct strbuf *md, const struct sc_report *r)
 	sb_adds(md, "\n");
 }
 
-static void environment(struct strbuf *md, const struct sc_report_env *e)
+static void environment(struct strbuf *md, const struct sc_report_env *e, int task_clock)
 {
 	sb_adds(md, "## Environment\n\n- Platform: ");
 	sc_md_escape(e->platform, md);
@@ -452,7 +452,12 @@ static void environment(struct strbuf *md, const struct sc_report_env *e)
 		else
 			sb_adds(md, "not recorded");
 	}
-	sb_adds(md, "\n- Dependencies: operator prepared\n\n");
+	sb_adds(md, "\n- Dependencies: operator prepared\n- CPU counter: ");
+	sb_adds(md, task_clock == 1   ? "GNU time's rusage, checked against the host's perf task clock"
+	            : task_clock == 0 ? "GNU time's rusage only (this host gave no perf task clock: "
+	                                "perf_event_open unavailable)"
+	                              : "not recorded (no measured sample)");
+	sb_adds(md, "\n\n");
 }
 
 void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
@@ -467,6 +472,6 @@ void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 	section(md, &c, SC_ROLE_ROADMAP, "Roadmap files");
 	resources(md, &c);
 	problems(md, r);
-	environment(md, &r->env);
-	sb_addf(md, "## Limits\n\n%s\n", sc_report_limits_text);
+	environment(md, &r->env, sc_report_task_clock(r));
+	sb_addf(md, "## Limits\n\n%s\n", sc_report_limits_text(r));
 }

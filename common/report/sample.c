@@ -11,7 +11,7 @@
 
 static const char *const reasons[] = {
 	"prebuild_failed", "prebuild_timeout", "source_changed", "deadline_exceeded", "timeout", "failed", "invalid_counters",
-	"missing_counters", "status_mismatch", "sandbox_failed", NULL,
+	"missing_counters", "status_mismatch", "sandbox_failed", "cpu_hidden", NULL,
 };
 
 int sc_is_error_reason(const char *reason)
@@ -20,6 +20,27 @@ int sc_is_error_reason(const char *reason)
 		if (strcmp(*r, reason) == 0)
 			return 1;
 	return 0;
+}
+
+int sc_cpu_agrees(long long rusage_ms, long long clock_ms)
+{
+	long long diff = rusage_ms > clock_ms ? rusage_ms - clock_ms : clock_ms - rusage_ms;
+	long long big = rusage_ms > clock_ms ? rusage_ms : clock_ms;
+	return diff * 100 <= SC_CPU_TOLERANCE_MS * 100 + SC_CPU_TOLERANCE_PCT * big;
+}
+
+/* The detail as written: at most SC_SAMPLE_DETAIL_MAX bytes, cut before
+ * a UTF-8 continuation byte, marked (a hostile path in it never costs the
+ * sample, nor splits a character). */
+static char *bounded_detail(const char *d)
+{
+	size_t n = strlen(d);
+	if (n <= SC_SAMPLE_DETAIL_MAX)
+		return xstrdup(d);
+	size_t keep = SC_SAMPLE_DETAIL_MAX - (sizeof SC_SAMPLE_DETAIL_CUT - 1);
+	while (keep > 0 && ((unsigned char)d[keep] & 0xC0) == 0x80)
+		keep--;
+	return xasprintf("%.*s%s", (int)keep, d, SC_SAMPLE_DETAIL_CUT);
 }
 
 int sc_sample_id_split(const char *sample, int *side, const char **id)
@@ -92,8 +113,14 @@ void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out)
 		sc_json_kv_null(g, "max_rss_kib");
 		sc_json_kv_null(g, "exit_status");
 	}
+	if (s->ok && s->has_task_clock)
+		sc_json_kv_fixed(g, "task_clock_s", s->task_clock_s, 3);
+	else
+		sc_json_kv_null(g, "task_clock_s");
 	sc_json_kv_str_or_null(g, "error", s->ok ? NULL : s->error);
-	sc_json_kv_str_or_null(g, "detail", s->detail);
+	char *detail = s->detail ? bounded_detail(s->detail) : NULL;
+	sc_json_kv_str_or_null(g, "detail", detail);
+	free(detail);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
 }
@@ -104,7 +131,8 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 {
 	static const char *const keys[] = {"schema", "run_id", "plan_digest", "revision", "sample",
 	                                   "ok", "cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
-	                                   "max_rss_kib", "exit_status", "error", "detail", NULL};
+	                                   "max_rss_kib", "exit_status", "task_clock_s", "error",
+	                                   "detail", NULL};
 	const char *schema, *run_id, *digest, *rev, *sample, *detail;
 	if (sc_json_only_keys(v, keys, "the sample", err) < 0 ||
 	    sc_json_get_str(v, "schema", &schema, err) < 0)
@@ -128,6 +156,8 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 	                  : sc_sample_side(sample) < 0
 	                      ? "field \"sample\" is not <base|head>:<module> or <base|head>:@prebuild"
 	                      : NULL;
+	if (!bad && detail && strlen(detail) > SC_SAMPLE_DETAIL_MAX)
+		bad = "field \"detail\" is longer than " SC_XSTR(SC_SAMPLE_DETAIL_MAX) " bytes";
 	if (bad) {
 		sb_adds(err, bad);
 		return -1;
@@ -137,6 +167,28 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 	s->revision = xstrdup(rev);
 	s->sample = xstrdup(sample);
 	s->detail = detail ? xstrdup(detail) : NULL;
+	return 0;
+}
+
+/* An ok sample's task clock: null (or absent) where the host has none,
+ * else whole milliseconds that agree with cpu_s (CPU_MS). */
+static int take_task_clock(yajl_val v, struct sc_sample *s, long long cpu_ms, struct strbuf *err)
+{
+	yajl_val m = sc_json_member(v, "task_clock_s");
+	long long ms;
+	if (!m || YAJL_IS_NULL(m))
+		return 0;
+	if (sc_json_get_num(v, "task_clock_s", &s->task_clock_s, err) < 0)
+		return -1;
+	if (sc_seconds_to_ms(s->task_clock_s, &ms) < 0) {
+		sb_adds(err, "field \"task_clock_s\" is not a whole number of milliseconds");
+		return -1;
+	}
+	if (!sc_cpu_agrees(cpu_ms, ms)) {
+		sb_adds(err, "an ok sample's task_clock_s disagrees with its cpu_s (that is cpu_hidden)");
+		return -1;
+	}
+	s->has_task_clock = 1;
 	return 0;
 }
 
@@ -177,6 +229,8 @@ static int take_counters(yajl_val v, struct sc_sample *s, struct strbuf *err)
 		sb_adds(err, "cpu_s is not cpu_user_s + cpu_sys_s");
 		return -1;
 	}
+	if (take_task_clock(v, s, ms[2], err) < 0)
+		return -1;
 	s->max_rss_kib = rss;
 	s->exit_status = (int)exit_status;
 	return 0;
@@ -187,6 +241,11 @@ static int take_error(yajl_val v, const char *error, struct sc_sample *s, struct
 {
 	static const char *const nulls[] = {"cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
 	                                    "max_rss_kib", "exit_status", NULL};
+	yajl_val clock = sc_json_member(v, "task_clock_s");
+	if (clock && !YAJL_IS_NULL(clock)) {
+		sb_adds(err, "an error sample carries \"task_clock_s\"");
+		return -1;
+	}
 	if (!error || !sc_is_error_reason(error)) {
 		sb_adds(err, "an error sample has no known error reason");
 		return -1;
@@ -242,13 +301,18 @@ void sc_status_to_json(const struct sc_status *st, struct strbuf *out)
 	sc_json_kv_int(g, "signal", st->signal);
 	sc_json_kv_bool(g, "timed_out", st->timed_out);
 	sc_json_kv_fixed(g, "wall_s", st->wall_s, 3);
+	if (st->has_task_clock)
+		sc_json_kv_fixed(g, "task_clock_s", st->task_clock_s, 3);
+	else
+		sc_json_kv_null(g, "task_clock_s");
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
 }
 
 int sc_status_from_json(const char *buf, size_t len, struct sc_status *st, struct strbuf *err)
 {
-	static const char *const keys[] = {"schema", "exit_code", "signal", "timed_out", "wall_s", NULL};
+	static const char *const keys[] = {"schema", "exit_code", "signal", "timed_out", "wall_s",
+	                                   "task_clock_s", NULL};
 	memset(st, 0, sizeof *st);
 	yajl_val v = sc_json_parse(buf, len, err);
 	if (!v)
@@ -268,7 +332,14 @@ int sc_status_from_json(const char *buf, size_t len, struct sc_status *st, struc
 	    sc_json_get_bool(v, "timed_out", &st->timed_out, err) < 0 ||
 	    sc_json_get_num(v, "wall_s", &st->wall_s, err) < 0)
 		goto out;
-	if (code < -1 || code > 255 || sig < 0 || sig > 64 || st->wall_s < 0) {
+	yajl_val clock = sc_json_member(v, "task_clock_s");
+	if (clock && !YAJL_IS_NULL(clock)) {
+		if (sc_json_get_num(v, "task_clock_s", &st->task_clock_s, err) < 0)
+			goto out;
+		st->has_task_clock = 1;
+	}
+	if (code < -1 || code > 255 || sig < 0 || sig > 64 || st->wall_s < 0 ||
+	    (st->has_task_clock && !(st->task_clock_s >= 0 && st->task_clock_s <= 1e9))) {
 		sb_adds(err, "status line has an out-of-range value");
 		goto out;
 	}

@@ -6,25 +6,42 @@
  *  "revision": oid, "sample": "base:A.B" | "head:A.B", "ok": bool,
  *  "cpu_user_s": n|null, "cpu_sys_s": n|null, "cpu_s": n|null,
  *  "wall_s": n|null, "max_rss_kib": int|null, "exit_status": int|null,
+ *  "task_clock_s": n|null,
  *  "error": null | "prebuild_failed" | "prebuild_timeout" |
  *           "source_changed" | "deadline_exceeded" | "timeout" |
  *           "failed" | "invalid_counters" | "missing_counters" |
- *           "status_mismatch" | "sandbox_failed" | "source_changed",
+ *           "status_mismatch" | "sandbox_failed" | "cpu_hidden",
  *  "detail": null | "human-readable reason"}
- * An ok sample has every number and error null; an error sample has no
- * cpu numbers (partial data never leaves this model).  Counters are whole
- * milliseconds.  "<side>:@prebuild" is the side's prebuild ('@' is in no
- * module name, so it names no file).
+ * An ok sample has every number but task_clock_s (null where the host has
+ * no perf counter; read as null when absent) and error null; an error
+ * sample has no numbers (partial data never leaves this model).  Counters
+ * are whole milliseconds; an ok sample's task_clock_s agrees with cpu_s
+ * (sc_cpu_agrees).  "<side>:@prebuild" is the side's prebuild ('@' is in
+ * no module name, so it names no file).  detail is at most
+ * SC_SAMPLE_DETAIL_MAX bytes: a longer one is cut at a UTF-8 boundary and
+ * ends in SC_SAMPLE_DETAIL_CUT.
  *
  * The status line sc-sandbox-exec prints, schema "sphereceti.status/1":
  * {"schema": "sphereceti.status/1", "exit_code": int, "signal": int,
- *  "timed_out": bool, "wall_s": n} */
+ *  "timed_out": bool, "wall_s": n, "task_clock_s": n|null}
+ * (task_clock_s null, or absent, where the host has no perf counter). */
 #include <stddef.h>
 #include "util/strbuf.h"
 
 #define SC_SAMPLE_SCHEMA "sphereceti.sample/1"
 #define SC_STATUS_SCHEMA "sphereceti.status/1"
 #define SC_RUN_ID_HEXSZ 32
+#define SC_SAMPLE_DETAIL_MAX 1024
+#define SC_SAMPLE_DETAIL_CUT " [cut]"
+
+/* The inherited task clock (all the CPU of every descendant) and GNU
+ * time's rusage (user + sys, which misses autoreaped children) of one run
+ * may differ by this much, SC_CPU_TOLERANCE_MS plus SC_CPU_TOLERANCE_PCT
+ * percent of the larger, before CPU counts as hidden.  The clock also
+ * counts GNU time itself and its exec (about a millisecond), and GNU time
+ * truncates user and sys to 10 ms each. */
+#define SC_CPU_TOLERANCE_MS 50
+#define SC_CPU_TOLERANCE_PCT 5
 
 struct sc_sample {
 	char *run_id;
@@ -37,6 +54,8 @@ struct sc_sample {
 	int exit_status;
 	char *error;  /* NULL when ok */
 	char *detail; /* NULL or a reason for a person */
+	int has_task_clock; /* task_clock_s counted (ok samples only) */
+	double task_clock_s;
 };
 
 struct sc_status {
@@ -44,9 +63,14 @@ struct sc_status {
 	int signal;    /* 0 unless signalled */
 	int timed_out;
 	double wall_s;
+	int has_task_clock; /* task_clock_s counted */
+	double task_clock_s;
 };
 
 int sc_is_error_reason(const char *reason);
+/* Do rusage (user + sys) and the task clock of one run agree within the
+ * tolerance above?  Whole milliseconds. */
+int sc_cpu_agrees(long long rusage_ms, long long clock_ms);
 void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out);
 int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct strbuf *err);
 void sc_sample_free(struct sc_sample *s);

@@ -13,7 +13,7 @@ void sc_samples_read_or_die(const char *path, struct strbuf *sb)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		sc_die_errno("cannot read samples (%s)", path);
+		sc_die_path_errno("cannot read samples (%s)", path);
 	struct stat st;
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 		sc_die("cannot read samples: is a directory (%s)", path);

@@ -2,7 +2,7 @@
 #include "git/git.h"
 #include "plan/manifest.h"
 #include "run/workspace.h"
-#include "sandbox/gnutime.h"
+#include "sandbox/hostcheck.h"
 #include "sandbox/precond.h"
 #include "sandbox/sandbox_args.h"
 #include "util/die.h"
@@ -16,14 +16,6 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-static void check_gnu_time(void)
-{
-	if (sc_gnu_time_check_version() < 0)
-		sc_die("GNU time is required: %s (%s; apt-get install time)",
-		       errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
-		       SC_GNU_TIME_PATH);
-}
 
 /* The workspace, resolved through the folder that will hold it, must not
  * lie in or around the toolchain or the dependencies. */
@@ -48,7 +40,7 @@ void sc_run_check_host(struct sc_run *r)
 	struct utsname u;
 	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
 		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
-	check_gnu_time();
+	sc_sandbox_check_gnu_time();
 	struct stat st;
 	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
 		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);

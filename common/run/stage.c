@@ -18,6 +18,7 @@ static volatile sig_atomic_t running[SC_STAGE_MAX];
 
 static void on_signal(int sig)
 {
+	int saved = errno; /* kill may set it under the code we interrupted */
 	if (!interrupted)
 		interrupted = sig;
 	for (int i = 0; i < SC_STAGE_MAX; i++) {
@@ -25,6 +26,7 @@ static void on_signal(int sig)
 		if (child > 0)
 			kill(child, SIGTERM);
 	}
+	errno = saved;
 }
 
 void sc_stage_init_signals(void)
@@ -84,6 +86,29 @@ void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
 	sc_argv_release(&argv);
 }
 
+/* Wait for pid to end, left unreaped (a zombie keeps its PID: the handler
+ * may still signal it harmlessly), then, with the stop signals held, take
+ * it out of running[] and reap it: the handler never sees a PID that the
+ * system could have given to another process. */
+static int reap(pid_t pid)
+{
+	siginfo_t si;
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return -1;
+	sigset_t block, old;
+	sc_stop_signal_set(&block);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	for (int i = 0; i < SC_STAGE_MAX; i++)
+		if (running[i] == pid)
+			running[i] = 0;
+	int st = sc_wait(pid);
+	int e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return st;
+}
+
 int sc_stage_finish(struct sc_stage *s, struct strbuf *out)
 {
 	if (s->out_fd >= 0) {
@@ -93,10 +118,7 @@ int sc_stage_finish(struct sc_stage *s, struct strbuf *out)
 		sb_release(&discard);
 		close(s->out_fd);
 	}
-	int st = sc_wait(s->pid);
-	for (int i = 0; i < SC_STAGE_MAX; i++)
-		if (running[i] == s->pid)
-			running[i] = 0;
+	int st = reap(s->pid);
 	if (st < 0)
 		sc_die_sys_errno("cannot wait for %s", s->path);
 	free(s->path);

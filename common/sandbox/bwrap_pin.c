@@ -36,7 +36,7 @@ int sc_bwrap_pin_check(const char *bwrap, const char *want_sha, const char *want
 		sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", want_sha);
 	char have[65];
 	if (sc_sha256_file_hex(bwrap, have) < 0)
-		sc_die_errno("cannot hash bubblewrap (%s)", bwrap);
+		sc_die_path_errno("cannot hash bubblewrap (%s)", bwrap);
 	if (strcmp(have, lower) != 0)
 		sc_die("bubblewrap's SHA-256 is %s, the pin says %s; " PIN_REMEDY " (%s)", have, lower,
 		       bwrap, bwrap);

@@ -23,7 +23,7 @@ static char *dir_arg(const char *path, const char *flag)
 {
 	char *real = sc_canonical_dir(path);
 	if (!real)
-		sc_die_errno("%s is not a directory (%s)", flag, path);
+		sc_die_path_errno("%s is not a directory (%s)", flag, path);
 	return real;
 }
 
@@ -90,7 +90,7 @@ static void run(struct sc_sandbox *sb, const struct sc_command_spec *spec, doubl
 		int e = errno;
 		sc_time_file_abandon(tmp);
 		errno = e;
-		sc_die_sys_errno("cannot start the sandbox (%s)", sb->bwrap);
+		sc_die_path_errno("cannot start the sandbox (%s)", SC_GNU_TIME_PATH);
 	}
 	sc_argv_release(&args);
 	if (log && !r.interrupted)
@@ -124,7 +124,6 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 	if (sc_path_within(init, m.dir[0]) || sc_path_within(init, m.dir[2]))
 		sc_die("sc-init lies inside a sandbox mount (%s)", init);
 	check_mountpoint(m.dir[0]);
-	sc_sandbox_check_gnu_time();
 	check_reach(&sb, &m, init);
 	sb.keep_output = log != NULL;
 	sb.init = init, sb.tree = m.dir[0], sb.toolchain = m.dir[1], sb.deps = m.dir[2];

@@ -23,15 +23,16 @@ char *sc_sandbox_resolve_bwrap(const char *path)
 {
 	char *real = realpath(path, NULL);
 	if (!real || !sc_is_executable_file(real))
-		sc_die_errno("bubblewrap is not an executable file (%s)", path);
+		sc_die_path_errno("bubblewrap is not an executable file (%s)", path);
 	return real;
 }
 
 void sc_sandbox_check_gnu_time(void)
 {
-	if (sc_gnu_time_check_binary() < 0)
-		sc_die("GNU time is required: %s (%s)",
-		       errno == ENOEXEC ? "this is not GNU time" : strerror(errno), SC_GNU_TIME_PATH);
+	if (sc_gnu_time_check() < 0)
+		sc_die("GNU time is required: %s (%s; apt-get install time)",
+		       errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
+		       SC_GNU_TIME_PATH);
 }
 
 char *sc_sandbox_find_init(const char *libexecdir)

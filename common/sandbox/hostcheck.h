@@ -13,7 +13,8 @@ void sc_sandbox_sane_stdio(void);
 /* The canonical path of the bubblewrap binary (allocated). */
 char *sc_sandbox_resolve_bwrap(const char *path);
 
-/* GNU time is where SC_GNU_TIME_PATH says. */
+/* GNU time is where SC_GNU_TIME_PATH says (sc_gnu_time_check: asked where a
+ * host is judged, not per run); else one error line, exit 2. */
 void sc_sandbox_check_gnu_time(void);
 
 /* sc-init beside this program (build tree), in ../libexec/sphereceti

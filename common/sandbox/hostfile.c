@@ -38,7 +38,7 @@ char *sc_host_file(const char *in, const char *what, const char *const *dirs, co
 	if (!f) {
 		if (errno == EEXIST)
 			sc_die("the %s already exists (%s)", what, in);
-		sc_die_errno("the %s's folder is not usable (%s)", what, in);
+		sc_die_path_errno("the %s's folder is not usable (%s)", what, in);
 	}
 	for (int i = 0; i < 3; i++)
 		if (sc_path_within(f, dirs[i]))
@@ -51,7 +51,7 @@ char *sc_time_file_begin(const char *time_file)
 	char *tmp = xasprintf("%s.tmp-XXXXXX", time_file);
 	int fd = mkstemp(tmp);
 	if (fd < 0)
-		sc_die_errno("cannot create the time file (%s)", tmp);
+		sc_die_path_errno("cannot create the time file (%s)", tmp);
 	if (fchmod(fd, 0644) < 0) {
 		int e = errno;
 		unlink(tmp);

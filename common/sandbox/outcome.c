@@ -52,9 +52,16 @@ void sc_outcome_decide(const struct sc_sandbox_result *r, const char *bwrap, con
 	sb_init(&o->why);
 	o->status_line = 1;
 	o->wall_s = r->wall_s;
+	o->task_clock = r->task_clock_errno == 0;
+	o->task_clock_s = r->task_clock_s;
 	struct sc_init_report ir;
 	sc_init_report_parse(r->report.buf, &ir);
-	if (r->interrupted) {
+	if (r->loop_errno) {
+		/* Nothing it counted is kept: we could not watch it. */
+		sb_addf(&o->why, "cannot watch the sandbox: %s; the run was killed (poll)",
+		        strerror(r->loop_errno));
+		fail(o, SC_EXIT_SYSTEM);
+	} else if (r->interrupted) {
 		o->reraise = r->interrupted;
 		o->status_line = 0;
 	} else if (r->timed_out) {

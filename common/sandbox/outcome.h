@@ -16,6 +16,8 @@ struct sc_outcome {
 	int signal;
 	int timed_out;
 	double wall_s;   /* the run's, host monotonic */
+	int task_clock;  /* task_clock_s holds the inherited perf counter */
+	double task_clock_s;
 	struct strbuf why; /* the error line, "what (where)", when there is no status line */
 };
 

@@ -1,5 +1,7 @@
 #include "sandbox/sandbox_run.h"
 #include "sandbox/seccomp.h"
+#include "sandbox/taskclock.h"
+#include "util/die.h"
 #include "util/run.h"
 #include "util/sigign.h"
 
@@ -101,8 +103,14 @@ static int watch_once(struct watch *w, struct sc_sandbox_result *r)
 	int ms = (int)((until - t) * 1000) + 1;
 	struct pollfd fds[2] = {{.fd = w->sfd, .events = POLLIN},
 	                        {.fd = w->out_open ? w->out_fd : -1, .events = POLLIN}};
-	if (poll(fds, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR)
+	if (poll(fds, 2, ms < 0 ? 0 : ms) < 0 && errno != EINTR) {
+		/* Blind, we could enforce no deadline: end the run, whole
+		 * group, and say that our own loop failed. */
+		r->loop_errno = errno;
+		kill(-w->pid, SIGKILL);
+		r->wrapper_status = sc_wait(w->pid);
 		return 1;
+	}
 	if (fds[1].revents && drain(w->out_fd, &r->output, w->out_max, &r->dropped) == 0)
 		w->out_open = 0;
 	struct signalfd_siginfo si;
@@ -121,10 +129,43 @@ static int watch_once(struct watch *w, struct sc_sandbox_result *r)
 	return done;
 }
 
+/* Attached to the wrapper before it execs GNU time (sc_spawn_held). */
+static void attach_clock(pid_t pid, void *arg)
+{
+	struct sc_sandbox_result *r = arg;
+	r->clock_fd = sc_task_clock_open(pid);
+	r->task_clock_errno = r->clock_fd < 0 ? errno : 0;
+}
+
+/* After every process of the run has exited: each one's count has been
+ * folded into the wrapper's. */
+static void read_clock(struct sc_sandbox_result *r)
+{
+	unsigned long long ns;
+	if (r->clock_fd < 0)
+		return;
+	if (sc_task_clock_read(r->clock_fd, &ns) < 0)
+		r->task_clock_errno = errno;
+	else
+		r->task_clock_s = (double)((ns + 500000) / 1000000) / 1000; /* whole ms */
+	close(r->clock_fd);
+	r->clock_fd = -1;
+}
+
+/* Orphans of the run (bwrap, sc-init after a kill) come to us: without
+ * that, "nothing outlives the call" would not hold. */
+static void become_subreaper(int on)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, on) < 0)
+		sc_die_sys_errno("cannot become the run's subreaper (prctl)");
+}
+
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r)
 {
 	memset(r, 0, sizeof *r);
+	r->clock_fd = -1;
+	r->task_clock_errno = ENODATA;
 	sb_init(&r->report);
 	sb_init(&r->output);
 	int rd, wr;
@@ -153,16 +194,16 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	/* Orphans of the run (bwrap, sc-init after a kill) come to us. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	become_subreaper(1);
 
 	static const char *const empty_env[] = {NULL};
 	struct sc_proc p;
 	double start = sc_monotonic_now();
 	int rc = sfd < 0 ? -1
-	                 : sc_spawn(&p, argv.v, empty_env, NULL,
-	                            SC_NULL_IN | SC_PIPE_OUT | SC_ERR_TO_OUT | SC_NEW_PGRP |
-		                                SC_PARENT_DEATH_KILL);
+	                 : sc_spawn_held(&p, argv.v, empty_env, NULL,
+	                                 SC_NULL_IN | SC_PIPE_OUT | SC_ERR_TO_OUT | SC_NEW_PGRP |
+	                                     SC_PARENT_DEATH_KILL,
+	                                 attach_clock, r);
 	int saved = errno;
 	close(wr);
 	close(sb->seccomp_fd);
@@ -171,7 +212,9 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 		if (sfd >= 0)
 			close(sfd);
 		close(rd);
-		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		if (r->clock_fd >= 0)
+			close(r->clock_fd);
+		become_subreaper(0);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		errno = saved;
 		return -1;
@@ -189,12 +232,13 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	 * so that nothing of it survives us. */
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
+	read_clock(r);
 	drain(p.out_fd, &r->output, w.out_max, &r->dropped);
 	close(p.out_fd);
 	drain(rd, &r->report, 65536, NULL);
 	close(rd);
 	close(sfd);
-	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	become_subreaper(0);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }

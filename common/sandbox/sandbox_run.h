@@ -23,12 +23,15 @@ struct sc_sandbox_result {
 	                       * keep_output also the command's stdout and stderr,
 	                       * at most SC_SANDBOX_LOG_MAX */
 	size_t dropped;       /* output bytes beyond the bound, read and discarded */
+	int loop_errno;       /* our own wait loop failed (poll): the run was killed */
+	/* The inherited task clock (taskclock.h) of the wrapper and every
+	 * descendant, read once all have exited; task_clock_errno says why
+	 * there is none (0: counted). */
+	double task_clock_s;
+	int task_clock_errno;
+	int clock_fd;
 };
 
-/* Runs init_args (appended after "/sc-init FD") in the sandbox sb, counters
- * to time_file.  sb->report_fd is set here.  Returns 0 when the wrapper ran
- * (r filled; release with sc_sandbox_result_release), -1 with errno when it
- * could not be started. */
 /* Hold the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT; those not
  * ignored when we were started) from now on: one that arrives while the
  * caller prepares (a temporary file, a folder) is taken up by the next
@@ -40,6 +43,12 @@ void sc_sandbox_hold_stop_signals(void);
  * bwrap.  Call first thing; returns 0 or -1 (errno). */
 int sc_sandbox_no_inherited_descriptors(void);
 
+/* Runs init_args (appended after "/sc-init FD") in the sandbox sb, counters
+ * to time_file, the task clock attached to the wrapper before its exec.
+ * sb->report_fd is set here.  Returns 0 when the wrapper ran (r filled,
+ * r->loop_errno set when our wait failed and the run was killed; release
+ * with sc_sandbox_result_release), -1 with errno when it could not be
+ * started.  Dies (exit 3) when we cannot be the run's subreaper. */
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r);
 void sc_sandbox_result_release(struct sc_sandbox_result *r);

@@ -99,6 +99,9 @@ int sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timef
 	} else if (tf->user_s + tf->sys_s < SC_SELFTEST_MIN_CPU_S) {
 		sb_addf(why, "self-test: GNU time counted %.2f s of the 0.2 s an orphan burned: CPU is being "
 		        "lost (%s)", tf->user_s + tf->sys_s, bwrap);
+	} else if (r->task_clock_errno == 0 && r->task_clock_s < SC_SELFTEST_MIN_CLOCK_S) {
+		sb_addf(why, "self-test: the task clock counted %.2f s of the 0.3 s an orphan and an "
+		        "autoreaped child burned: CPU is being lost (perf_event_open)", r->task_clock_s);
 	} else {
 		return SC_EXIT_OK;
 	}
@@ -121,14 +124,20 @@ static void read_counters(const char *time_file, struct sc_timefile *tf, struct 
 	sb_release(&buf);
 }
 
-static void report_ok(const struct sc_sandbox *sb, double cpu_s)
+static void report_ok(const struct sc_sandbox *sb, double cpu_s, const struct sc_sandbox_result *r)
 {
 	struct strbuf line = STRBUF_INIT;
 	sb_addf(&line, "self-test ok: own PID, network, mount, IPC and UTS namespaces; only lo; "
 	        "read-only mounts refuse writes; no inherited descriptor; /proc/sys not writable; "
 	        "nested user namespaces refused; seccomp filter on, keyrings refused; / and /dev "
 	        "read-only; uid %u, gid %u (never host root); "
-	        "orphan CPU counted (%.2f s of 0.20 s)\n", sb->uid, sb->gid, cpu_s);
+	        "orphan CPU counted (%.2f s of 0.20 s); ", sb->uid, sb->gid, cpu_s);
+	if (r->task_clock_errno == 0)
+		sb_addf(&line, "task clock counted an autoreaped child (%.2f s of 0.30 s, rusage %.2f s)\n",
+		        r->task_clock_s, cpu_s);
+	else
+		sb_addf(&line, "no task clock (perf_event_open: %s): an autoreaped child's CPU is not "
+		        "counted\n", strerror(r->task_clock_errno));
 	if (sc_write_all(1, line.buf, line.len) < 0)
 		sc_die_sys_errno("cannot write the self-test's result (stdout)");
 	sb_release(&line);
@@ -163,7 +172,7 @@ int sc_selftest_run(struct sc_sandbox sb, const char *libexecdir)
 	int rc = sc_selftest_verdict(&r, &tf, err.buf, sb.bwrap, s.time_file, &why);
 	if (rc)
 		sc_die_code(rc, "%s", why.buf);
-	report_ok(&sb, tf.user_s + tf.sys_s);
+	report_ok(&sb, tf.user_s + tf.sys_s, &r);
 	sb_release(&err), sb_release(&why);
 	sc_argv_release(&args);
 	sc_sandbox_result_release(&r);

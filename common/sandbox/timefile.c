@@ -16,8 +16,11 @@ static int next_line(const char *buf, size_t len, size_t *pos, const char **line
 	return 1;
 }
 
-/* DIGITS[.DIGITS]: what GNU time prints for %U %S %e.  No sign, no
- * exponent, no "nan"/"inf": strtod only ever sees a validated string. */
+/* DIGITS[.DIGITS]: what GNU time prints for %U %S %e (two decimals).  No
+ * sign, no exponent, no "nan"/"inf": strtod only ever sees a validated
+ * string.  Nothing finer than a millisecond (a fourth decimal that is not
+ * 0): samples are whole milliseconds, and rounding a finer counter could
+ * carry it across a threshold (149.9999 would be 150.000). */
 static int parse_seconds(const char *s, size_t n, double *out)
 {
 	size_t i = 0, int_digits = 0, frac_digits = 0;
@@ -25,8 +28,11 @@ static int parse_seconds(const char *s, size_t n, double *out)
 		i++, int_digits++;
 	if (i < n && s[i] == '.') {
 		i++;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++, frac_digits++;
+		while (i < n && s[i] >= '0' && s[i] <= '9') {
+			if (++frac_digits > 3 && s[i] != '0')
+				return -1;
+			i++;
+		}
 		if (frac_digits == 0)
 			return -1;
 	}

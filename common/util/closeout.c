@@ -17,7 +17,7 @@ static void close_stdout(void)
 	int e = errno;
 	/* A stdout closed by our caller is only an error if we wrote to it. */
 	if (failed_before || (failed_close && (pending || e != EBADF))) {
-		const char *why = e == ENOSPC ? "no space left on device" : e ? strerror(e) : "write error";
+		const char *why = e ? sc_errno_text(e) : "write error";
 		sc_error("cannot write standard output: %s (stdout)", why);
 		_exit(SC_EXIT_SYSTEM);
 	}

@@ -11,8 +11,9 @@ static const char *note;
 
 void sc_die_set_note(const char *n) { note = n; }
 
-/* "what (where)" -> "what; NOTE (where)"; without a "(where)", at the end. */
-static void add_note(char *raw, size_t size)
+/* "what (where)" -> "what<SEP>TEXT (where)"; without a "(where)", at the
+ * end: a note ("; ..."), or the cause of an errno (": ..."). */
+static void add_before_where(char *raw, size_t size, const char *sep, const char *text)
 {
 	size_t n = strlen(raw);
 	char *at = raw + n;
@@ -24,7 +25,7 @@ static void add_note(char *raw, size_t size)
 			}
 	char tail[2048];
 	snprintf(tail, sizeof tail, "%s", at);
-	snprintf(at, size - (size_t)(at - raw), "; %s%s", note, tail);
+	snprintf(at, size - (size_t)(at - raw), "%s%s%s", sep, text, tail);
 }
 
 void sc_set_progname(const char *argv0)
@@ -42,8 +43,10 @@ static void emit(const char *kind, const char *fmt, va_list ap, const char *suff
 	int n = vsnprintf(raw, sizeof raw, fmt, ap);
 	if (n < 0)
 		raw[0] = '\0';
+	if (suffix)
+		add_before_where(raw, sizeof raw, ": ", suffix);
 	if (note && strcmp(kind, "error") == 0)
-		add_note(raw, sizeof raw);
+		add_before_where(raw, sizeof raw, "; ", note);
 	/* Messages can quote hostile names: keep them on one line and let no
 	 * control byte (terminal escapes included) reach the reader. */
 	size_t k = 0;
@@ -56,8 +59,7 @@ static void emit(const char *kind, const char *fmt, va_list ap, const char *suff
 			msg[k++] = (char)*p;
 	}
 	msg[k] = '\0';
-	fprintf(stderr, "%s: %s: %s%s%s\n", progname, kind, msg,
-	        suffix ? ": " : "", suffix ? suffix : "");
+	fprintf(stderr, "%s: %s: %s\n", progname, kind, msg);
 	fflush(stderr);
 }
 
@@ -79,7 +81,12 @@ static _Noreturn void die_va(int code, const char *suffix, const char *fmt, va_l
 
 void sc_die_code(int code, const char *fmt, ...) { DIE_WITH(code, NULL); }
 void sc_die(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, NULL); }
-void sc_die_errno(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, strerror(errno)); }
+
+const char *sc_errno_text(int e)
+{
+	/* A full disk is said one way in every tool and every test. */
+	return e == ENOSPC ? "no space left on device" : strerror(e);
+}
 
 int sc_errno_is_input(int e)
 {
@@ -94,12 +101,12 @@ int sc_errno_is_input(int e)
 void sc_die_path_errno(const char *fmt, ...)
 {
 	int e = errno;
-	DIE_WITH(sc_errno_is_input(e) ? SC_EXIT_USAGE : SC_EXIT_SYSTEM, strerror(e));
+	DIE_WITH(sc_errno_is_input(e) ? SC_EXIT_USAGE : SC_EXIT_SYSTEM, sc_errno_text(e));
 }
 
 void sc_die_fail(const char *fmt, ...) { DIE_WITH(SC_EXIT_FAIL, NULL); }
 void sc_die_sys(const char *fmt, ...) { DIE_WITH(SC_EXIT_SYSTEM, NULL); }
-void sc_die_sys_errno(const char *fmt, ...) { DIE_WITH(SC_EXIT_SYSTEM, strerror(errno)); }
+void sc_die_sys_errno(const char *fmt, ...) { DIE_WITH(SC_EXIT_SYSTEM, sc_errno_text(errno)); }
 
 void sc_error(const char *fmt, ...)
 {

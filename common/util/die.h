@@ -21,12 +21,13 @@ _Noreturn void sc_die_code(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Bad input: exit SC_EXIT_USAGE. */
 _Noreturn void sc_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Bad input met through a system call (a path the operator named does not
- * open): ": strerror(errno)" appended, exit SC_EXIT_USAGE. */
-_Noreturn void sc_die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* A path the operator named (or their TMPDIR) could not be used: bad input
- * (2) when errno blames the path (sc_errno_is_input), a system failure (3)
- * when it blames the machine.  ": strerror(errno)" appended. */
+/* The _errno forms put errno's cause before the "(where)": one line
+ *   what: cause (where)
+ * whichever function is called.  A path the operator named (or their
+ * TMPDIR) could not be used: bad input (2) when errno blames the path
+ * (sc_errno_is_input), a system failure (3) when it blames the machine (a
+ * full disk at mkstemp is the machine's).  The one place errno decides an
+ * exit code. */
 _Noreturn void sc_die_path_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 1 when errno E says the path is at fault (a missing or non-directory
  * component, no permission, read-only, too long, a link loop), 0 when it
@@ -34,10 +35,13 @@ _Noreturn void sc_die_path_errno(const char *fmt, ...) __attribute__((format(pri
 int sc_errno_is_input(int e);
 /* The work failed: exit SC_EXIT_FAIL. */
 _Noreturn void sc_die_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The system failed: exit SC_EXIT_SYSTEM; the _errno form appends
- * ": strerror(errno)". */
+/* The system failed: exit SC_EXIT_SYSTEM (the _errno form: whatever errno
+ * says, e.g. a write to stdout). */
 _Noreturn void sc_die_sys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void sc_die_sys_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* errno E's cause as error lines say it: strerror, but a full disk is
+ * "no space left on device" everywhere. */
+const char *sc_errno_text(int e);
 /* A note every later error line carries before its "(where)", e.g. that a
  * folder left behind must be removed to retry; NULL for none. */
 void sc_die_set_note(const char *note);

@@ -38,11 +38,25 @@ static int redirect(unsigned flags, unsigned pipe, int pipe_fd, unsigned nul, in
 	return fd < 0 ? -1 : dup_to(fd, target);
 }
 
+/* The child's side of a held spawn: wait until the parent closes its end
+ * (whatever it attaches to us is in place then); 0 or -1 (errno). */
+static int wait_release(const int hold[2])
+{
+	close(hold[1]);
+	char c;
+	ssize_t n;
+	do
+		n = read(hold[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(hold[0]);
+	return n < 0 ? -1 : 0;
+}
+
 /* The child's side of sc_spawn: never returns; a failure before the exec
  * (or of the exec) is written to REPORT as its errno. */
 static _Noreturn void child(const char *const *argv, const char *const *envp, const char *cwd,
                             unsigned flags, pid_t parent, const int in[2], const int out[2],
-                            int report)
+                            int report, const int hold[2])
 {
 	int death = (flags & SC_PARENT_DEATH_KILL) ? SIGKILL
 	            : (flags & SC_PARENT_DEATH_TERM) ? SIGTERM : 0;
@@ -64,6 +78,8 @@ static _Noreturn void child(const char *const *argv, const char *const *envp, co
 	                            : redirect(flags, 0, -1, SC_NULL_ERR, O_WRONLY, 2) < 0)
 		goto fail;
 	if (cwd && chdir(cwd) < 0)
+		goto fail;
+	if (hold[0] >= 0 && wait_release(hold) < 0)
 		goto fail;
 	if (envp)
 		execvpe(argv[0], (char *const *)argv, (char *const *)envp);
@@ -106,7 +122,13 @@ static int child_errno(int report[2], pid_t pid)
 int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp,
              const char *cwd, unsigned flags)
 {
-	int in[2] = {-1, -1}, out[2] = {-1, -1}, report[2] = {-1, -1};
+	return sc_spawn_held(p, argv, envp, cwd, flags, NULL, NULL);
+}
+
+int sc_spawn_held(struct sc_proc *p, const char *const *argv, const char *const *envp,
+                  const char *cwd, unsigned flags, void (*before_exec)(pid_t, void *), void *arg)
+{
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, report[2] = {-1, -1}, hold[2] = {-1, -1};
 	p->pid = -1;
 	p->in_fd = p->out_fd = -1;
 	if ((flags & SC_PIPE_IN) && pipe2(in, O_CLOEXEC) < 0)
@@ -116,12 +138,21 @@ int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp
 	/* The child reports a failed exec through this close-on-exec pipe. */
 	if (pipe2(report, O_CLOEXEC) < 0)
 		goto fail;
+	if (before_exec && pipe2(hold, O_CLOEXEC) < 0)
+		goto fail;
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0)
 		goto fail;
 	if (pid == 0)
-		child(argv, envp, cwd, flags, parent, in, out, report[1]);
+		child(argv, envp, cwd, flags, parent, in, out, report[1], hold);
+	if (before_exec) {
+		close(hold[0]);
+		hold[0] = -1;
+		before_exec(pid, arg);
+		close(hold[1]);
+		hold[1] = -1;
+	}
 	int err = child_errno(report, pid);
 	if (err) {
 		errno = err;
@@ -142,9 +173,20 @@ fail: {
 	close_pair(in);
 	close_pair(out);
 	close_pair(report);
+	close_pair(hold);
 	errno = saved;
 	return -1;
 }
+}
+
+int sc_die_with_parent(int sig)
+{
+	pid_t parent = getppid();
+	if (prctl(PR_SET_PDEATHSIG, sig) < 0)
+		return -1;
+	if (getppid() != parent)
+		raise(sig);
+	return 0;
 }
 
 int sc_wait(pid_t pid)

@@ -32,11 +32,23 @@ struct sc_proc {
 int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp,
              const char *cwd, unsigned flags);
 
+/* sc_spawn, but the child waits right before its exec until
+ * before_exec(pid, arg) has returned here: what must be attached to the
+ * child before any program of its own runs (an inherited perf counter) is
+ * attached then.  A failure of before_exec is its own to record. */
+int sc_spawn_held(struct sc_proc *p, const char *const *argv, const char *const *envp,
+                  const char *cwd, unsigned flags, void (*before_exec)(pid_t, void *), void *arg);
+
 /* Start argv[0] (PATH search) with stdin and stderr on /dev/null and stdout
  * piped to out_fd, without waiting for the exec: several can start at once.
  * A failed exec shows as exit 127.  Returns 0, or -1 (errno) when the pipe
  * or fork fails. */
 int sc_spawn_nowait(struct sc_proc *p, const char *const *argv, const char *const *envp);
+
+/* Be sent SIG when our parent dies (Linux PR_SET_PDEATHSIG); a parent
+ * that died before the request took effect is taken as dying now (SIG
+ * raised).  Returns 0, or -1 (errno) when the request fails. */
+int sc_die_with_parent(int sig);
 
 /* waitpid that survives EINTR; returns the wait status or -1. */
 int sc_wait(pid_t pid);

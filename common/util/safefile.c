@@ -44,10 +44,8 @@ int sc_write_file_atomic(const char *path, const void *buf, size_t len, mode_t m
 
 void sc_write_file_atomic_or_die(const char *path, const void *buf, size_t len, const char *what)
 {
-	if (sc_write_file_atomic(path, buf, len, 0644) < 0) {
-		const char *why = errno == ENOSPC ? "no space left on device" : strerror(errno);
-		sc_die_sys("cannot write %s: %s (%s)", what, why, path);
-	}
+	if (sc_write_file_atomic(path, buf, len, 0644) < 0)
+		sc_die_sys_errno("cannot write %s (%s)", what, path);
 }
 
 int sc_read_file(const char *path, struct strbuf *sb, size_t max)

@@ -182,7 +182,7 @@ static struct sc_sample ok_sample(void)
 		"0123456789abcdef0123456789abcdef",
 		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 		"4444444444444444444444444444444444444444", "head:SphereCeti.A", 1, 1.25, 0.5, 1.75,
-		2.0, 12345, 0, NULL, NULL,
+		2.0, 12345, 0, NULL, NULL, 0, 0,
 	};
 	return s;
 }
@@ -239,6 +239,10 @@ static void splice(struct strbuf *out, const char *text, const char *from, const
 	sb_adds(out, at + strlen(from));
 }
 
+#define X16 "xxxxxxxxxxxxxxxx"
+#define X256 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16
+#define LONG_DETAIL X256 X256 X256 X256 "x"
+
 /* Each rule of the sample schema, broken alone, with its message. */
 START_TEST(sample_rejections)
 {
@@ -257,6 +261,12 @@ START_TEST(sample_rejections)
 		{"\"wall_s\":2.000", "\"wall_s\":2.0005", "field \"wall_s\" is not a whole number of milliseconds"},
 		{"\"cpu_s\":1.750", "\"cpu_s\":1.751", "cpu_s is not cpu_user_s + cpu_sys_s"},
 		{"\"ok\":true", "\"ok\":false", "an error sample has no known error reason"},
+		{"\"task_clock_s\":null", "\"task_clock_s\":1.8005",
+		 "field \"task_clock_s\" is not a whole number of milliseconds"},
+		{"\"task_clock_s\":null", "\"task_clock_s\":1.900",
+		 "an ok sample's task_clock_s disagrees with its cpu_s (that is cpu_hidden)"},
+		{"\"detail\":null", "\"detail\":\"" LONG_DETAIL "\"",
+		 "field \"detail\" is longer than 1024 bytes"},
 	};
 	struct sc_sample s = ok_sample();
 	struct strbuf good = STRBUF_INIT, bad = STRBUF_INIT, err = STRBUF_INIT;
@@ -280,6 +290,67 @@ START_TEST(sample_rejections)
 	ck_assert_str_eq(err.buf, "an error sample carries \"max_rss_kib\"");
 	sb_release(&good);
 	sb_release(&bad);
+	sb_release(&err);
+}
+END_TEST
+
+/* The task clock beside rusage: kept when they agree (50 ms + 5 % of
+ * the larger), in the sample and the status line; a detail of any length
+ * is written cut at a UTF-8 boundary and read back. */
+START_TEST(task_clock_and_detail)
+{
+	ck_assert(sc_cpu_agrees(1000, 1100));
+	ck_assert(!sc_cpu_agrees(1000, 1111));
+	ck_assert(sc_cpu_agrees(1100, 1000));
+	ck_assert(!sc_cpu_agrees(1111, 1000));
+	ck_assert(sc_cpu_agrees(0, 50));
+	ck_assert(!sc_cpu_agrees(0, 53));
+	ck_assert(sc_cpu_agrees(100000, 105000));
+	ck_assert(!sc_cpu_agrees(100000, 105400));
+	ck_assert(sc_is_error_reason("cpu_hidden"));
+
+	struct sc_sample s = ok_sample(), t;
+	struct strbuf a = STRBUF_INIT, err = STRBUF_INIT;
+	s.has_task_clock = 1;
+	s.task_clock_s = 1.8;
+	sc_sample_to_json(&s, &a);
+	ck_assert_ptr_nonnull(strstr(a.buf, "\"task_clock_s\":1.800"));
+	ck_assert_msg(sc_sample_from_json(a.buf, a.len, &t, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(t.has_task_clock, 1);
+	ck_assert_double_eq_tol(t.task_clock_s, 1.8, 1e-9);
+	sc_sample_free(&t);
+
+	/* 700 two-byte characters: cut below 1024 bytes, never in a character */
+	struct strbuf d = STRBUF_INIT;
+	for (int i = 0; i < 700; i++)
+		sb_adds(&d, "\xc3\xa9");
+	s.ok = 0;
+	s.error = "source_changed";
+	s.detail = d.buf;
+	sb_reset(&a);
+	sc_sample_to_json(&s, &a);
+	ck_assert_msg(sc_sample_from_json(a.buf, a.len, &t, &err) == 0, "%s", err.buf);
+	size_t n = strlen(t.detail);
+	ck_assert_uint_le(n, SC_SAMPLE_DETAIL_MAX);
+	ck_assert_uint_ge(n, SC_SAMPLE_DETAIL_MAX - 8);
+	ck_assert_str_eq(t.detail + n - strlen("\xc3\xa9" SC_SAMPLE_DETAIL_CUT), "\xc3\xa9" SC_SAMPLE_DETAIL_CUT);
+	ck_assert_int_eq(t.has_task_clock, 0);
+	sc_sample_free(&t);
+
+	struct sc_status st = {0, 0, 0, 1.5, 1, 0.25}, st2;
+	sb_reset(&a);
+	sc_status_to_json(&st, &a);
+	ck_assert_msg(sc_status_from_json(a.buf, a.len, &st2, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(st2.has_task_clock, 1);
+	ck_assert_double_eq_tol(st2.task_clock_s, 0.25, 1e-9);
+	st.has_task_clock = 0;
+	sb_reset(&a);
+	sc_status_to_json(&st, &a);
+	ck_assert_ptr_nonnull(strstr(a.buf, "\"task_clock_s\":null"));
+	ck_assert_int_eq(sc_status_from_json(a.buf, a.len, &st2, &err), 0);
+	ck_assert_int_eq(st2.has_task_clock, 0);
+	sb_release(&d);
+	sb_release(&a);
 	sb_release(&err);
 }
 END_TEST
@@ -407,6 +478,7 @@ int main(void)
 	tcase_add_test(tc, plan_round_trip_and_classify);
 	tcase_add_test(tc, sample_round_trip);
 	tcase_add_test(tc, sample_rejections);
+	tcase_add_test(tc, task_clock_and_detail);
 	tcase_add_test(tc, oid_normalization);
 	tcase_add_test(tc, lake_manifest_rules);
 	tcase_add_test(tc, lake_manifest_versions_escapes_subdir);

@@ -10,6 +10,7 @@
 #include "util/die.h"
 
 #include <signal.h>
+#include <errno.h>
 #include <string.h>
 
 #define EXITED(n) ((n) << 8)
@@ -25,6 +26,7 @@ static struct sc_sandbox_result result(int wstatus, const char *report, const ch
 	sb_adds(&r.output, output);
 	r.wrapper_status = wstatus;
 	r.wall_s = 1.5;
+	r.task_clock_errno = ENODATA; /* no counter unless a test says so */
 	return r;
 }
 
@@ -111,6 +113,41 @@ static void error_case(int wstatus, const char *report, const char *output, int 
 	sc_sandbox_result_release(&r);
 }
 
+/* Our own loop went blind (poll failed): the run was killed, nothing is
+ * kept, and the machine is at fault. */
+START_TEST(a_failed_wait_loop_is_a_system_failure)
+{
+	struct sc_sandbox_result r = result(KILLED(SIGKILL), "ready -\n", "");
+	r.loop_errno = ENOMEM;
+	struct sc_outcome o;
+	sc_outcome_decide(&r, "/b", "cmd", &o);
+	ck_assert_int_eq(o.status_line, 0);
+	ck_assert_int_eq(o.keep, 0);
+	ck_assert_int_eq(o.exit, SC_EXIT_SYSTEM);
+	ck_assert_str_eq(o.why.buf, "cannot watch the sandbox: Cannot allocate memory; the run was killed (poll)");
+	sc_outcome_release(&o);
+	sc_sandbox_result_release(&r);
+}
+END_TEST
+
+/* The task clock reaches the status line as counted, or not at all. */
+START_TEST(the_task_clock_is_passed_on)
+{
+	struct sc_sandbox_result r = result(EXITED(0), "ready -\nexit 0\n", "");
+	struct sc_outcome o;
+	sc_outcome_decide(&r, "/b", "cmd", &o);
+	ck_assert_int_eq(o.task_clock, 0);
+	sc_outcome_release(&o);
+	r.task_clock_errno = 0;
+	r.task_clock_s = 0.7;
+	sc_outcome_decide(&r, "/b", "cmd", &o);
+	ck_assert_int_eq(o.task_clock, 1);
+	ck_assert_double_eq_tol(o.task_clock_s, 0.7, 1e-9);
+	sc_outcome_release(&o);
+	sc_sandbox_result_release(&r);
+}
+END_TEST
+
 START_TEST(errors_and_their_codes)
 {
 	/* bwrap refused: its first line, the machine's failure */
@@ -164,6 +201,15 @@ START_TEST(the_self_test_verdict)
 	ck_assert_str_eq(why.buf, "self-test: GNU time counted 0.05 s of the 0.2 s an orphan burned: CPU is being lost (/b)");
 	ck_assert_int_eq(verdict(&r, 0.2, "the time file is empty", &why), SC_EXIT_USAGE);
 	ck_assert_str_eq(why.buf, "self-test: GNU time wrote no valid counters: the time file is empty (/tmp/x/time)");
+	/* with a task clock, it must have seen the autoreaped child too */
+	r.task_clock_errno = 0;
+	r.task_clock_s = 0.35;
+	ck_assert_int_eq(verdict(&r, 0.25, "", &why), SC_EXIT_OK);
+	r.task_clock_s = 0.25;
+	ck_assert_int_eq(verdict(&r, 0.25, "", &why), SC_EXIT_USAGE);
+	ck_assert_str_eq(why.buf, "self-test: the task clock counted 0.25 s of the 0.3 s an orphan and an "
+	                 "autoreaped child burned: CPU is being lost (perf_event_open)");
+	r.task_clock_errno = ENODATA;
 	r.timed_out = 1; /* only this may be the machine's load of the moment */
 	ck_assert_int_eq(verdict(&r, 0.2, "", &why), SC_EXIT_SYSTEM);
 	ck_assert_str_eq(why.buf, "self-test: the sandbox did not finish within 60 s (/b)");
@@ -212,6 +258,8 @@ int main(void)
 	tcase_add_test(tc, a_timeout_has_a_status_line_and_no_counters);
 	tcase_add_test(tc, an_interrupt_wins_over_everything);
 	tcase_add_test(tc, errors_and_their_codes);
+	tcase_add_test(tc, a_failed_wait_loop_is_a_system_failure);
+	tcase_add_test(tc, the_task_clock_is_passed_on);
 	tcase_add_test(tc, a_wrapper_status_that_disagrees_keeps_nothing);
 	tcase_add_test(tc, the_self_test_verdict);
 	tcase_add_test(tc, time_file_and_status_line_agree);

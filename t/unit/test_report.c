@@ -129,13 +129,13 @@ START_TEST(args_samples_and_out_dir)
 	sc_argv_release(&a.samples);
 	a.out_dir = "d\xff";
 	sc_argv_push(&a.samples, "d\xff/s.jsonl");
-	ck_assert_str_eq(problem(&a, &th), "cannot use output directory (d\xff): No such file or directory");
+	ck_assert_str_eq(problem(&a, &th), "cannot use output directory: No such file or directory (d\xff)");
 	sc_argv_release(&a.samples);
 
 	a = good;
 	a.out_dir = "/nonexistent/sc-unit";
-	ck_assert_str_eq(problem(&a, &th), "cannot use output directory (/nonexistent/sc-unit): "
-	                                   "No such file or directory");
+	ck_assert_str_eq(problem(&a, &th), "cannot use output directory: No such file or directory "
+	                                   "(/nonexistent/sc-unit)");
 	a.out_dir = "/dev/null";
 	ck_assert_str_eq(problem(&a, &th), "output directory is not a directory (/dev/null)");
 	/* The first problem in a fixed order: thresholds before the folder. */
@@ -181,7 +181,7 @@ END_TEST
 static void sample_line(struct strbuf *out, const char *sample)
 {
 	struct sc_sample s = {RUN, HEX64, "4444444444444444444444444444444444444444", (char *)sample,
-	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, NULL, NULL};
+	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, NULL, NULL, 0, 0};
 	sc_sample_to_json(&s, out);
 }
 

@@ -39,8 +39,23 @@ START_TEST(accepts_what_gnu_time_writes)
 	const char *no_nl = "sc-time/1\nuser 0.00\nsys 0.00\nmaxrss_kib 1\nexit 0\nelapsed 0.00";
 	ck_assert_int_eq(parse(no_nl, &tf), 0);
 	ck_assert_int_eq(parse(GOOD "\n", &tf), 0);
-	/* integer seconds and more decimals are still plain decimals */
-	ck_assert_int_eq(parse(BODY("3", "0.123456789", "0", "0", "12"), &tf), 0);
+	/* integer seconds, and zeros past the millisecond, are still plain decimals */
+	ck_assert_int_eq(parse(BODY("3", "0.123000000", "0", "0", "12"), &tf), 0);
+	ck_assert_double_eq_tol(tf.sys_s, 0.123, 1e-12);
+}
+END_TEST
+
+/* Samples are whole milliseconds: a finer counter is refused where it is
+ * read, never rounded (149.999999999 would be a flagged 150.000; 100.0005
+ * + 0.0005 a sample whose cpu_s is not user + sys). */
+START_TEST(refuses_more_than_milliseconds)
+{
+	struct sc_timefile tf;
+	ck_assert_int_eq(parse(BODY("149.999999999", "0.00", "1", "0", "150"), &tf), -1);
+	ck_assert_int_eq(parse(BODY("100.0005", "0.0005", "1", "0", "101"), &tf), -1);
+	ck_assert_int_eq(parse(BODY("1.00", "0.0001", "1", "0", "1"), &tf), -1);
+	ck_assert_int_eq(parse(BODY("1.00", "0.00", "1", "0", "1.0001"), &tf), -1);
+	ck_assert_int_eq(parse(BODY("1.999", "0.001", "1", "0", "2.5"), &tf), 0);
 }
 END_TEST
 
@@ -145,6 +160,7 @@ int main(void)
 	Suite *s = suite_create("timefile");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, accepts_what_gnu_time_writes);
+	tcase_add_test(tc, refuses_more_than_milliseconds);
 	tcase_add_test(tc, leading_status_lines);
 	tcase_add_test(tc, rejects_garbled_and_truncated);
 	tcase_add_test(tc, rejects_bad_numbers);
