@@ -160,6 +160,25 @@ static void become_subreaper(int on)
 		sc_die_sys_errno("cannot become the run's subreaper (prctl)");
 }
 
+/* The report pipe and the seccomp filter: both reach bwrap only (sc-init
+ * gets the pipe's write end, bwrap installs the filter). */
+static int open_channels(struct sc_sandbox *sb, int *rd, int *wr)
+{
+	if (report_pipe(rd, wr) < 0)
+		return -1;
+	sb->report_fd = *wr;
+	struct strbuf serr = STRBUF_INIT;
+	sb->seccomp_fd = sc_seccomp_filter_fd(&serr);
+	sb_release(&serr);
+	if (sb->seccomp_fd < 0) {
+		int e = errno;
+		close(*rd), close(*wr);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
 int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r)
 {
@@ -169,19 +188,8 @@ int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *con
 	sb_init(&r->report);
 	sb_init(&r->output);
 	int rd, wr;
-	if (report_pipe(&rd, &wr) < 0)
+	if (open_channels(sb, &rd, &wr) < 0)
 		return -1;
-	sb->report_fd = wr;
-	/* The filter, inherited by bwrap only (like the report pipe's end). */
-	struct strbuf serr = STRBUF_INIT;
-	sb->seccomp_fd = sc_seccomp_filter_fd(&serr);
-	sb_release(&serr);
-	if (sb->seccomp_fd < 0) {
-		int e = errno;
-		close(rd), close(wr);
-		errno = e;
-		return -1;
-	}
 
 	struct sc_argv argv = SC_ARGV_INIT;
 	sc_sandbox_time_argv(time_file, &argv);
