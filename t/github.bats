@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # contrib/github/: the profile workflow (profile.yml) and its trusted saver
-# (deps.yml).  Their shape, parsed as YAML (python3-yaml); actionlint and
-# shellcheck find nothing in them; and the profile job's run: blocks,
+# (deps.yml).  Their shape, parsed as YAML (python3-yaml); the workflow
+# lint (actionlint, shellcheck) finds nothing; and the profile job's run: blocks,
 # replayed in order (t/lib/replay.py) against a local bare repository
 # standing in for GitHub, end with report.md in the job summary, stop at
 # the plan for a pull request that selects nothing, and name a cache miss.
