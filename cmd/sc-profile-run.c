@@ -40,6 +40,25 @@ static double seconds(const char *s, const char *flag, double dflt)
 	return v;
 }
 
+static const char *env_fact(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* In GitHub Actions the report links to the run and to the server the
+ * repository lives on (GitHub Enterprise has its own). */
+static void links(struct sc_run_opts *o, struct strbuf *err)
+{
+	static const char *const names[3] = {"GITHUB_SERVER_URL", "GITHUB_REPOSITORY",
+	                                     "GITHUB_RUN_ID"};
+	o->server_url = env_fact(names[0]);
+	o->ci_repository = env_fact(names[1]);
+	o->ci_run_id = env_fact(names[2]);
+	if (sc_report_links_check(o->server_url, o->ci_repository, o->ci_run_id, names, err) < 0)
+		sc_die("%s", err->buf);
+}
+
 static void validate(struct sc_run_opts *o, const struct raw *raw)
 {
 	o->prebuild_timeout = seconds(raw->prebuild, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
@@ -52,6 +71,7 @@ static void validate(struct sc_run_opts *o, const struct raw *raw)
 	struct sc_thresholds th;
 	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
 		sc_die("%s", err.buf);
+	links(o, &err);
 	unsigned long long bytes;
 	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
 		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",
