@@ -19,7 +19,8 @@ static const char *const usage[] = {
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]",
 	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] [--keep-logs] [--quiet]",
 	"         [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]",
-	"Thresholds (defaults 1.5, 30 s, 150 s) are for scaled-down demonstrations;",
+	"T, B, H: full commit object IDs.  Thresholds (defaults 1.5, 30 s, 150 s) are",
+	"for scaled-down demonstrations;",
 	"the report states them.  See sphereceti help profile-run.",
 	NULL,
 };
@@ -88,10 +89,10 @@ int main(int argc, char **argv)
 	const struct sc_option opts[] = {
 		SC_OPT_REQUIRED_STRING(0, "repo", &o.repo, "DIR", "the repository, read with plumbing only"),
 		SC_OPT_REQUIRED_STRING(0, "tooling", &o.tooling, "T", "the trusted tooling commit"),
-		SC_OPT_REQUIRED_STRING(0, "base", &o.base, "B", "the base revision"),
+		SC_OPT_REQUIRED_STRING(0, "base", &o.base, "B", "the base branch tip"),
 		SC_OPT_REQUIRED_STRING(0, "head", &o.head, "H", "the candidate head"),
 		SC_OPT_REQUIRED_STRING(0, "workspace", &o.workspace, "NEWDIR",
-		                       "the run's folder; must not exist"),
+		                       "the run's directory; must not exist"),
 		SC_OPT_REQUIRED_STRING(0, "toolchain", &o.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
 		SC_OPT_REQUIRED_STRING(0, "dependencies", &o.deps, "DIR",
 		                       "prepared checkouts of the manifest's packages"),

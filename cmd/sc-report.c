@@ -33,7 +33,7 @@ static void parse_args(int argc, char **argv, struct sc_report_args *a, struct s
 		SC_OPT_LIST_F("samples", &a->samples, "FILE",
 		              "samples files, one sample per line; - is stdin", SC_OPT_REQUIRED),
 		SC_OPT_REQUIRED_STRING(0, "out-dir", &a->out_dir, "DIR",
-		                       "existing folder for report.json and report.md"),
+		                       "existing directory for report.json and report.md"),
 		SC_OPT_STRING(0, "run-id", &a->run_id, "ID", "the run ID every sample must carry"),
 		SC_OPT_STRING(0, "lean-version", &a->lean_version, "STR", "toolchain version line"),
 		SC_OPT_STRING(0, "lean-sha256", &a->lean_sha256, "HEX", "SHA-256 of bin/lean"),
