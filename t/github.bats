@@ -273,6 +273,7 @@ replay() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"miss: failure"* ]]
 	[[ "$output" == *"profile: skipped"* ]]
+	[[ "$output" == *"summary: skipped"* ]]
 	grep -q "^sphereceti: no prepared dependencies in the cache .*(key $KEY): run the workflow 'sphereceti dependencies'" "$GITHUB_STEP_SUMMARY"
 	[ "$(wc -l <"$GITHUB_STEP_SUMMARY")" -eq 1 ]
 	[ ! -e "$RUNNER_TEMP/sphereceti-run" ]
@@ -285,4 +286,16 @@ replay() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"revs: failure"* ]]
 	grep -q "^sphereceti: pull request #7 moved on since this event" "$GITHUB_STEP_SUMMARY"
+}
+
+@test "replay: a run profile-run refuses puts its error line in the job summary, not only in the log" {
+	replay_setup
+	# the saved dependencies lack the manifest's package
+	rm -rf "${STORE:?}/$KEY/packages/tinylib"
+	replay
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"profile: failure"* ]]
+	[[ "$output" == *"summary: success"* ]]
+	grep -qx 'sphereceti: profile-run wrote no report:' "$GITHUB_STEP_SUMMARY"
+	grep -q '^    sc-profile-run: error: .*tinylib' "$GITHUB_STEP_SUMMARY"
 }
