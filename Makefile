@@ -46,12 +46,14 @@ INIT_BIN  := $(if $(wildcard cmd/sc-init.c),$(BUILD)/sc-init)
 UNIT_SRC  := $(wildcard t/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/unit/%)
 MAN_SRC   := $(wildcard man/*.1)
-MAN_PAGES := $(MAN_SRC:man/%=$(BUILD)/man/man1/%)
+# sc-profile-run(1) is sphereceti(1) under the program's own name, written at
+# build time: a `.so` alias in man/ could not be rendered from the source tree.
+MAN_PAGES := $(MAN_SRC:man/%=$(BUILD)/man/man1/%) $(BUILD)/man/man1/sc-profile-run.1
 # The pages' footer date: SOURCE_DATE_EPOCH (reproducible builds), else the
 # last commit, else today.
 MAN_DATE  := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 
-.PHONY: all check check-unit check-bats check-lint check-layers check-shape check-load check-asan check-valgrind check-fuzz \
+.PHONY: all check check-unit check-bats check-lint check-workflows check-layers check-shape check-load check-asan check-valgrind check-fuzz \
         bench demo install uninstall clean fixture deps man check-mutants
 all: $(CMD_BIN) $(INIT_BIN) man
 
@@ -66,6 +68,9 @@ $(BUILD)/build-flags: FORCE
 # them here in the build tree.
 man: $(MAN_PAGES)
 $(BUILD)/man/man1/%.1: man/%.1 Makefile
+	@mkdir -p $(@D)
+	@sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@DATE@/$(MAN_DATE)/g' $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/man/man1/sc-profile-run.1: man/sphereceti.1 Makefile
 	@mkdir -p $(@D)
 	@sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@DATE@/$(MAN_DATE)/g' $< > $@.tmp && mv $@.tmp $@
 
@@ -133,6 +138,11 @@ check-lint:
 # `make check` three times beside two CPU burners; fails if any run fails.
 check-load:
 	MAKE='$(MAKE)' bash t/check-load.sh BUILD=$(BUILD)
+
+# actionlint and shellcheck on contrib/github/*.yml (t/lint/workflows.py;
+# t/github.bats runs it too).
+check-workflows:
+	/usr/bin/python3 t/lint/workflows.py
 
 # common/'s include direction and no include cycle (t/lint/layers.py).
 check-layers:

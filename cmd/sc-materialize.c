@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 {
 	static const struct sc_option opts[] = {
 		SC_OPT_REQUIRED_STRING(0, "repo", &o.repo, "DIR", "the Git repository"),
-		SC_OPT_REQUIRED_STRING(0, "commit", &o.commit, "C", "the commit (full object ID)"),
+		SC_OPT_REQUIRED_STRING(0, "commit", &o.commit, "C", "the commit to write (a full object ID)"),
 		SC_OPT_REQUIRED_STRING(0, "dest", &o.dest, "NEWDIR", "the directory to create"),
 		SC_OPT_STRING(0, "plan", &o.plan, "FILE", "a plan: C is its merge_base or head"),
 		SC_OPT_END(),

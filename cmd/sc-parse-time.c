@@ -41,7 +41,7 @@ static const struct sc_option opts[] = {
 	SC_OPT_STRING(0, "status", &o.status, "FILE|-", "sc-sandbox-exec's status line"),
 	SC_OPT_REQUIRED_STRING(0, "run-id", &o.run_id, "ID", "32 lowercase hex digits"),
 	SC_OPT_REQUIRED_STRING(0, "plan-digest", &o.digest, "HEX", "the plan's SHA-256"),
-	SC_OPT_REQUIRED_STRING(0, "revision", &o.rev, "SHA", "the side's full commit ID"),
+	SC_OPT_REQUIRED_STRING(0, "revision", &o.rev, "SHA", "the side's commit (a full object ID)"),
 	SC_OPT_REQUIRED_STRING(0, "sample", &o.sample, "SIDE:ID", "base:MODULE, head:MODULE or SIDE:@prebuild"),
 	SC_OPT_STRING(0, "unmeasured", &o.unmeasured, "REASON", "an error sample for a sample that never ran"),
 	SC_OPT_STRING(0, "detail", &o.detail, "TEXT", "with --unmeasured: the sample's detail"),

@@ -20,7 +20,8 @@ static const char *const usage[] = {
 	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH]",
 	"         [--keep-logs] [--quiet]",
 	"         [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]",
-	"Thresholds (defaults 1.5, 30 s, 150 s) are for scaled-down demonstrations;",
+	"T, B, H: full commit object IDs.  Thresholds (defaults 1.5, 30 s, 150 s) are",
+	"for scaled-down demonstrations;",
 	"the report states them.  See sphereceti help profile-run.",
 	NULL,
 };
@@ -41,6 +42,25 @@ static double seconds(const char *s, const char *flag, double dflt)
 	return v;
 }
 
+static const char *env_fact(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* In GitHub Actions the report links to the run and to the server the
+ * repository lives on (GitHub Enterprise has its own). */
+static void links(struct sc_run_opts *o, struct strbuf *err)
+{
+	static const char *const names[3] = {"GITHUB_SERVER_URL", "GITHUB_REPOSITORY",
+	                                     "GITHUB_RUN_ID"};
+	o->server_url = env_fact(names[0]);
+	o->ci_repository = env_fact(names[1]);
+	o->ci_run_id = env_fact(names[2]);
+	if (sc_report_links_check(o->server_url, o->ci_repository, o->ci_run_id, names, err) < 0)
+		sc_die("%s", err->buf);
+}
+
 static void validate(struct sc_run_opts *o, const struct raw *raw)
 {
 	o->prebuild_timeout = seconds(raw->prebuild, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
@@ -53,6 +73,7 @@ static void validate(struct sc_run_opts *o, const struct raw *raw)
 	struct sc_thresholds th;
 	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
 		sc_die("%s", err.buf);
+	links(o, &err);
 	unsigned long long bytes;
 	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
 		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",
@@ -73,10 +94,10 @@ int main(int argc, char **argv)
 	const struct sc_option opts[] = {
 		SC_OPT_REQUIRED_STRING(0, "repo", &o.repo, "DIR", "the repository, read with plumbing only"),
 		SC_OPT_REQUIRED_STRING(0, "tooling", &o.tooling, "T", "the trusted tooling commit"),
-		SC_OPT_REQUIRED_STRING(0, "base", &o.base, "B", "the base revision"),
+		SC_OPT_REQUIRED_STRING(0, "base", &o.base, "B", "the base branch tip"),
 		SC_OPT_REQUIRED_STRING(0, "head", &o.head, "H", "the candidate head"),
 		SC_OPT_REQUIRED_STRING(0, "workspace", &o.workspace, "NEWDIR",
-		                       "the run's folder; must not exist"),
+		                       "the run's directory; must not exist"),
 		SC_OPT_REQUIRED_STRING(0, "toolchain", &o.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
 		SC_OPT_REQUIRED_STRING(0, "dependencies", &o.deps, "DIR",
 		                       "prepared checkouts of the manifest's packages"),

@@ -326,6 +326,26 @@ except Exception:
 	[ ! -e "$WS/INCOMPLETE" ]
 }
 
+@test "in GitHub Actions the report links to the run on its server; a bad GITHUB_* value is refused before anything runs" {
+	candidate
+	printf 'docs\n' >"$R/NOTES.md"
+	head_commit
+	GITHUB_SERVER_URL=https://ghe.example.com GITHUB_REPOSITORY=owner/proj GITHUB_RUN_ID=42 profile
+	[ "$status" -eq 0 ]
+	grep -qx -- '- CI run: \[owner/proj run 42\](https://ghe.example.com/owner/proj/actions/runs/42)' "$WS/report.md"
+	[ "$(jqr .environment.server_url)" = https://ghe.example.com ]
+	rm -rf "$WS"
+	GITHUB_SERVER_URL='https://x.example/a)[b](c' GITHUB_REPOSITORY=owner/proj GITHUB_RUN_ID=42 profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"GITHUB_SERVER_URL is not an http(s) URL"* ]]
+	[ ! -e "$WS" ]
+	GITHUB_REPOSITORY=owner/proj profile
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"GITHUB_REPOSITORY and GITHUB_RUN_ID go together (GITHUB_REPOSITORY)"* ]]
+	[ ! -e "$WS" ]
+}
+
 @test "bad usage: missing option, bad timeout, an option given twice; --help and --version" {
 	H=$M
 	run --separate-stderr "$SC_BIN/sphereceti" profile-run --repo "$R"

@@ -121,6 +121,9 @@ four_samples() {
 
 report() { run --separate-stderr sc-report --plan plan.json --out-dir out "$@"; }
 
+# report.md's headline: the line after the title and its blank line.
+headline_md() { sed -n 3p out/report.md; }
+
 # golden NAME: compare both outputs byte for byte with t/golden/NAME.{json,md}
 # after normalizing host facts (platform, machine), the version and the
 # digest of the jq-formatted plan (checked to be the plan's first).
@@ -151,7 +154,7 @@ assert_error_report() {
 	assert_error_line sc-report
 	[[ "$stderr" == *"measurement incomplete"* ]]
 	[ "$(jq -r .status out/report.json)" = error ]
-	head -1 out/report.md | grep -q '^\*\*Measurement incomplete\*\*'
+	headline_md | grep -q '^\*\*Measurement incomplete\*\*'
 }
 
 @test "modified, added and removed files, library and roadmap: golden report" {
@@ -169,7 +172,7 @@ assert_error_report() {
 	[ "$(jq -r '.files[] | select(.id == "Roadmap.Old") | .flagged' out/report.json)" = false ]
 	# The first line names what got slower, by how much; a terminal gets it
 	# as plain text.
-	head -1 out/report.md | grep -qxF '**2 of 4 files got slower beyond the thresholds:** <code>Lib/New.lean</code> new, 150.00 s CPU; <code>Lib/A.lean</code> 60.00 → 90.00 s CPU (1.50×, +30.00 s). Flags are advisory.'
+	headline_md | grep -qxF '**2 of 4 files got slower beyond the thresholds:** <code>Lib/New.lean</code> new, 150.00 s CPU; <code>Lib/A.lean</code> 60.00 → 90.00 s CPU (1.50×, +30.00 s). Flags are advisory.'
 	[ "$(jq -r .headline out/report.json)" = '2 of 4 files got slower beyond the thresholds: Lib/New.lean new, 150.00 s CPU; Lib/A.lean 60.00 → 90.00 s CPU (1.50×, +30.00 s). Flags are advisory.' ]
 	grep -q "\[\`4444444\`\](https://github.com/owner/repo/commit/$H)" out/report.md
 	# Library and roadmap files each get their own section, in that order.
@@ -184,7 +187,7 @@ assert_error_report() {
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .status out/report.json)" = no_changes ]
 	[ "$(jq -r .run_id out/report.json)" = null ]
-	head -1 out/report.md | grep -q '^No changed Lean files'
+	headline_md | grep -q '^No changed Lean files'
 	# Without a slug, revision labels are plain code spans.
 	run ! grep -q 'https://' out/report.md
 	grep -q '| head | `4444444` |' out/report.md
@@ -218,9 +221,9 @@ assert_error_report() {
 		| .verdict == "not_compared" and .flagged == null and .ratio == null
 		  and .delta_s == null and .base.status == "error" and .base.error == "timeout"' \
 		out/report.json
-	grep -qF '| <code>Lib/A.lean</code> | modified | error: timeout | 90.00 | — | — | — | **not compared** (see Problems) |' out/report.md
+	grep -qF "| [<code>Lib/A.lean</code>](https://github.com/owner/repo/blob/$H/Lib/A.lean) | modified | error: timeout | 90.00 | — | — | — | **not compared** (see Problems) |" out/report.md
 	# The problem comes first on the first line, then what got slower.
-	head -1 out/report.md | grep -qxF '**Measurement incomplete** — 1 problem with the samples (listed under Problems below); 3 of 4 files compared, no verdict for the rest. Of those compared, 1 of 3 files got slower beyond the thresholds: <code>Roadmap/B.lean</code> 100.00 → 200.00 s CPU (2.00×, +100.00 s). Flags are advisory.' 
+	headline_md | grep -qxF '**Measurement incomplete** — 1 problem with the samples (listed under Problems below); 3 of 4 files compared, no verdict for the rest. Of those compared, 1 of 3 files got slower beyond the thresholds: <code>Roadmap/B.lean</code> 100.00 → 200.00 s CPU (2.00×, +100.00 s). Flags are advisory.' 
 	# Other complete files still get their verdicts.
 	[ "$(jq -r '.files[] | select(.id == "Roadmap.B") | .verdict' out/report.json)" = flagged ]
 	[ "$(jq -c .summary out/report.json)" = '{"files":4,"compared":3,"flagged":1,"errors":1}' ]
@@ -652,7 +655,7 @@ LONG=Lib/Algebra/Category/ModuleCat/Monoidal/Symmetric/Braided/Coherence/Hexagon
 	[ "$(cells 2 $LONG)" = "$LONG"$'\tmodified\t12.50\t14.40\t1.15×\t+1.90\t+15.2%\tnot flagged: below 1.5× base and below +30~s' ]
 	grep -qF '<code>Lib/<wbr>Algebra/<wbr>Category/<wbr>' out/report.md
 	# A short path stays whole.
-	grep -qF '| <code>Lib/A.lean</code> | modified |' out/report.md
+	grep -qF "| [<code>Lib/A.lean</code>](https://github.com/owner/repo/blob/$H/Lib/A.lean) | modified |" out/report.md
 	# One noisy sample gets two decimals, not "6.000x".
 	[ "$(cells 2 Lib/Small.lean | cut -f5)" = 6.00× ]
 	[ "$(cells 2 Lib/New.lean)" = $'Lib/New.lean\tadded\t—\t21.00\t—\t+21.00\t—\tnot flagged: new file below 150~s' ]
@@ -802,4 +805,87 @@ LONG=Lib/Algebra/Category/ModuleCat/Monoidal/Symmetric/Braided/Coherence/Hexagon
 	# Outside the output folder a file keeps the name it was given.
 	run --separate-stderr sc-report --plan plan.json --samples "$PWD/out/samples.jsonl" --out-dir out
 	[ "$(jq -r '.errors[0].source' out/report.json)" = "$PWD/out/samples.jsonl:7" ]
+}
+
+@test "report.md: a title with the compare link M...H, each file linked at the revision measured on its side" {
+	four_plan
+	four_samples >samples.jsonl
+	report --samples samples.jsonl --run-id $RUN
+	[ "$status" -eq 0 ]
+	[ "$(head -1 out/report.md)" = "# sphereceti profile: [\`3333333…4444444\`](https://github.com/owner/repo/compare/$M...$H) (merge base … head)" ]
+	[ -z "$(sed -n 2p out/report.md)" ]
+	# modified: the path at the head, the base figure at the merge base
+	grep -qF "| [<code>Lib/A.lean</code>](https://github.com/owner/repo/blob/$H/Lib/A.lean) | modified | [60.00](https://github.com/owner/repo/blob/$M/Lib/A.lean) | 90.00 |" out/report.md
+	# added: at the head; removed: at the merge base
+	grep -qF "| [<code>Lib/New.lean</code>](https://github.com/owner/repo/blob/$H/Lib/New.lean) | added | — |" out/report.md
+	grep -qF "| [<code>Roadmap/Old.lean</code>](https://github.com/owner/repo/blob/$M/Roadmap/Old.lean) | removed | 12.50 |" out/report.md
+}
+
+@test "report.md: run ID and plan digest are in the environment block, not before the tables" {
+	four_plan
+	four_samples >samples.jsonl
+	report --samples samples.jsonl --run-id $RUN
+	[ "$status" -eq 0 ]
+	local env_at first_table
+	env_at=$(grep -n '^## Environment' out/report.md | cut -d: -f1)
+	first_table=$(grep -n '^## Library files' out/report.md | cut -d: -f1)
+	[ "$(grep -n "$RUN" out/report.md | cut -d: -f1)" -gt "$env_at" ]
+	[ "$(grep -n "$(digest plan.json)" out/report.md | cut -d: -f1)" -gt "$env_at" ]
+	run grep -c "$RUN" <(head -n "$first_table" out/report.md)
+	[ "$output" = 0 ]
+	grep -qx -- "- Run ID: \`$RUN\`" out/report.md
+	grep -qx -- "- Plan digest (SHA-256 of plan.json): \`$(digest plan.json)\`" out/report.md
+	grep -qx -- '- CI run: not recorded' out/report.md
+}
+
+@test "report.md: --server-url is where every link points (GitHub Enterprise); the CI run is linked there" {
+	four_plan
+	four_samples >samples.jsonl
+	report --samples samples.jsonl --run-id $RUN --server-url https://ghe.example.com \
+		--ci-repository owner/repo --ci-run-id 123456789
+	[ "$status" -eq 0 ]
+	run grep -c 'github\.com' out/report.md
+	[ "$output" = 0 ]
+	grep -qF "(https://ghe.example.com/owner/repo/compare/$M...$H)" out/report.md
+	grep -qF "(https://ghe.example.com/owner/repo/commit/$H)" out/report.md
+	grep -qF "(https://ghe.example.com/owner/repo/blob/$H/Lib/A.lean)" out/report.md
+	grep -qx -- '- CI run: \[owner/repo run 123456789\](https://ghe.example.com/owner/repo/actions/runs/123456789)' out/report.md
+	[ "$(jq -r .environment.server_url out/report.json)" = https://ghe.example.com ]
+	[ "$(jq -r .environment.ci_run_id out/report.json)" = 123456789 ]
+	[ "$(jq -r .environment.ci_repository out/report.json)" = owner/repo ]
+}
+
+@test "report.md: without profile.github nothing is linked, and the title names the revisions plainly" {
+	mkplan plan.json "" "$(entry Lib/A.lean library modified)"
+	{ ok base Lib.A 1 1; ok head Lib.A 1 1; } >samples.jsonl
+	report --samples samples.jsonl --ci-repository owner/repo --ci-run-id 7
+	[ "$status" -eq 0 ]
+	[ "$(head -1 out/report.md)" = '# sphereceti profile: `3333333…4444444` (merge base … head)' ]
+	run grep -c '](https://github.com/owner/repo/\(blob\|commit\|compare\)' out/report.md
+	[ "$output" = 0 ]
+	# the CI run is a fact of the run, not of the configuration
+	grep -qF '(https://github.com/owner/repo/actions/runs/7)' out/report.md
+}
+
+@test "the link facts are validated: a bad server URL, repository or run ID is one error line, exit 2, nothing written" {
+	four_plan
+	four_samples >samples.jsonl
+	for bad in 'javascript:alert(1)' 'https://ghe.example.com/' 'https://x.example/a?b=c' \
+		'https://x.example/a)[y](z' 'ftp://x.example' 'https://' 'https://a//b'; do
+		report --samples samples.jsonl --server-url "$bad"
+		[ "$status" -eq 2 ]
+		assert_error_line sc-report
+		[[ "$stderr" == *"--server-url is not an http(s) URL"* ]]
+	done
+	report --samples samples.jsonl --ci-repository 'owner/repo)[x](y' --ci-run-id 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--ci-repository is not OWNER/NAME"* ]]
+	report --samples samples.jsonl --ci-repository owner/repo --ci-run-id 012
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--ci-run-id is not a run ID in decimal (012)"* ]]
+	report --samples samples.jsonl --ci-run-id 12
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--ci-repository and --ci-run-id go together (--ci-run-id)"* ]]
+	[ ! -e out/report.md ]
+	[ ! -e out/report.json ]
 }

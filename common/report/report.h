@@ -57,7 +57,11 @@ struct sc_report_env {
 	const char *sandbox_user;              /* "UID:GID", NULL when not given */
 	const char *lean_version;              /* NULL when not given */
 	const char *lean_sha256, *lake_sha256; /* NULL when not given */
+	const char *server_url;                /* links: never NULL (default github.com) */
+	const char *ci_repository, *ci_run_id; /* the CI run; NULL when not given */
 };
+
+#define SC_DEFAULT_SERVER_URL "https://github.com"
 
 struct sc_report {
 	const struct sc_plan *plan;

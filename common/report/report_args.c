@@ -1,6 +1,7 @@
 #include "report/report_args.h"
 #include "util/die.h"
 #include "report/mdescape.h"
+#include "plan/repoconfig.h"
 #include "util/oid.h"
 #include "report/sample.h"
 #include "report/sample_file.h"
@@ -61,6 +62,55 @@ static int check_env(const struct sc_report_args *a, struct strbuf *err)
 	return -1;
 }
 
+/* An http(s) origin with an optional path: letters, digits, '.', '-', '_',
+ * '~' and '/' only (nothing that could end a markdown link or carry a
+ * query), no trailing '/', at most 256 bytes. */
+static int is_server_url(const char *s)
+{
+	const char *p = s;
+	if (strncmp(p, "https://", 8) == 0)
+		p += 8;
+	else if (strncmp(p, "http://", 7) == 0)
+		p += 7;
+	else
+		return 0;
+	if (!*p || *p == '/' || strlen(s) > 256 || s[strlen(s) - 1] == '/')
+		return 0;
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      strchr(".-_~/:", *p)) || (p[0] == '/' && p[1] == '/'))
+			return 0;
+	return 1;
+}
+
+/* A GitHub run ID: a decimal of 1 to 20 digits, no leading zero. */
+static int is_run_id(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 1 || n > 20 || s[0] == '0')
+		return 0;
+	return strspn(s, "0123456789") == n;
+}
+
+int sc_report_links_check(const char *server_url, const char *ci_repository,
+                          const char *ci_run_id, const char *const names[3],
+                          struct strbuf *err)
+{
+	if (server_url && !is_server_url(server_url))
+		sb_addf(err, "%s is not an http(s) URL without a trailing slash, query or odd "
+		             "characters (%s)", names[0], server_url);
+	else if (ci_repository && !sc_is_github_slug(ci_repository))
+		sb_addf(err, "%s is not OWNER/NAME (%s)", names[1], ci_repository);
+	else if (ci_run_id && !is_run_id(ci_run_id))
+		sb_addf(err, "%s is not a run ID in decimal (%s)", names[2], ci_run_id);
+	else if (!ci_repository != !ci_run_id)
+		sb_addf(err, "%s and %s go together (%s)", names[1], names[2],
+		        ci_repository ? names[1] : names[2]);
+	else
+		return 0;
+	return -1;
+}
+
 /* Standard input can be read once: "-" at most once among the files.  A
  * file's name is in report.json, which holds only UTF-8. */
 static int check_samples(const struct sc_argv *samples, const char *out_dir,
@@ -116,7 +166,10 @@ int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *t
 		        SC_RUN_ID_HEXSZ, a->run_id);
 		return -1;
 	}
-	if (check_env(a, err) < 0 || check_samples(&a->samples, a->out_dir, err) < 0)
+	static const char *const link_names[3] = {"--server-url", "--ci-repository", "--ci-run-id"};
+	if (check_env(a, err) < 0 ||
+	    sc_report_links_check(a->server_url, a->ci_repository, a->ci_run_id, link_names, err) < 0 ||
+	    check_samples(&a->samples, a->out_dir, err) < 0)
 		return -1;
 	return check_out_dir(a->out_dir, err);
 }
@@ -141,6 +194,9 @@ int sc_report_env_init(struct sc_report_env *env, const struct sc_report_args *a
 	env->lean_version = a->lean_version;
 	env->lean_sha256 = a->lean_sha256;
 	env->lake_sha256 = a->lake_sha256;
+	env->server_url = a->server_url ? a->server_url : SC_DEFAULT_SERVER_URL;
+	env->ci_repository = a->ci_repository;
+	env->ci_run_id = a->ci_run_id;
 	return 0;
 }
 

@@ -11,6 +11,9 @@ struct sc_report_args {
 	const char *plan, *out_dir, *run_id;
 	const char *lean_version, *lean_sha256, *lake_sha256, *sandbox_user;
 	const char *ratio, *delta, *added; /* thresholds; NULL: the default */
+	/* Where links point (NULL: https://github.com), and the CI run this
+	 * report came from (both or neither). */
+	const char *server_url, *ci_repository, *ci_run_id;
 	struct sc_argv samples;
 };
 
@@ -24,6 +27,14 @@ int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *t
  * that profile-run refuses a bad one before anything runs. */
 int sc_report_thresholds_check(const char *ratio, const char *delta, const char *added,
                                struct sc_thresholds *th, struct strbuf *err);
+
+/* The link facts, as sc-report checks them; names[3] spell where each came
+ * from in the message ("--server-url" or "GITHUB_SERVER_URL", ...), so that
+ * profile-run refuses a bad one from its environment before anything runs.
+ * Returns 0, or -1 with "what (where)" in err. */
+int sc_report_links_check(const char *server_url, const char *ci_repository,
+                          const char *ci_run_id, const char *const names[3],
+                          struct strbuf *err);
 
 /* "UID:GID", each a decimal below 2^32 without leading zeros. */
 int sc_is_uid_gid(const char *s);

@@ -91,6 +91,9 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e, int task_clock)
 	sc_json_kv_str_or_null(g, "lean_version", e->lean_version);
 	sc_json_kv_str_or_null(g, "lean_sha256", e->lean_sha256);
 	sc_json_kv_str_or_null(g, "lake_sha256", e->lake_sha256);
+	sc_json_kv_str(g, "server_url", e->server_url);
+	sc_json_kv_str_or_null(g, "ci_repository", e->ci_repository);
+	sc_json_kv_str_or_null(g, "ci_run_id", e->ci_run_id);
 	sc_json_kv_str(g, "dependencies", "operator prepared");
 	sc_json_kv_str_or_null(g, "cpu_counter", task_clock == 1   ? "task_clock_and_rusage"
 	                                         : task_clock == 0 ? "rusage_only"

@@ -3,7 +3,8 @@
  * Every string that did not come from this program (paths, sample details,
  * file names, uname, the Lean version) goes through mdescape; object IDs
  * and digests are validated hex and sample ids validated module names: they
- * go into code spans as they are.  Cells hold numbers only, units are in
+ * go into code spans as they are; links are built from the validated server
+ * URL, the checked profile.github slug and plan paths only.  Cells hold numbers only, units are in
  * the headers (a unit never wraps away from its number), and paths may wrap
  * at their '/' so the figures stay on screen at GitHub's content width.
  * CPU figures, ratios and deltas are truncated (common/verdict) so no shown
@@ -44,6 +45,34 @@ static void rss(struct strbuf *md, long long kib) { sb_addf(md, "%lld", (kib + 5
 /* Paths up to this many characters fit a table column whole; longer ones
  * may wrap after their '/'. */
 #define PATH_WRAP_AT 40
+
+/* Links go to SERVER/<profile.github>/...: the server URL was validated
+ * (report_args), the slug is checked here because the plan reader does not
+ * check it (sc-plan does): a hand-made plan with anything else gets plain
+ * labels rather than a crafted URL.  NULL: no links. */
+static const char *repo_slug(const struct sc_report *r)
+{
+	const char *gh = r->plan->github;
+	return gh && sc_is_github_slug(gh) ? gh : NULL;
+}
+
+/* Opens a link to the file at SHA ("[" now, "](URL)" from link_close), or
+ * nothing; returns whether it opened one.  Plan paths are Lean module paths
+ * (the plan reader refuses anything else): they go into a URL as they are. */
+static int blob_link_open(struct strbuf *md, const struct ctx *c, const char *sha)
+{
+	if (!c->markdown || !repo_slug(c->r) || !sha)
+		return 0;
+	sb_adds(md, "[");
+	return 1;
+}
+
+static void blob_link_close(struct strbuf *md, const struct ctx *c, int open, const char *sha,
+                            const char *p)
+{
+	if (open)
+		sb_addf(md, "](%s/%s/blob/%s/%s)", c->r->env.server_url, repo_slug(c->r), sha, p);
+}
 
 static void path(struct strbuf *md, const struct ctx *c, const char *p, int wrap)
 {
@@ -176,14 +205,25 @@ void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *
 	headline(out, &c);
 }
 
-/* The plan reader does not check the slug (sc-plan does); a hand-made plan
- * with anything else gets plain labels rather than a crafted URL. */
-static void rev_label(struct strbuf *md, const struct sc_plan *p, const char *sha)
+static void rev_label(struct strbuf *md, const struct sc_report *r, const char *sha)
 {
-	if (p->github && sc_is_github_slug(p->github))
-		sb_addf(md, "[`%.7s`](https://github.com/%s/commit/%s)", sha, p->github, sha);
+	if (repo_slug(r))
+		sb_addf(md, "[`%.7s`](%s/%s/commit/%s)", sha, r->env.server_url, repo_slug(r), sha);
 	else
 		sb_addf(md, "`%.7s`", sha);
+}
+
+/* The title names the two measured revisions, linked to their comparison. */
+static void title(struct strbuf *md, const struct sc_report *r)
+{
+	const struct sc_plan *p = r->plan;
+	sb_adds(md, "# sphereceti profile: ");
+	if (repo_slug(r))
+		sb_addf(md, "[`%.7s…%.7s`](%s/%s/compare/%s...%s)", p->merge_base, p->head,
+		        r->env.server_url, repo_slug(r), p->merge_base, p->head);
+	else
+		sb_addf(md, "`%.7s…%.7s`", p->merge_base, p->head);
+	sb_adds(md, " (merge base … head)\n\n");
 }
 
 static void rule(struct strbuf *md, const struct sc_thresholds *t)
@@ -214,15 +254,10 @@ static void revisions(struct strbuf *md, const struct sc_report *r)
 	sb_adds(md, "| side | revision | full ID |\n|:--|:--|:--|\n");
 	for (int i = 0; i < 4; i++) {
 		sb_addf(md, "| %s | ", names[i]);
-		rev_label(md, p, shas[i]);
+		rev_label(md, r, shas[i]);
 		sb_addf(md, " | `%s` |\n", shas[i]);
 	}
-	sb_adds(md, "\nRun ID ");
-	if (r->run_id)
-		sb_addf(md, "`%s`", r->run_id);
-	else
-		sb_adds(md, "none (no samples)");
-	sb_addf(md, ", plan digest `%s`.\n\n", r->plan_digest);
+	sb_adds(md, "\n");
 }
 
 enum figure { FIG_CPU, FIG_WALL, FIG_RSS };
@@ -287,10 +322,19 @@ static void row(struct strbuf *md, const struct ctx *c, const struct sc_report_f
 {
 	const struct sc_report_side *base = &rf->side[SC_SIDE_BASE], *head = &rf->side[SC_SIDE_HEAD];
 	int modified = rf->f->change == SC_CHANGE_MODIFIED;
+	const struct sc_plan *p = c->r->plan;
+	/* The path links to the file as measured: at the head, a removed file
+	 * at the merge base; a modified file's base figure links to it there. */
+	const char *at = rf->f->change == SC_CHANGE_REMOVED ? p->merge_base : p->head;
 	sb_adds(md, "| ");
+	int open = blob_link_open(md, c, at);
 	path(md, c, rf->f->path, 1);
+	blob_link_close(md, c, open, at, rf->f->path);
 	sb_addf(md, " | %s | ", sc_change_name(rf->f->change));
+	open = modified && base->state == SC_SLOT_OK &&
+	       blob_link_open(md, c, p->merge_base);
 	slot_cell(md, c, base, FIG_CPU);
+	blob_link_close(md, c, open, p->merge_base, rf->f->path);
 	sb_adds(md, " | ");
 	slot_cell(md, c, head, FIG_CPU);
 	sb_adds(md, " | ");
@@ -427,9 +471,22 @@ static void problems(struct strbuf *md, const struct sc_report *r)
 	sb_adds(md, "\n");
 }
 
-static void environment(struct strbuf *md, const struct sc_report_env *e, int task_clock)
+static void environment(struct strbuf *md, const struct sc_report *r)
 {
-	sb_adds(md, "## Environment\n\n- Platform: ");
+	const struct sc_report_env *e = &r->env;
+	sb_adds(md, "## Environment\n\n- CI run: ");
+	if (e->ci_run_id) /* validated: a slug and digits */
+		sb_addf(md, "[%s run %s](%s/%s/actions/runs/%s)", e->ci_repository, e->ci_run_id,
+		        e->server_url, e->ci_repository, e->ci_run_id);
+	else
+		sb_adds(md, "not recorded");
+	sb_adds(md, "\n- Run ID: ");
+	if (r->run_id)
+		sb_addf(md, "`%s`", r->run_id);
+	else
+		sb_adds(md, "none (no samples)");
+	sb_addf(md, "\n- Plan digest (SHA-256 of plan.json): `%s`", r->plan_digest);
+	sb_adds(md, "\n- Platform: ");
 	sc_md_escape(e->platform, md);
 	sb_adds(md, " (");
 	sc_md_escape(e->machine, md);
@@ -453,6 +510,7 @@ static void environment(struct strbuf *md, const struct sc_report_env *e, int ta
 			sb_adds(md, "not recorded");
 	}
 	sb_adds(md, "\n- Dependencies: operator prepared\n- CPU counter: ");
+	int task_clock = sc_report_task_clock(r);
 	sb_adds(md, task_clock == 1   ? "GNU time's rusage, checked against the host's perf task clock"
 	            : task_clock == 0 ? "GNU time's rusage only (this host gave no perf task clock: "
 	                                "perf_event_open unavailable)"
@@ -464,6 +522,7 @@ void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 {
 	struct ctx c = {r, {0, 0}, 1};
 	sc_display_init(&r->th, &c.d);
+	title(md, r);
 	headline(md, &c);
 	sb_adds(md, "\n\n");
 	rule(md, &r->th);
@@ -472,6 +531,6 @@ void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 	section(md, &c, SC_ROLE_ROADMAP, "Roadmap files");
 	resources(md, &c);
 	problems(md, r);
-	environment(md, &r->env, sc_report_task_clock(r));
+	environment(md, r);
 	sb_addf(md, "## Limits\n\n%s\n", sc_report_limits_text(r));
 }

@@ -98,6 +98,9 @@ static void report_args(const struct sc_run *r, const char *plan, const char *sa
 		{r->o.thr_ratio, "--threshold-ratio"},
 		{r->o.thr_delta, "--threshold-delta"},
 		{r->o.thr_added, "--threshold-added"},
+		{r->o.server_url, "--server-url"},
+		{r->o.ci_repository, "--ci-repository"},
+		{r->o.ci_run_id, "--ci-run-id"},
 	};
 	for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++)
 		if (knobs[i].v) {

@@ -22,6 +22,9 @@ struct sc_run_opts {
 	const char *thr_ratio, *thr_delta, *thr_added; /* checked as sc-report checks them */
 	int quiet;
 	int keep_logs; /* candidate output into WS/logs/, bounded */
+	/* From GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID (NULL when
+	 * unset or empty), checked as sc-report checks them, passed to it. */
+	const char *server_url, *ci_repository, *ci_run_id;
 };
 
 struct sc_run {

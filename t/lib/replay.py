@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""replay.py WORKFLOW JOB CONTEXT STANDINS: run a workflow job's steps in order,
+as a GitHub runner would, on this machine (t/github.bats).
+
+CONTEXT is a JSON file: the `github`, `inputs` and `runner` contexts the
+expressions read.  Each step's `if:` is evaluated (default success()); a run:
+block runs as `bash --noprofile --norc -eo pipefail FILE` (the jobs' `shell:
+bash`) with the process environment plus the job's and the step's env: (their
+expressions resolved), what earlier steps appended to $GITHUB_ENV and
+$GITHUB_PATH, a fresh $GITHUB_OUTPUT read back into steps.<id>.outputs, and
+the one $GITHUB_STEP_SUMMARY of the environment.  A step whose id has a
+script STANDINS/<id>.sh runs that script instead (same environment, its
+`with:` values as WITH_<NAME>): it stands in for an action, or for a download
+this machine cannot make.  Any other `uses:` step is skipped.  An expression
+this evaluator does not know is an error, so a workflow cannot drift past
+the replay unnoticed.
+
+Prints one line per step, "<id>: success|failure|skipped"; exits 0 when the
+job succeeded, 1 when it failed.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+TOKEN = re.compile(r"\s*(?:(\|\||&&|==|!=|!|\(|\))|'((?:[^']|'')*)'|([A-Za-z_][A-Za-z0-9_.\-]*))")
+
+
+class Expr:
+    def __init__(self, text, ctx):
+        self.toks, pos = [], 0
+        text = text.strip()
+        while pos < len(text):
+            m = TOKEN.match(text, pos)
+            if not m:
+                raise SystemExit(f"replay: error: cannot read expression ({text!r} at {pos})")
+            self.toks.append(m.groups())
+            pos = m.end()
+        self.i, self.ctx, self.text = 0, ctx, text
+
+    def peek(self):
+        return self.toks[self.i][0] if self.i < len(self.toks) else None
+
+    def value(self):
+        v = self.or_()
+        if self.i != len(self.toks):
+            raise SystemExit(f"replay: error: trailing tokens ({self.text!r})")
+        return v
+
+    def or_(self):
+        v = self.and_()
+        while self.peek() == "||":
+            self.i += 1
+            w = self.and_()
+            v = v if v else w
+        return v
+
+    def and_(self):
+        v = self.cmp()
+        while self.peek() == "&&":
+            self.i += 1
+            w = self.cmp()
+            v = w if v else v
+        return v
+
+    def cmp(self):
+        v = self.unary()
+        if self.peek() in ("==", "!="):
+            op = self.toks[self.i][0]
+            self.i += 1
+            w = self.unary()
+            eq = str(v if v is not None else "").lower() == str(w if w is not None else "").lower()
+            return eq if op == "==" else not eq
+        return v
+
+    def unary(self):
+        if self.peek() == "!":
+            self.i += 1
+            return not self.unary()
+        return self.primary()
+
+    def primary(self):
+        op, s, name = self.toks[self.i]
+        self.i += 1
+        if op == "(":
+            v = self.or_()
+            self.i += 1
+            return v
+        if s is not None:
+            return s.replace("''", "'")
+        if self.peek() == "(":
+            self.i += 2
+            fn = {"always": True, "success": not self.ctx["failed"],
+                  "failure": self.ctx["failed"], "cancelled": False}
+            if name not in fn:
+                raise SystemExit(f"replay: error: unknown function {name}()")
+            return fn[name]
+        if name in ("true", "false"):
+            return name == "true"
+        v = self.ctx
+        for part in name.split("."):
+            if not isinstance(v, dict) or part not in v:
+                if name.split(".")[0] in ("steps", "github", "inputs", "env"):
+                    return ""
+                raise SystemExit(f"replay: error: unknown context {name}")
+            v = v[part]
+        return v
+
+
+def interpolate(text, ctx):
+    def one(m):
+        v = Expr(m.group(1), ctx).value()
+        return "" if v is None else (str(v).lower() if isinstance(v, bool) else str(v))
+    return re.sub(r"\$\{\{(.*?)\}\}", one, str(text), flags=re.S)
+
+
+def condition(text, ctx):
+    text = str(text).strip()
+    m = re.fullmatch(r"\$\{\{(.*)\}\}", text, flags=re.S)
+    expr = m.group(1) if m else text
+    if not re.search(r"\b(always|success|failure|cancelled)\(", expr):
+        expr = f"success() && ({expr})"
+    return bool(Expr(expr, ctx).value())
+
+
+def read_pairs(path):
+    out, lines = {}, open(path).read().split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_\-]*)<<(\S+)", line)
+        if m:
+            j = lines.index(m.group(2), i + 1)
+            out[m.group(1)] = "\n".join(lines[i + 1:j])
+            i = j + 1
+            continue
+        if "=" in line:
+            k, v = line.split("=", 1)
+            out[k] = v
+        i += 1
+    return out
+
+
+def main(workflow, job_name, context, standins):
+    w = yaml.safe_load(open(workflow))
+    job = w["jobs"][job_name]
+    ctx = json.load(open(context))
+    ctx.update(steps={}, failed=False, env={})
+    tmp = tempfile.mkdtemp(prefix="replay.")
+    genv, gpath = os.path.join(tmp, "env"), os.path.join(tmp, "path")
+    open(genv, "w").close()
+    open(gpath, "w").close()
+    for k, v in (job.get("env") or {}).items():
+        ctx["env"][k] = interpolate(v, ctx)
+    for n, step in enumerate(job["steps"]):
+        sid = step.get("id", f"step{n}")
+        if not condition(step.get("if", "success()"), ctx):
+            print(f"{sid}: skipped", flush=True)
+            ctx["steps"][sid] = {"outputs": {}, "outcome": "skipped", "conclusion": "skipped"}
+            continue
+        env = dict(os.environ)
+        env.update(ctx["env"])
+        env.update(read_pairs(genv))
+        ctx["env"].update(read_pairs(genv))
+        extra = [p for p in open(gpath).read().split("\n") if p]
+        if extra:
+            env["PATH"] = ":".join(reversed(extra)) + ":" + env["PATH"]
+        for k, v in (step.get("env") or {}).items():
+            env[k] = interpolate(v, ctx)
+        out = os.path.join(tmp, f"out.{n}")
+        open(out, "w").close()
+        env.update(GITHUB_OUTPUT=out, GITHUB_ENV=genv, GITHUB_PATH=gpath)
+        stand = os.path.join(standins, f"{sid}.sh")
+        if os.path.exists(stand):
+            for k, v in (step.get("with") or {}).items():
+                env["WITH_" + re.sub(r"[^A-Za-z0-9]", "_", k).upper()] = interpolate(v, ctx)
+            argv = ["bash", "--noprofile", "--norc", "-eo", "pipefail", stand]
+        elif "uses" in step:
+            print(f"{sid}: skipped (uses {step['uses']})", flush=True)
+            ctx["steps"][sid] = {"outputs": {}, "outcome": "success", "conclusion": "success"}
+            continue
+        else:
+            script = os.path.join(tmp, f"step.{n}.sh")
+            with open(script, "w") as f:
+                f.write(step["run"])
+            argv = ["bash", "--noprofile", "--norc", "-eo", "pipefail", script]
+        rc = subprocess.run(argv, env=env, cwd=env.get("GITHUB_WORKSPACE", ".")
+                            if os.path.isdir(env.get("GITHUB_WORKSPACE", "")) else None).returncode
+        outcome = "success" if rc == 0 else "failure"
+        ctx["steps"][sid] = {"outputs": read_pairs(out), "outcome": outcome, "conclusion": outcome}
+        if rc != 0:
+            ctx["failed"] = True
+        print(f"{sid}: {outcome}", flush=True)
+    return 1 if ctx["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:5]))
