@@ -36,6 +36,36 @@ bats_require_minimum_version 1.5.0
 	[ "$stderr" = "sc-profile-run: error: unknown option; see sc-profile-run --help (-x)" ]
 }
 
+@test "an unknown option names the nearest ones, as git's did-you-mean (issue 22)" {
+	run --separate-stderr sc-plan --reop x
+	[ "$status" -eq 2 ]
+	assert_error_line sc-plan
+	[ "$stderr" = "sc-plan: error: unknown option; did you mean --repo? see sc-plan --help (--reop)" ]
+	run --separate-stderr sphereceti profile-run --timeout 5
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[ "$stderr" = "sc-profile-run: error: unknown option; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout? see sc-profile-run --help (--timeout)" ]
+	run --separate-stderr sc-sandbox-exec --selftest
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-sandbox-exec: error: unknown option; did you mean --self-test? see sc-sandbox-exec --help (--selftest)" ]
+	run --separate-stderr sc-report --outdir=x
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-report: error: unknown option; did you mean --out-dir? see sc-report --help (--outdir=x)" ]
+}
+
+@test "an unknown command names the nearest commands (issue 22)" {
+	run --separate-stderr sphereceti profle-run --repo x
+	[ "$status" -eq 2 ]
+	assert_error_line sphereceti
+	[ "$stderr" = "sphereceti: error: unknown command 'profle-run'; did you mean profile-run? see 'sphereceti help' (argv[1])" ]
+	run --separate-stderr sphereceti help reprot
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sphereceti: error: unknown command 'reprot'; did you mean report? see 'sphereceti help' (help)" ]
+	run --separate-stderr sphereceti frobnicate
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sphereceti: error: unknown command 'frobnicate'; see 'sphereceti help' (argv[1])" ]
+}
+
 @test "an unambiguous prefix still works as getopt_long allows" {
 	run --separate-stderr sc-profile-run --hel
 	[ "$status" -eq 0 ]

@@ -1,6 +1,7 @@
 #include "util/options.h"
 #include "util/die.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -14,6 +15,20 @@ static const struct sc_option builtin[] = {
 	{SC_OPTK_BOOL, "version", 0, NULL, NULL, "print the version and exit", 0, 0},
 	SC_OPT_END(),
 };
+
+/* The nearest names of the tables, as git suggests a command. */
+static _Noreturn void unknown(const struct sc_option *const tables[2], const char *name,
+                              size_t len, const char *arg)
+{
+	struct sc_suggest near = SC_SUGGEST_INIT;
+	struct strbuf hint = STRBUF_INIT;
+	for (size_t t = 0; t < 2; t++)
+		for (const struct sc_option *o = tables[t]; o->kind != SC_OPTK_END; o++)
+			sc_suggest_add(&near, name, len, o->name);
+	sc_suggest_text(&near, "--", &hint);
+	sc_die("unknown option%s%ssee %s --help (%s)", hint.buf, hint.len ? " " : "; ", sc_progname(),
+	       arg);
+}
 
 /* Exact name first, then a unique prefix; dies on an unknown or ambiguous
  * name.  ARG is the whole argument, for the error line. */
@@ -38,7 +53,7 @@ static const struct sc_option *find_long(const struct sc_option *opts, const cha
 		sc_die("ambiguous option: could be %s; see %s --help (%s)", cands.buf, sc_progname(),
 		       arg);
 	if (n == 0)
-		sc_die("unknown option; see %s --help (%s)", sc_progname(), arg);
+		unknown(tables, name, len, arg);
 	sb_release(&cands);
 	return hit;
 }
