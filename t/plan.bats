@@ -63,6 +63,24 @@ added library Lib/Sub/C.lean" ]
 	[ "$(jq -c '[.status, .files]' <<<"$output")" = '["no_changes",[]]' ]
 }
 
+@test "a head already in the base is still no_changes, with a warning (merged, or --base/--head swapped; issue 22)" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan "$T" "$H" "$T"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.status, .files]' <<<"$output")" = '["no_changes",[]]' ]
+	[ "$stderr" = "sc-plan: warning: the head is already in the base (merged, or --base and --head swapped): nothing to measure (--head)" ]
+	run --separate-stderr sphereceti profile-plan --repo "$R" --tooling "$T" --base "$H" --head "$T"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"the head is already in the base"* ]]
+	# no warning when the head has commits of its own, even with nothing selected
+	echo more >>"$R/README.md"
+	H=$(pcommit "outside roots")
+	plan "$T" "$T" "$H"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
 @test "a mode-only change counts as modified" {
 	chmod +x "$R/Lib/A.lean"
 	H=$(pcommit exec)

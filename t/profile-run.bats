@@ -323,6 +323,29 @@ except Exception:
 	[ ! -e "$WS/INCOMPLETE" ]
 }
 
+@test "--base and --head swapped: still no_changes, and stderr and report.md say the head is already in the base (issue 22)" {
+	basic_change
+	local cand=$H
+	B=$cand H=$M
+	profile
+	[ "$status" -eq 0 ]
+	[ "$(jqr .status)" = no_changes ]
+	[[ "$stderr" == *"sc-plan: warning: the head is already in the base (merged, or --base and --head swapped): nothing to measure (--head)"* ]]
+	[[ "$stderr" != *"no changed library or roadmap Lean files"* ]]
+	[ "$(head -n1 "$WS/report.md")" = "**The head is already in the base** (merged, or --base and --head swapped): nothing was measured." ]
+	[[ "$output" == "The head is already in the base (merged, or --base and --head swapped): nothing was measured."* ]]
+	# a real no_changes (no selected file changed) keeps its own words
+	rm -rf "$WS"
+	candidate
+	printf 'docs\n' >"$R/NOTES.md"
+	head_commit
+	B=$M
+	profile
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"no changed library or roadmap Lean files: nothing to measure"* ]]
+	[[ "$stderr" != *"already in the base"* ]]
+}
+
 @test "bad usage: missing option, bad timeout, an option given twice; --help and --version" {
 	H=$M
 	run --separate-stderr "$SC_BIN/sphereceti" profile-run --repo "$R"
