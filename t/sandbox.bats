@@ -711,3 +711,22 @@ print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
 	assert_error_line sc-sandbox-exec
 	[ "$stderr" = "sc-sandbox-exec: error: missing required options (--toolchain, --time-file, --timeout)" ]
 }
+
+@test "a file or elan's folder as --toolchain is named, with what to pass instead (issue 22)" {
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC/bin/lean" --dependencies "$D" \
+		--time-file "$R/x.time" --timeout 5 -- true
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"--toolchain is a file, not a toolchain folder; pass the folder of an unpacked Lean release"*"'lean --print-prefix' prints"* ]]
+	local e=$BATS_TEST_TMPDIR/elan
+	mkdir -p "$e/bin" "$e/toolchains"
+	printf '#!/bin/sh\nexit 1\n' >"$e/bin/elan"
+	chmod +x "$e/bin/elan"
+	ln "$e/bin/elan" "$e/bin/lean"
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$e" --dependencies "$D" \
+		--time-file "$R/x.time" --timeout 5 -- true
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"--toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; "*"'elan toolchain install \$(cat lean-toolchain)'"* ]]
+	[ ! -e "$R/x.time" ]
+}

@@ -50,6 +50,10 @@ void sc_run_check_host(struct sc_run *r)
 		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
 	check_gnu_time();
 	struct stat st;
+	struct strbuf why = STRBUF_INIT;
+	if (stat(r->o.toolchain, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	    sc_toolchain_misnamed(r->o.toolchain, NULL, &why))
+		sc_die("%s", why.buf);
 	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
 		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
 	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
