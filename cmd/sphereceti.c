@@ -41,6 +41,16 @@ static int is_stage(const char *name)
 	return 0;
 }
 
+/* The hidden --complete-commands, for bash completion: every command. */
+static int list_commands(void)
+{
+	static const char *const more[] = {"profile-plan", "help", "version", NULL};
+	for (const char *const *lists[] = {more, stages}, *const *const *l = lists; l < lists + 2; l++)
+		for (const char *const *s = *l; *s; s++)
+			printf("%s\n", *s);
+	return 0;
+}
+
 /* An unknown command, with git's "did you mean" over every command. */
 static _Noreturn void unknown_command(const char *cmd, const char *where)
 {
@@ -96,6 +106,8 @@ int main(int argc, char **argv)
 	sc_set_progname("sphereceti");
 	sc_check_stdout_at_exit();
 	static const struct sc_option opts[] = {SC_OPT_END()};
+	if (argc == 2 && strcmp(argv[1], "--complete-commands") == 0)
+		return list_commands();
 	const struct sc_command command = {usage, NULL};
 	int i = sc_parse_options(argc, argv, opts, &command, SC_PARSE_ARGS);
 	if (i == argc)

@@ -7,7 +7,7 @@ set -euo pipefail
 what=${1:-all}
 run_pkgs=(build-essential pkg-config git libyajl-dev bubblewrap time man-db)
 test_pkgs=(check bats clang libclang-rt-14-dev valgrind iproute2 procps jq python3 xxd cmark-gfm
-           python3-yaml groff-base)
+           python3-yaml groff-base bash-completion)
 case $what in
 run) pkgs=("${run_pkgs[@]}") ;;
 all) pkgs=("${run_pkgs[@]}" "${test_pkgs[@]}") ;;

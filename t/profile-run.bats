@@ -302,6 +302,31 @@ except Exception:
 	[ ! -e "$WS/report.json" ]
 }
 
+@test "several bubblewrap pins in .sphereceti (bwrapPin, one per host image): the binary must match one (issue 22)" {
+	local sha ver
+	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
+	ver=$(bwrap --version | sed -n 's/^bubblewrap //p')
+	sed -i '/^\[sandbox\]/,$d' "$R/.sphereceti"
+	printf '[sandbox]\n\tbwrapPin = 0.9.1 %s # another image\n\tbwrapPin = %s %s\n' \
+		"$(printf 'e%.0s' {1..64})" "$ver" "$sha" >>"$R/.sphereceti"
+	T=$(ex_commit "$R" "two pins")
+	basic_change
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(jq -c '.config.bwrap_pins | map(.version)' "$WS/plan.json")" = "[\"0.9.1\",\"$ver\"]" ]
+	# none of the pins is this host's: the line to paste is printed
+	rm -rf "$WS"
+	ex_git -C "$R" checkout -q "$T"
+	sed -i "/bwrapPin = $ver/d" "$R/.sphereceti"
+	T=$(ex_commit "$R" "only the other image")
+	basic_change
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"commit this line under [sandbox] in .sphereceti on the base branch: bwrapPin = $ver $sha ("* ]]
+	[ ! -e "$WS" ]
+}
+
 @test "no bubblewrap pin at all is refused" {
 	sed -i '/^\[sandbox\]/,$d' "$R/.sphereceti"
 	T=$(ex_commit "$R" "no pin")
@@ -310,6 +335,10 @@ except Exception:
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
 	grep -q 'no bubblewrap pin' <<<"$stderr"
+	local sha ver
+	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
+	ver=$(bwrap --version | sed -n 's/^bubblewrap //p')
+	[[ "$stderr" == *"commit this line under [sandbox] in .sphereceti on the base branch, after reviewing this host's bubblewrap: bwrapPin = $ver $sha (.sphereceti at ${T:0:12})" ]]
 }
 
 @test "no_changes end to end" {

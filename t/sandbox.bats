@@ -336,6 +336,26 @@ EOF
 	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha"
 	[ "$status" -eq 2 ]
 	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"--check-bwrap takes pairs of values, SHA256 VERSION ($sha)" ]]
+}
+
+@test "--check-bwrap: several pins, one per host image; the binary must match one (issue 22)" {
+	local sha ver other
+	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
+	ver=$(bwrap --version | sed 's/^bubblewrap //')
+	other=$(printf 'e%.0s' {1..64})
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$other" 0.9.1 "$sha" "$ver"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "bubblewrap $ver matches the pin (sha256 $sha, "* ]]
+	run --separate-stderr sc-sandbox-exec --check-bwrap="$sha" --check-bwrap="$ver" --check-bwrap "$other" 0.9.1
+	[ "$status" -eq 0 ]
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$other" 0.9.1 "$(printf 'f%.0s' {1..64})" 0.10.0
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"no pin says it (pinned: 0.9.1 eeeeeeeeeeee..., 0.10.0 ffffffffffff...); "*"bwrapPin = $ver $sha ("* ]]
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$other" 0.9.1 "$sha"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--check-bwrap takes pairs of values"* ]]
 }
 
 # ---- attacks (issue 10): a real program as the candidate ----

@@ -95,6 +95,38 @@ void sc_print_usage(const struct sc_option *opts, const struct sc_command *cmd)
 		}
 }
 
+/* What an option's value is, for completion: named by its argh, so the
+ * table stays the one place an option is described. */
+static const char *value_kind(const struct sc_option *o)
+{
+	static const struct { const char *kind, *arghs[6]; } kinds[] = {
+		{"dir", {"DIR", "NEWDIR"}},
+		{"file", {"FILE", "FILE|-", "PATH"}},
+		{"revision", {"B", "C", "H", "T", "SHA"}},
+		{"number", {"S", "SECONDS", "R", "BYTES"}},
+	};
+	if (o->kind == SC_OPTK_BOOL)
+		return "flag";
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (const char *const *a = kinds[k].arghs; *a; a++)
+			if (o->argh && strcmp(o->argh, *a) == 0)
+				return kinds[k].kind;
+	return "text";
+}
+
+/* The hidden --complete-options (git's --git-completion-helper): one line
+ * per option, "--NAME KIND" with KIND flag, dir, file, revision, number or
+ * text, and " repeat" when it may be given again. */
+static _Noreturn void print_completion(const struct sc_option *opts)
+{
+	const struct sc_option *tables[] = {opts, builtin};
+	for (size_t t = 0; t < 2; t++)
+		for (const struct sc_option *o = tables[t]; o->kind != SC_OPTK_END; o++)
+			printf("--%s %s%s\n", o->name, value_kind(o),
+			       o->kind == SC_OPTK_LIST ? " repeat" : "");
+	exit(SC_EXIT_OK);
+}
+
 /* Stores the value(s) of option o; VALUE is the "=..." part or NULL.
  * Values taken from the arguments after argv[*i] advance *i past them. */
 static void take(const struct sc_option *o, const char *value, int argc, char **argv, int *i,
@@ -167,6 +199,8 @@ void sc_options_require(const struct sc_option *opts, int flag)
 int sc_parse_options(int argc, char **argv, const struct sc_option *opts,
                      const struct sc_command *cmd, int flags)
 {
+	if (argc == 2 && strcmp(argv[1], "--complete-options") == 0)
+		print_completion(opts);
 	const char **seen = xcalloc(count(opts) + 1, sizeof *seen);
 	int i = 1;
 	for (; i < argc; i++) {
