@@ -169,9 +169,6 @@ static void select_changes(struct planning *w)
 		sc_die_sys("git diff-tree failed (merge base..head)");
 	if (sc_changes_select(&w->p, out.buf, out.len, w->g.hexsz, &err) < 0)
 		sc_die("%s (merge base..head)", err.buf);
-	/* Still the valid no_changes plan, but almost always a mistake. */
-	if (strcmp(w->p.merge_base, w->p.head) == 0)
-		fprintf(stderr, "%s: warning: %s (--head)\n", sc_progname(), SC_HEAD_IN_BASE);
 	sb_release(&out);
 	sb_release(&err);
 }
@@ -222,6 +219,10 @@ int main(int argc, char **argv)
 	check_lake(&w);
 	select_changes(&w);
 	print_plan(&w);
+	/* Still the valid no_changes plan, but almost always a mistake; said
+	 * once the plan is written, so a failure stays the one line. */
+	if (strcmp(w.p.merge_base, w.p.head) == 0)
+		fprintf(stderr, "%s: warning: %s (--head)\n", sc_progname(), SC_HEAD_IN_BASE);
 	release(&w);
 	return 0;
 }
