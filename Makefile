@@ -4,7 +4,8 @@
 # Distribution builds: CPPFLAGS, CFLAGS and LDFLAGS reach every compile and
 # link (dpkg-buildflags' hardening flags included); warnings are errors only
 # for development and CI (DEVELOPER=1, which `make check` sets).  Install
-# paths: prefix, bindir, libexecdir, mandir, DESTDIR; `make uninstall`.
+# paths: prefix, bindir, libexecdir, mandir, datadir, bashcompdir, DESTDIR;
+# `make uninstall`.
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
@@ -12,6 +13,10 @@ prefix     ?= $(PREFIX)
 bindir     ?= $(prefix)/bin
 libexecdir ?= $(prefix)/libexec
 mandir     ?= $(prefix)/share/man
+datadir    ?= $(prefix)/share
+# Where bash-completion looks, under our datadir (its pkg-config file says
+# ${datadir}/bash-completion/completions).
+bashcompdir ?= $(shell pkg-config --define-variable=datadir='$(datadir)' --variable=completionsdir bash-completion 2>/dev/null || echo '$(datadir)/bash-completion/completions')
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 SAN     ?=
@@ -226,11 +231,15 @@ install: all
 	install -m 755 $(CMD_BIN) $(DESTDIR)$(bindir)/
 	$(if $(INIT_BIN),install -m 755 $(INIT_BIN) $(DESTDIR)$(libexecdir)/sphereceti/)
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
+	install -d $(DESTDIR)$(bashcompdir)
+	install -m 644 contrib/completion/sphereceti.bash $(DESTDIR)$(bashcompdir)/sphereceti
+	for p in $(filter-out sphereceti,$(notdir $(CMD_BIN))); do ln -sf sphereceti $(DESTDIR)$(bashcompdir)/$$p; done
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CMD_BIN))) \
 	      $(DESTDIR)$(libexecdir)/sphereceti/sc-init \
-	      $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN_PAGES)))
+	      $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN_PAGES))) \
+	      $(addprefix $(DESTDIR)$(bashcompdir)/,$(notdir $(CMD_BIN)))
 	-rmdir $(DESTDIR)$(libexecdir)/sphereceti
 
 clean:

@@ -121,7 +121,7 @@ static void check_commits(struct planning *w)
 	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
 	for (int i = 0; i < 3; i++)
 		sc_check_commit(w->c, &w->g, hexes[i], flags[i], w->trees[i], &bad);
-	sc_bad_ids_die(&bad, "");
+	sc_bad_ids_die(&bad, bad.missing ? SC_FETCH_HINT : "");
 }
 
 static void check_config(struct planning *w)
@@ -151,8 +151,15 @@ static void check_lake(struct planning *w)
 	char mtree[SC_MAX_HEXSZ + 1];
 	if (sc_commit_tree(w->c, &w->g, p->merge_base, mtree) < 0)
 		sc_die_sys("cannot read the merge base %s (git merge-base)", p->merge_base);
-	sc_same_lake(w->c, &w->g, mtree, "merge base", p->lake_blobs);
-	sc_same_lake(w->c, &w->g, w->trees[H], "head", p->lake_blobs);
+	/* M older than T is the common case on a project that bumps its
+	 * dependencies often: the pull request predates the bump. */
+	sc_same_lake(w->c, &w->g, mtree, "merge base",
+	             "the base branch changed it after the pull request branched off: merge or "
+	             "rebase the pull request onto --base, then profile again",
+	             p->lake_blobs);
+	sc_same_lake(w->c, &w->g, w->trees[H], "head",
+	             "the pull request changes it: toolchain and dependency bumps are not measured",
+	             p->lake_blobs);
 }
 
 static void select_changes(struct planning *w)
@@ -215,6 +222,10 @@ int main(int argc, char **argv)
 	select_changes(&w);
 	sc_check_lean_libs(w.c, &w.p);
 	print_plan(&w);
+	/* Still the valid no_changes plan, but almost always a mistake; said
+	 * once the plan is written, so a failure stays the one line. */
+	if (strcmp(w.p.merge_base, w.p.head) == 0)
+		fprintf(stderr, "%s: warning: %s (--head)\n", sc_progname(), SC_HEAD_IN_BASE);
 	release(&w);
 	return 0;
 }

@@ -22,7 +22,7 @@ static const char usage_line[] =
 	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] "
 	"[--bwrap PATH] -- CMD ARG... | "
 	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH] | "
-	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
+	"--check-bwrap SHA256 VERSION... [--bwrap PATH]";
 
 static const char *const usage[] = {
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE",
@@ -30,7 +30,7 @@ static const char *const usage[] = {
 	"           [--max-procs N] [--bwrap PATH] -- CMD [ARG...]",
 	"   or: sc-sandbox-exec --self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N]",
 	"           [--bwrap PATH]",
-	"   or: sc-sandbox-exec --check-bwrap SHA256 VERSION [--bwrap PATH]",
+	"   or: sc-sandbox-exec --check-bwrap SHA256 VERSION [SHA256 VERSION...] [--bwrap PATH]",
 	"",
 	"Runs CMD sealed in bubblewrap, its CPU counted by GNU time on the host; prints one",
 	"sphereceti.status/1 line.  See man sc-sandbox-exec.",
@@ -41,8 +41,8 @@ static struct {
 	struct sc_command_spec run;
 	const char *user, *tmp_size, *max_procs, *bwrap;
 	int self_test;
-	const char *pin[2];
-} o = {.bwrap = "/usr/bin/bwrap"};
+	struct sc_argv pins; /* SHA256 VERSION pairs */
+} o = {.bwrap = "/usr/bin/bwrap", .pins = SC_ARGV_INIT};
 
 static const struct sc_option opts[] = {
 	SC_OPT_STRING_F(0, "tree", &o.run.tree, "DIR", "the side's source tree, read-write at /project", SC_OPT_RUN),
@@ -56,7 +56,7 @@ static const struct sc_option opts[] = {
 	SC_OPT_STRING(0, "max-procs", &o.max_procs, "N", "the sandbox user's processes and threads (default 4096)"),
 	SC_OPT_STRING(0, "bwrap", &o.bwrap, "PATH", "the bubblewrap binary (default /usr/bin/bwrap)"),
 	SC_OPT_BOOL(0, "self-test", &o.self_test, "check this host's sandbox and stop"),
-	SC_OPT_ARGS("check-bwrap", o.pin, 2, "SHA256 VERSION", "check bubblewrap against its pin and stop"),
+	SC_OPT_LIST_F("check-bwrap", &o.pins, "SHA256 VERSION", "check bubblewrap against its pins and stop", 0),
 	SC_OPT_END(),
 };
 
@@ -65,7 +65,7 @@ static const struct sc_command cmd = {usage, NULL};
 /* --self-test and --check-bwrap take none of a run's options. */
 static void check_modes(void)
 {
-	int check = o.pin[0] != NULL;
+	int check = o.pins.n != 0;
 	const struct sc_command_spec *r = &o.run;
 	if ((o.self_test && check) ||
 	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log)) ||
@@ -123,10 +123,11 @@ int main(int argc, char **argv)
 	if (o.max_procs && sc_sandbox_max_procs(o.max_procs, &sb.max_procs) < 0)
 		sc_die("--max-procs wants a count from %u to 4194304 (%s)", SC_SANDBOX_MAX_PROCS_MIN, o.max_procs);
 	int rc;
-	if (o.pin[0]) {
-		if (i != argc)
-			sc_die("--check-bwrap takes two values, SHA256 and VERSION (%s)", argv[i]);
-		rc = sc_bwrap_pin_check(bwrap, o.pin[0], o.pin[1]);
+	if (o.pins.n) {
+		if (i != argc || o.pins.n % 2)
+			sc_die("--check-bwrap takes pairs of values, SHA256 VERSION (%s)",
+			       i != argc ? argv[i] : o.pins.v[o.pins.n - 1]);
+		rc = sc_bwrap_pin_check(bwrap, o.pins.v, o.pins.n / 2);
 	} else if (o.self_test) {
 		if (i != argc)
 			sc_die("--self-test takes no arguments (%s)", argv[i]);

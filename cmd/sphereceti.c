@@ -7,6 +7,7 @@
 #include "util/options.h"
 #include "paths.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -29,14 +30,39 @@ static const char *const usage[] = {
 	NULL,
 };
 
+static const char *const stages[] = {"plan", "materialize", "sandbox-exec", "parse-time",
+                                     "report", "profile-run", NULL};
+
 static int is_stage(const char *name)
 {
-	static const char *const stages[] = {"plan", "materialize", "sandbox-exec", "parse-time",
-	                                     "report", "profile-run", NULL};
 	for (const char *const *s = stages; *s; s++)
 		if (strcmp(*s, name) == 0)
 			return 1;
 	return 0;
+}
+
+/* The hidden --complete-commands, for bash completion: every command. */
+static int list_commands(void)
+{
+	static const char *const more[] = {"profile-plan", "help", "version", NULL};
+	for (const char *const *lists[] = {more, stages}, *const *const *l = lists; l < lists + 2; l++)
+		for (const char *const *s = *l; *s; s++)
+			printf("%s\n", *s);
+	return 0;
+}
+
+/* An unknown command, with git's "did you mean" over every command. */
+static _Noreturn void unknown_command(const char *cmd, const char *where)
+{
+	static const char *const more[] = {"profile-plan", "help", "version", NULL};
+	struct sc_suggest near = SC_SUGGEST_INIT;
+	struct strbuf hint = STRBUF_INIT;
+	for (const char *const *lists[] = {more, stages}, *const *const *l = lists; l < lists + 2; l++)
+		for (const char *const *s = *l; *s; s++)
+			sc_suggest_add(&near, cmd, strlen(cmd), *s);
+	sc_suggest_text(&near, "", &hint);
+	sc_die("unknown command '%s'%s%ssee 'sphereceti help' (%s)", cmd, hint.buf,
+	       hint.len ? " " : "; ", where);
 }
 
 /* The page of a command: a stage's own, profile-plan's is sc-plan's,
@@ -49,7 +75,7 @@ static char *page_of(const char *cmd)
 	    strcmp(cmd, "help") == 0)
 		return xstrdup("sphereceti");
 	if (!is_stage(cmd))
-		sc_die("unknown command '%s'; see 'sphereceti help' (help)", cmd);
+		unknown_command(cmd, "help");
 	return xasprintf("sc-%s", cmd);
 }
 
@@ -80,6 +106,8 @@ int main(int argc, char **argv)
 	sc_set_progname("sphereceti");
 	sc_check_stdout_at_exit();
 	static const struct sc_option opts[] = {SC_OPT_END()};
+	if (argc == 2 && strcmp(argv[1], "--complete-commands") == 0)
+		return list_commands();
 	const struct sc_command command = {usage, NULL};
 	int i = sc_parse_options(argc, argv, opts, &command, SC_PARSE_ARGS);
 	if (i == argc)
@@ -100,8 +128,11 @@ int main(int argc, char **argv)
 	}
 	char *dir = sc_exec_dir();
 	const char *stage = strcmp(cmd, "profile-plan") == 0 ? "plan" : cmd;
-	if (!is_stage(stage))
-		sc_die("unknown command '%s'; see 'sphereceti help' (argv[%d])", cmd, i);
+	if (!is_stage(stage)) {
+		char where[32];
+		snprintf(where, sizeof where, "argv[%d]", i);
+		unknown_command(cmd, where);
+	}
 	char *prog = xasprintf("%s/sc-%s", dir, stage);
 	argv[i] = prog;
 	execv(prog, argv + i);

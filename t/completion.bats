@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # contrib/completion/sphereceti.bash: commands, options and directory
 # completion, asked the way bash asks (COMP_WORDS/COMP_CWORD, then the
-# function complete -p names).
+# function complete -p names).  The options come from each program's own
+# table (--complete-options), the commands from the dispatcher.
 load helpers
 
 setup() {
@@ -21,6 +22,12 @@ complete_words() {
 	COMPREPLY=()
 	"$fn"
 	printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort
+}
+
+# complete_count WORD...: how many completions (names with spaces are one).
+complete_count() {
+	complete_words "$@" >/dev/null
+	echo "${#COMPREPLY[@]}"
 }
 
 @test "the dispatcher and every stage program are registered" {
@@ -88,4 +95,76 @@ complete_words() {
 			grep -qx -- "$o" <<<"$offered" || { echo "$prog: $o not offered"; false; }
 		done
 	done
+}
+
+@test "each program's --complete-options is its --help's option table, with value kinds (issue 22)" {
+	for prog in sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
+		run --separate-stderr "$prog" --complete-options
+		[ "$status" -eq 0 ]
+		helped=$("$prog" --help | grep -oE '^ +(-[a-z], )?--[a-z0-9-]+' | sed 's/.*--/--/' | sort -u)
+		listed=$(cut -d' ' -f1 <<<"$output" | sort)
+		[ "$helped" = "$listed" ] || { echo "$prog: $helped vs $listed"; false; }
+	done
+	run sc-profile-run --complete-options
+	grep -qx -- '--repo dir' <<<"$output"
+	grep -qx -- '--head revision' <<<"$output"
+	grep -qx -- '--sample-timeout number' <<<"$output"
+	grep -qx -- '--keep-logs flag' <<<"$output"
+	run sc-report --complete-options
+	grep -qx -- '--samples file repeat' <<<"$output"
+	run sphereceti --complete-commands
+	[ "$(sort <<<"$output" | paste -sd' ')" = "help materialize parse-time plan profile-plan profile-run report sandbox-exec version" ]
+}
+
+@test "--opt=value completes the value, in one word or split at '=' as bash splits it (issue 22)" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir -p wsdir
+	touch wsfile
+	run complete_words sphereceti profile-run --repo=ws
+	[ "$output" = --repo=wsdir ]
+	run complete_words sphereceti profile-run --repo = ws
+	[ "$output" = wsdir ]
+	run complete_words sc-report --plan = ws
+	[ "$output" = $'wsdir\nwsfile' ]
+	run complete_words sphereceti profile-run --head=
+	[ -z "$output" ]
+	run complete_words sphereceti profile-run --head = ''
+	[ -z "$output" ]
+}
+
+@test "folders with spaces stay one completion; folders and files are completed as file names (issue 22)" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir -p "my dir/in" "my other"
+	run complete_count sc-report --out-dir "my d"
+	[ "$output" = 1 ]
+	run complete_words sc-report --out-dir "my d"
+	[ "$output" = "my dir" ]
+	run complete_count sphereceti profile-run --workspace my
+	[ "$output" = 2 ]
+	# an opening quote as typed
+	run complete_words sc-report --out-dir "'my o"
+	[ "$output" = "my other" ]
+	# bash then adds the slash and quotes the name: compopt -o filenames
+	compopt() { echo "$*" >>"$BATS_TEST_TMPDIR/compopt"; }
+	complete_words sc-report --out-dir my >/dev/null
+	grep -qx -- '-o filenames' "$BATS_TEST_TMPDIR/compopt"
+}
+
+@test "an option already given is not offered again, a repeatable one is (issue 22)" {
+	run complete_words sphereceti profile-plan --repo x --re
+	[ -z "$output" ]
+	run complete_words sphereceti profile-plan --repo=x --
+	[[ "$output" != *--repo* ]]
+	[[ "$output" == *--head* ]]
+	run complete_words sc-report --samples a --sam
+	[ "$output" = --samples ]
+}
+
+@test "commands come from the dispatcher, an unknown command completes nothing (issue 22)" {
+	run complete_words sphereceti pars
+	[ "$output" = parse-time ]
+	run complete_words sphereceti help profile-
+	[ "$output" = $'profile-plan\nprofile-run' ]
+	run complete_words sphereceti profle-run --re
+	[ -z "$output" ]
 }

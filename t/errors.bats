@@ -36,20 +36,58 @@ bats_require_minimum_version 1.5.0
 	[ "$stderr" = "sc-profile-run: error: unknown option; see sc-profile-run --help (-x)" ]
 }
 
+@test "an unknown option names the nearest ones, as git's did-you-mean (issue 22)" {
+	run --separate-stderr sc-plan --reop x
+	[ "$status" -eq 2 ]
+	assert_error_line sc-plan
+	[ "$stderr" = "sc-plan: error: unknown option; did you mean --repo? see sc-plan --help (--reop)" ]
+	run --separate-stderr sphereceti profile-run --timeout 5
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[ "$stderr" = "sc-profile-run: error: unknown option; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout? see sc-profile-run --help (--timeout)" ]
+	run --separate-stderr sc-sandbox-exec --selftest
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-sandbox-exec: error: unknown option; did you mean --self-test? see sc-sandbox-exec --help (--selftest)" ]
+	run --separate-stderr sc-report --outdir=x
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-report: error: unknown option; did you mean --out-dir? see sc-report --help (--outdir=x)" ]
+}
+
+@test "an unknown command names the nearest commands (issue 22)" {
+	run --separate-stderr sphereceti profle-run --repo x
+	[ "$status" -eq 2 ]
+	assert_error_line sphereceti
+	[ "$stderr" = "sphereceti: error: unknown command 'profle-run'; did you mean profile-run? see 'sphereceti help' (argv[1])" ]
+	run --separate-stderr sphereceti help reprot
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sphereceti: error: unknown command 'reprot'; did you mean report? see 'sphereceti help' (help)" ]
+	run --separate-stderr sphereceti frobnicate
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sphereceti: error: unknown command 'frobnicate'; see 'sphereceti help' (argv[1])" ]
+}
+
 @test "an unambiguous prefix still works as getopt_long allows" {
 	run --separate-stderr sc-profile-run --hel
 	[ "$status" -eq 0 ]
 	[[ "$output" == usage:* ]]
 }
 
-@test "a bubblewrap pin mismatch says what to do after a bubblewrap update" {
-	local bwrap
+@test "a bubblewrap pin mismatch prints the exact line to paste for this host (issue 22)" {
+	local bwrap sha ver zero
 	bwrap=$(readlink -f /usr/bin/bwrap)
-	run --separate-stderr sc-sandbox-exec --check-bwrap "$(printf '0%.0s' {1..64})" 0.8.0
+	sha=$(sha256sum "$bwrap" | cut -c1-64)
+	ver=$(bwrap --version | sed -n 's/^bubblewrap //p')
+	zero=$(printf '0%.0s' {1..64})
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$zero" 0.8.0
 	[ "$status" -eq 2 ]
 	assert_error_line sc-sandbox-exec
-	[[ "$stderr" == *"if bubblewrap was updated, review the new one and commit its pin to .sphereceti in the tooling branch (bwrapSha256 = the output of 'sha256sum $bwrap'"* ]]
-	run --separate-stderr sc-sandbox-exec --check-bwrap "$(sha256sum "$bwrap" | cut -c1-64)" 0.0.1
+	[ "$stderr" = "sc-sandbox-exec: error: bubblewrap's SHA-256 is $sha, no pin says it (pinned: 0.8.0 000000000000...); if bubblewrap was updated or this host is a new image, review it, then commit this line under [sandbox] in .sphereceti on the base branch: bwrapPin = $ver $sha ($bwrap)" ]
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha" 0.0.1
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"the pin says \"0.0.1\"; if bubblewrap was updated"* ]]
+	assert_error_line sc-sandbox-exec
+	[ "$stderr" = "sc-sandbox-exec: error: bubblewrap's version is \"$ver\", the pin with its SHA-256 says \"0.0.1\"; correct that pin: bwrapPin = $ver $sha ($bwrap)" ]
+	run --separate-stderr sc-sandbox-exec --check-bwrap "" ""
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"no bubblewrap pin: "*": bwrapPin = $ver $sha ($bwrap)" ]]
 }

@@ -32,7 +32,7 @@ make_plan() { # OUT M H FORMAT LIBRARY-JSON ROADMAP-JSON
 		schema: "sphereceti.plan/1", profiler_version: "0.1.0", object_format: $f,
 		revisions: {tooling: $h, base_tip: $m, merge_base: $m, head: $h},
 		config: {library: $lib, roadmap: $road, github: null, tooling_path: null,
-		         bwrap_sha256: null, bwrap_version: null},
+		         bwrap_pins: []},
 		lake: {"lakefile.toml": null, "lakefile.lean": null,
 		       "lake-manifest.json": null, "lean-toolchain": null},
 		lean_toolchain: null, status: "no_changes", files: []}' >"$1"

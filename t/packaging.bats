@@ -77,6 +77,13 @@ setup_file() {
 	[ -x "$d/usr/libexec/sphereceti/sc-init" ]
 	[ -f "$d/usr/share/man/man1/sc-profile-run.1" ]
 	[ -f "$d/usr/share/man/man1/sphereceti.1" ]
+	# completion where bash-completion looks (its pkg-config completionsdir
+	# under our datadir), one name per program (issue 22)
+	[ -f "$d/usr/share/bash-completion/completions/sphereceti" ]
+	for b in sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
+		[ "$(readlink "$d/usr/share/bash-completion/completions/$b")" = sphereceti ]
+	done
+	cmp "$SRC/contrib/completion/sphereceti.bash" "$d/usr/share/bash-completion/completions/sphereceti"
 	run find "$d" -type f -path '*gen*'
 	[ -z "$output" ]
 	if [ -z "${SC_VALGRIND:-}" ]; then
@@ -89,6 +96,8 @@ setup_file() {
 	make -s -C "$SRC" "${vars[@]}" uninstall >/dev/null
 	run find "$d" -type f
 	[ -z "$output" ]
+	run find "$d" -type l
+	[ -z "$output" ]
 }
 
 @test "a libexecdir and mandir apart from bindir are built in: sc-init and the pages are found there" {
@@ -98,6 +107,7 @@ setup_file() {
 	make -s -C "$SRC" "${vars[@]}" install >/dev/null
 	[ -x "$p/lib/pkg/sphereceti/sc-init" ]
 	[ ! -e "$p/usr/libexec" ]
+	[ -f "$p/usr/share/bash-completion/completions/sphereceti" ]
 	run --separate-stderr "$p/usr/bin/sphereceti" sandbox-exec --self-test
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run --separate-stderr env MANPAGER=cat MANPATH=/nonexistent "$p/usr/bin/sphereceti" help plan

@@ -42,7 +42,7 @@ added library Lib/Sub/C.lean" ]
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.schema, .profiler_version, .object_format' <<<"$output" | paste -sd' ')" = "sphereceti.plan/1 0.1.0 sha1" ]
 	[ "$(jq -r '.revisions | "\(.tooling) \(.base_tip) \(.merge_base) \(.head)"' <<<"$output")" = "$T $T $T $H" ]
-	[ "$(jq -c '.config' <<<"$output")" = "{\"library\":[\"Lib\"],\"roadmap\":[\"Lib/Road\"],\"github\":\"owner/name\",\"tooling_path\":null,\"bwrap_sha256\":\"$(printf 'a%.0s' {1..64})\",\"bwrap_version\":\"0.8.0\"}" ]
+	[ "$(jq -c '.config' <<<"$output")" = "{\"library\":[\"Lib\"],\"roadmap\":[\"Lib/Road\"],\"github\":\"owner/name\",\"tooling_path\":null,\"bwrap_pins\":[{\"version\":\"0.8.0\",\"sha256\":\"$(printf 'a%.0s' {1..64})\"}]}" ]
 	[ "$(jq -r '.lake["lean-toolchain"]' <<<"$output")" = "$(git -C "$R" rev-parse "$T:lean-toolchain")" ]
 	[ "$(jq -r '.lake["lakefile.toml"]' <<<"$output")" = "$(git -C "$R" rev-parse "$T:lakefile.toml")" ]
 	[ "$(jq -r '.lake["lakefile.lean"]' <<<"$output")" = null ]
@@ -61,6 +61,24 @@ added library Lib/Sub/C.lean" ]
 	plan
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.status, .files]' <<<"$output")" = '["no_changes",[]]' ]
+}
+
+@test "a head already in the base is still no_changes, with a warning (merged, or --base/--head swapped; issue 22)" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan "$T" "$H" "$T"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.status, .files]' <<<"$output")" = '["no_changes",[]]' ]
+	[ "$stderr" = "sc-plan: warning: the head is already in the base (merged, or --base and --head swapped): nothing to measure (--head)" ]
+	run --separate-stderr sphereceti profile-plan --repo "$R" --tooling "$T" --base "$H" --head "$T"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"the head is already in the base"* ]]
+	# no warning when the head has commits of its own, even with nothing selected
+	echo more >>"$R/README.md"
+	H=$(pcommit "outside roots")
+	plan "$T" "$T" "$H"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 }
 
 @test "a mode-only change counts as modified" {
@@ -101,7 +119,7 @@ added library Lib/Sub/C.lean" ]
 	local tree missing
 	tree=$(git -C "$R" rev-parse "$T^{tree}")
 	missing=$(printf '0%.0s' {1..40})
-	plan_fails "2 bad revisions: --tooling: object $tree is a tree, not a commit; --head: no such object $missing (--tooling, --head)" "$tree" "$B" "$missing"
+	plan_fails "2 bad revisions: --tooling: object $tree is a tree, not a commit; --head: no such object $missing; fetch it into the repository first (a pull request's head: git fetch origin pull/N/head) (--tooling, --head)" "$tree" "$B" "$missing"
 }
 
 @test "ref names are rejected, even HEAD" {
@@ -117,8 +135,21 @@ added library Lib/Sub/C.lean" ]
 	plan_fails "is a blob, not a commit (--tooling)" "$(git -C "$R" rev-parse "$T:Lib/A.lean")" "$B" "$H"
 	git -C "$R" tag -a -m annotated anno "$T"
 	plan_fails "is a tag, not a commit (--base)" "$T" "$(git -C "$R" rev-parse anno)" "$H"
-	plan_fails "no such object 0123456789012345678901234567890123456789 (--base)" \
+	plan_fails "no such object 0123456789012345678901234567890123456789; fetch it into the repository first (a pull request's head: git fetch origin pull/N/head) (--base)" \
 		"$T" 0123456789012345678901234567890123456789 "$H"
+	plan_fails "is a tree, not a commit (--head)" "$T" "$B" "$(git -C "$R" rev-parse "$H^{tree}")"
+	[[ "$stderr" != *fetch* ]]
+}
+
+@test "a head that was never fetched names the fetch that brings a pull request's head (issue 22)" {
+	local other
+	other=$BATS_TEST_TMPDIR/other
+	git clone -q "$R" "$other"
+	echo 'def a := 3' >"$other/Lib/A.lean"
+	git -C "$other" add -A
+	git -C "$other" commit -q -m "pull request"
+	H=$(git -C "$other" rev-parse HEAD)
+	plan_fails "no such object $H; fetch it into the repository first (a pull request's head: git fetch origin pull/N/head) (--head)"
 }
 
 # ------------------------------------------------------------ merge base
@@ -291,18 +322,18 @@ added library Lib/Sub/C.lean" ]
 @test "a Lake configuration bump on the head fails" {
 	printf 'leanprover/lean4:v4.35.0\n' >"$R/lean-toolchain"
 	H=$(pcommit bump)
-	plan_fails "Lake configuration differs from the tooling commit: lean-toolchain changed (head)"
+	plan_fails "Lake configuration differs from the tooling commit: lean-toolchain changed; the pull request changes it: toolchain and dependency bumps are not measured (head)"
 	git -C "$R" reset -q --hard base
 	echo 'name = "x"' >"$R/lakefile.lean"
 	H=$(pcommit "second lakefile")
-	plan_fails "lakefile.lean is added (head)"
+	plan_fails "lakefile.lean is added; the pull request changes it"
 	git -C "$R" reset -q --hard base
 	git -C "$R" rm -q lake-manifest.json
 	H=$(pcommit "no manifest")
-	plan_fails "lake-manifest.json is absent (head)"
+	plan_fails "lake-manifest.json is absent; the pull request changes it"
 }
 
-@test "a Lake configuration that differs on the merge base fails; T = M = H passes" {
+@test "a Lake configuration that differs on the merge base fails, naming the fix (merge or rebase onto B); T = M = H passes" {
 	git -C "$R" checkout -q -b main base
 	printf '{"version": 7, "packagesDir": ".lake/packages", "packages": [{"name": "x"}]}\n' >"$R/lake-manifest.json"
 	T=$(pcommit "main bumps deps")
@@ -311,7 +342,7 @@ added library Lib/Sub/C.lean" ]
 	git -C "$R" checkout -q "$T" -- lake-manifest.json
 	echo 'def a := 2' >"$R/Lib/A.lean"
 	H=$(pcommit "head takes the bump")
-	plan_fails "lake-manifest.json changed (merge base)"
+	plan_fails "lake-manifest.json changed; the base branch changed it after the pull request branched off: merge or rebase the pull request onto --base, then profile again (merge base)"
 	T=$(git -C "$R" rev-parse base)
 	B=$T
 	git -C "$R" checkout -q -B head2 base

@@ -96,3 +96,31 @@ with_manifest() {
 	[[ "$stderr" == *"lake-manifest.json has a schema version that is not x.y.z[-suffix] (lake-manifest.json at "* ]]
 	[ ! -e "$WS" ]
 }
+
+# elan_home DIR: elan's folder as elan-init leaves it: bin/elan, its proxies
+# (hard links) that fail without a configured toolchain, toolchains/.
+elan_home() {
+	mkdir -p "$1/bin" "$1/toolchains"
+	printf '#!/bin/sh\necho "error: no default toolchain configured" >&2\nexit 1\n' >"$1/bin/elan"
+	chmod +x "$1/bin/elan"
+	ln "$1/bin/elan" "$1/bin/lean"
+	ln "$1/bin/elan" "$1/bin/lake"
+}
+
+@test "elan's folder as --toolchain says what to pass instead (issue 22)" {
+	elan_home "$BATS_TEST_TMPDIR/elan"
+	TC=$BATS_TEST_TMPDIR/elan profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"--toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; pass the folder of an unpacked Lean release, which holds bin/lean and bin/lake: run 'elan toolchain install leanprover/lean4:v4.34.0-rc1', then pass the folder 'lean --print-prefix' prints in the project (usually $BATS_TEST_TMPDIR/elan/toolchains/leanprover--lean4---v4.34.0-rc1) (--toolchain $BATS_TEST_TMPDIR/elan)" ]]
+	[ ! -e "$WS" ]
+}
+
+@test "a file as --toolchain (e.g. bin/lean) says to pass the folder (issue 22)" {
+	TC=$TC/bin/lean profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"--toolchain is a file, not a toolchain folder; pass the folder of an unpacked Lean release, which holds bin/lean and bin/lake: run 'elan toolchain install \$(cat lean-toolchain)', then pass the folder 'lean --print-prefix' prints in the project (--toolchain $TC/bin/lean)" ]]
+	[[ "$stderr" != *"is missing"* ]]
+	[ ! -e "$WS" ]
+}

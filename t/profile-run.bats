@@ -305,6 +305,31 @@ except Exception:
 	[ ! -e "$WS/report.json" ]
 }
 
+@test "several bubblewrap pins in .sphereceti (bwrapPin, one per host image): the binary must match one (issue 22)" {
+	local sha ver
+	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
+	ver=$(bwrap --version | sed -n 's/^bubblewrap //p')
+	sed -i '/^\[sandbox\]/,$d' "$R/.sphereceti"
+	printf '[sandbox]\n\tbwrapPin = 0.9.1 %s # another image\n\tbwrapPin = %s %s\n' \
+		"$(printf 'e%.0s' {1..64})" "$ver" "$sha" >>"$R/.sphereceti"
+	T=$(ex_commit "$R" "two pins")
+	basic_change
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(jq -c '.config.bwrap_pins | map(.version)' "$WS/plan.json")" = "[\"0.9.1\",\"$ver\"]" ]
+	# none of the pins is this host's: the line to paste is printed
+	rm -rf "$WS"
+	ex_git -C "$R" checkout -q "$T"
+	sed -i "/bwrapPin = $ver/d" "$R/.sphereceti"
+	T=$(ex_commit "$R" "only the other image")
+	basic_change
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"commit this line under [sandbox] in .sphereceti on the base branch: bwrapPin = $ver $sha ("* ]]
+	[ ! -e "$WS" ]
+}
+
 @test "no bubblewrap pin at all is refused" {
 	sed -i '/^\[sandbox\]/,$d' "$R/.sphereceti"
 	T=$(ex_commit "$R" "no pin")
@@ -313,6 +338,10 @@ except Exception:
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
 	grep -q 'no bubblewrap pin' <<<"$stderr"
+	local sha ver
+	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
+	ver=$(bwrap --version | sed -n 's/^bubblewrap //p')
+	[[ "$stderr" == *"commit this line under [sandbox] in .sphereceti on the base branch, after reviewing this host's bubblewrap: bwrapPin = $ver $sha (.sphereceti at ${T:0:12})" ]]
 }
 
 @test "no_changes end to end" {
@@ -344,6 +373,29 @@ except Exception:
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"GITHUB_REPOSITORY and GITHUB_RUN_ID go together (GITHUB_REPOSITORY)"* ]]
 	[ ! -e "$WS" ]
+}
+
+@test "--base and --head swapped: still no_changes, and stderr and report.md say the head is already in the base (issue 22)" {
+	basic_change
+	local cand=$H
+	B=$cand H=$M
+	profile
+	[ "$status" -eq 0 ]
+	[ "$(jqr .status)" = no_changes ]
+	[[ "$stderr" == *"sc-plan: warning: the head is already in the base (merged, or --base and --head swapped): nothing to measure (--head)"* ]]
+	[[ "$stderr" != *"no changed library or roadmap Lean files"* ]]
+	[ "$(head -n1 "$WS/report.md")" = "**The head is already in the base** (merged, or --base and --head swapped): nothing was measured." ]
+	[[ "$output" == "The head is already in the base (merged, or --base and --head swapped): nothing was measured."* ]]
+	# a real no_changes (no selected file changed) keeps its own words
+	rm -rf "$WS"
+	candidate
+	printf 'docs\n' >"$R/NOTES.md"
+	head_commit
+	B=$M
+	profile
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"no changed library or roadmap Lean files: nothing to measure"* ]]
+	[[ "$stderr" != *"already in the base"* ]]
 }
 
 @test "bad usage: missing option, bad timeout, an option given twice; --help and --version" {

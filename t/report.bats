@@ -60,7 +60,7 @@ mkplan() {
 		 revisions: {tooling: $T, base_tip: $B, merge_base: $M, head: $H},
 		 config: {library: ["Lib"], roadmap: ["Roadmap"],
 		          github: (if $gh == "" then null else $gh end),
-		          tooling_path: null, bwrap_sha256: null, bwrap_version: null},
+		          tooling_path: null, bwrap_pins: []},
 		 lake: {"lakefile.toml": ("c" * 40), "lakefile.lean": null,
 		        "lake-manifest.json": ("d" * 40), "lean-toolchain": ("e" * 40)},
 		 lean_toolchain: "leanprover/lean4:v4.34.0",

@@ -340,6 +340,26 @@ EOF
 	run --separate-stderr sc-sandbox-exec --check-bwrap "$sha"
 	[ "$status" -eq 2 ]
 	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"--check-bwrap takes pairs of values, SHA256 VERSION ($sha)" ]]
+}
+
+@test "--check-bwrap: several pins, one per host image; the binary must match one (issue 22)" {
+	local sha ver other
+	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
+	ver=$(bwrap --version | sed 's/^bubblewrap //')
+	other=$(printf 'e%.0s' {1..64})
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$other" 0.9.1 "$sha" "$ver"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "bubblewrap $ver matches the pin (sha256 $sha, "* ]]
+	run --separate-stderr sc-sandbox-exec --check-bwrap="$sha" --check-bwrap="$ver" --check-bwrap "$other" 0.9.1
+	[ "$status" -eq 0 ]
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$other" 0.9.1 "$(printf 'f%.0s' {1..64})" 0.10.0
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"no pin says it (pinned: 0.9.1 eeeeeeeeeeee..., 0.10.0 ffffffffffff...); "*"bwrapPin = $ver $sha ("* ]]
+	run --separate-stderr sc-sandbox-exec --check-bwrap "$other" 0.9.1 "$sha"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--check-bwrap takes pairs of values"* ]]
 }
 
 # ---- attacks (issue 10): a real program as the candidate ----
@@ -795,4 +815,23 @@ print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
 	[ "$status" -eq 2 ]
 	assert_error_line sc-sandbox-exec
 	[ "$stderr" = "sc-sandbox-exec: error: missing required options (--toolchain, --time-file, --timeout)" ]
+}
+
+@test "a file or elan's folder as --toolchain is named, with what to pass instead (issue 22)" {
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC/bin/lean" --dependencies "$D" \
+		--time-file "$R/x.time" --timeout 5 -- true
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"--toolchain is a file, not a toolchain folder; pass the folder of an unpacked Lean release"*"'lean --print-prefix' prints"* ]]
+	local e=$BATS_TEST_TMPDIR/elan
+	mkdir -p "$e/bin" "$e/toolchains"
+	printf '#!/bin/sh\nexit 1\n' >"$e/bin/elan"
+	chmod +x "$e/bin/elan"
+	ln "$e/bin/elan" "$e/bin/lean"
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$e" --dependencies "$D" \
+		--time-file "$R/x.time" --timeout 5 -- true
+	[ "$status" -eq 2 ]
+	assert_error_line sc-sandbox-exec
+	[[ "$stderr" == *"--toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; "*"'elan toolchain install \$(cat lean-toolchain)'"* ]]
+	[ ! -e "$R/x.time" ]
 }

@@ -70,8 +70,14 @@ static void gen_config(yajl_gen g, const struct sc_plan *p)
 	sc_json_kv_str_or_null(g, "tooling_path", p->tooling_path);
 	if (p->source_dir) /* only when set: plans without it stay byte-identical */
 		sc_json_kv_str(g, "source_dir", p->source_dir);
-	sc_json_kv_str_or_null(g, "bwrap_sha256", p->bwrap_sha256);
-	sc_json_kv_str_or_null(g, "bwrap_version", p->bwrap_version);
+	sc_json_kv_array_open(g, "bwrap_pins");
+	for (size_t i = 0; i < p->n_bwrap_pins; i++) {
+		sc_json_map_open(g);
+		sc_json_kv_str(g, "version", p->bwrap_pins[i].version);
+		sc_json_kv_str(g, "sha256", p->bwrap_pins[i].sha256);
+		sc_json_map_close(g);
+	}
+	sc_json_array_close(g);
 	sc_json_map_close(g);
 }
 
@@ -267,10 +273,36 @@ static int get_source_dir(yajl_val cfg, struct sc_plan *p, struct strbuf *err)
 	return 0;
 }
 
+static int get_pins(yajl_val cfg, struct sc_plan *p, struct strbuf *err)
+{
+	static const char *const keys[] = {"version", "sha256", NULL};
+	yajl_val a = sc_json_member(cfg, "bwrap_pins");
+	if (!a || !YAJL_IS_ARRAY(a)) {
+		sb_adds(err, "field \"bwrap_pins\" missing or not an array");
+		return -1;
+	}
+	p->bwrap_pins = xcalloc(a->u.array.len + 1, sizeof *p->bwrap_pins);
+	for (size_t i = 0; i < a->u.array.len; i++) {
+		yajl_val v = a->u.array.values[i];
+		const char *ver, *sha;
+		if (sc_json_only_keys(v, keys, "a bwrap pin", err) < 0 ||
+		    sc_json_get_str(v, "version", &ver, err) < 0 ||
+		    sc_json_get_str(v, "sha256", &sha, err) < 0)
+			return -1;
+		if (!*ver || !sc_is_lower_hex(sha, 64)) {
+			sb_adds(err, "a bwrap pin has no version or no SHA-256 hex digest");
+			return -1;
+		}
+		p->bwrap_pins[p->n_bwrap_pins].version = xstrdup(ver);
+		p->bwrap_pins[p->n_bwrap_pins++].sha256 = xstrdup(sha);
+	}
+	return 0;
+}
+
 static int parse_config(yajl_val root, struct sc_plan *p, struct strbuf *err)
 {
 	static const char *const keys[] = {"library", "roadmap", "github", "tooling_path",
-	                                   "source_dir", "bwrap_sha256", "bwrap_version", NULL};
+	                                   "source_dir", "bwrap_pins", NULL};
 	yajl_val cfg = sc_json_member(root, "config");
 	if (sc_json_only_keys(cfg, keys, "\"config\"", err) < 0 ||
 	    get_roots(cfg, "library", &p->library, &p->n_library, err) < 0 ||
@@ -282,14 +314,9 @@ static int parse_config(yajl_val root, struct sc_plan *p, struct strbuf *err)
 	}
 	if (get_str_or_null(cfg, "github", &p->github, err) < 0 ||
 	    get_str_or_null(cfg, "tooling_path", &p->tooling_path, err) < 0 ||
-	    get_source_dir(cfg, p, err) < 0 ||
-	    get_str_or_null(cfg, "bwrap_sha256", &p->bwrap_sha256, err) < 0)
+	    get_source_dir(cfg, p, err) < 0)
 		return -1;
-	if (p->bwrap_sha256 && !sc_is_lower_hex(p->bwrap_sha256, 64)) {
-		sb_adds(err, "field \"bwrap_sha256\" is not a SHA-256 hex digest");
-		return -1;
-	}
-	return get_str_or_null(cfg, "bwrap_version", &p->bwrap_version, err);
+	return get_pins(cfg, p, err);
 }
 
 static int parse_lake(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf *err)
@@ -408,8 +435,11 @@ void sc_plan_free(struct sc_plan *p)
 	free(p->github);
 	free(p->tooling_path);
 	free(p->source_dir);
-	free(p->bwrap_sha256);
-	free(p->bwrap_version);
+	for (size_t i = 0; i < p->n_bwrap_pins; i++) {
+		free(p->bwrap_pins[i].version);
+		free(p->bwrap_pins[i].sha256);
+	}
+	free(p->bwrap_pins);
 	for (int i = 0; i < SC_LAKE_NFILES; i++)
 		free(p->lake_blobs[i]);
 	free(p->lean_toolchain);

@@ -9,7 +9,7 @@
  *   "revisions": {"tooling": T, "base_tip": B, "merge_base": M, "head": H},
  *   "config": {"library": [root...], "roadmap": [root...],
  *              "github": "owner/name" | null, "tooling_path": str | null,
- *              "bwrap_sha256": hex | null, "bwrap_version": str | null},
+ *              "bwrap_pins": [{"version": str, "sha256": hex}, ...]},
  *   "lake": {"lakefile.toml": blob|null, "lakefile.lean": blob|null,
  *            "lake-manifest.json": blob|null, "lean-toolchain": blob|null},
  *   "lean_toolchain": "leanprover/lean4:v4.34.0-rc1" | null,
@@ -55,6 +55,12 @@ struct sc_plan_file {
 	char *head_blob; /* NULL when removed */
 };
 
+/* A bubblewrap pin of .sphereceti: one per host image. */
+struct sc_bwrap_pin {
+	char *version;
+	char *sha256; /* lowercase */
+};
+
 struct sc_plan {
 	char *profiler_version;
 	char *object_format;
@@ -66,14 +72,19 @@ struct sc_plan {
 	char *github;        /* NULL when not configured */
 	char *tooling_path;  /* NULL when not configured */
 	char *source_dir;    /* profile.sourceDir; NULL when "." (module names are relative to it) */
-	char *bwrap_sha256;  /* NULL when not configured */
-	char *bwrap_version; /* NULL when not configured */
+	struct sc_bwrap_pin *bwrap_pins; /* in .sphereceti's order; none: not configured */
+	size_t n_bwrap_pins;
 	char *lake_blobs[SC_LAKE_NFILES]; /* NULL when absent */
 	char *lean_toolchain; /* trimmed content of lean-toolchain, or NULL */
 	int no_changes;
 	struct sc_plan_file *files;
 	size_t n_files;
 };
+
+/* A plan whose merge base is its head measures nothing: the head is already
+ * in the base.  sc-plan warns, and the report says so. */
+#define SC_HEAD_IN_BASE \
+	"the head is already in the base (merged, or --base and --head swapped): nothing to measure"
 
 const char *sc_change_name(enum sc_change c);
 const char *sc_role_name(enum sc_role r);

@@ -88,16 +88,15 @@ void sc_lake_blobs(struct sc_catfile *c, const struct sc_git *g, const char *tre
 }
 
 void sc_same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree,
-                  const char *side, char *const want[SC_LAKE_NFILES])
+                  const char *side, const char *fix, char *const want[SC_LAKE_NFILES])
 {
 	char *got[SC_LAKE_NFILES];
 	sc_lake_blobs(c, g, tree, side, got);
 	for (int i = 0; i < SC_LAKE_NFILES; i++) {
 		const char *change = sc_lake_change(got[i], want[i]);
 		if (change)
-			sc_die("Lake configuration differs from the tooling commit: %s %s (%s); "
-			       "toolchain and dependency bumps are not measured",
-			       sc_lake_files[i], change, side);
+			sc_die("Lake configuration differs from the tooling commit: %s %s; %s (%s)",
+			       sc_lake_files[i], change, fix, side);
 		free(got[i]);
 	}
 }

@@ -32,9 +32,10 @@ char *sc_toolchain_name(const char *buf, size_t len);
  * dies naming SIDE when one is not a regular file. */
 void sc_lake_blobs(struct sc_catfile *c, const struct sc_git *g, const char *tree,
                    const char *side, char *blobs[SC_LAKE_NFILES]);
-/* Dies unless TREE's Lake configuration is WANT exactly. */
+/* Dies unless TREE's Lake configuration is WANT exactly, saying FIX: what
+ * the operator can do about a difference on SIDE. */
 void sc_same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree,
-                  const char *side, char *const want[SC_LAKE_NFILES]);
+                  const char *side, const char *fix, char *const want[SC_LAKE_NFILES]);
 /* The link-versus-root rule of sc-materialize: is PATH (a symlink or
  * submodule) where the plan needs real sources -- a Lake configuration
  * file, a root, inside a root, or a folder on the way to one?  Returns why

@@ -3,6 +3,7 @@
 #include "util/die.h"
 #include "util/oid.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,39 @@ static int set_once(char **slot, const char *key, const char *val, struct strbuf
 	return 0;
 }
 
-static int apply(struct sc_plan *p, const char *key, const char *val, struct strbuf *err)
+/* The older one-pin form, bwrapSha256 and bwrapVersion, until both are read. */
+struct pair {
+	char *sha256, *version;
+};
+
+static int add_pin(struct sc_plan *p, const char *version, const char *sha, struct strbuf *err)
+{
+	for (size_t i = 0; i < p->n_bwrap_pins; i++)
+		if (strcmp(p->bwrap_pins[i].sha256, sha) == 0) {
+			sb_addf(err, "bubblewrap SHA-256 %s is pinned twice", sha);
+			return -1;
+		}
+	p->bwrap_pins = xrealloc(p->bwrap_pins, (p->n_bwrap_pins + 1) * sizeof *p->bwrap_pins);
+	p->bwrap_pins[p->n_bwrap_pins].version = xstrdup(version);
+	p->bwrap_pins[p->n_bwrap_pins++].sha256 = xstrdup(sha);
+	return 0;
+}
+
+/* "bwrapPin = VERSION SHA256": two words, whatever blanks between. */
+static int apply_pin(struct sc_plan *p, const char *val, struct strbuf *err)
+{
+	char version[65], sha[65], hex[65], extra;
+	if (sscanf(val, "%64s %64s %c", version, sha, &extra) != 2 || !is_version_text(version) ||
+	    sc_oid_normalize(sha, 64, hex) < 0) {
+		sb_addf(err, "sandbox.bwrapPin '%s' is not VERSION SHA256 (e.g. 0.8.0 and 64 hex digits)",
+		        val);
+		return -1;
+	}
+	return add_pin(p, version, hex, err);
+}
+
+static int apply(struct sc_plan *p, struct pair *pair, const char *key, const char *val,
+                 struct strbuf *err)
 {
 	int ours = strncmp(key, "profile.", 8) == 0 || strncmp(key, "sandbox.", 8) == 0;
 	if (!ours)
@@ -118,15 +151,17 @@ static int apply(struct sc_plan *p, const char *key, const char *val, struct str
 			sb_adds(err, "sandbox.bwrapSha256 is not 64 hex digits");
 			return -1;
 		}
-		return set_once(&p->bwrap_sha256, "sandbox.bwrapSha256", hex, err);
+		return set_once(&pair->sha256, "sandbox.bwrapSha256", hex, err);
 	}
 	if (strcmp(key, "sandbox.bwrapversion") == 0) {
 		if (!is_version_text(val)) {
 			sb_adds(err, "sandbox.bwrapVersion is not a plain version string");
 			return -1;
 		}
-		return set_once(&p->bwrap_version, "sandbox.bwrapVersion", val, err);
+		return set_once(&pair->version, "sandbox.bwrapVersion", val, err);
 	}
+	if (strcmp(key, "sandbox.bwrappin") == 0)
+		return apply_pin(p, val, err);
 	sb_addf(err, "unknown key %s", key);
 	return -1;
 }
@@ -135,25 +170,45 @@ int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct 
 {
 	/* Each entry is "key\nvalue\0", or "key\0" for a key without '='. */
 	size_t pos = 0;
-	while (pos < len) {
+	struct pair pair = {NULL, NULL};
+	int rc = 0;
+	while (rc == 0 && pos < len) {
 		const char *ent = list + pos;
 		const char *end = memchr(ent, '\0', len - pos);
 		if (!end) {
 			sb_adds(err, "unterminated entry in git config output");
-			return -1;
+			rc = -1;
+			break;
 		}
 		size_t n = (size_t)(end - ent);
 		const char *nl = memchr(ent, '\n', n);
 		char *key = xstrndup(ent, nl ? (size_t)(nl - ent) : n);
 		char *val = nl ? xstrndup(nl + 1, (size_t)(end - nl - 1)) : NULL;
-		int rc = apply(p, key, val, err);
+		rc = apply(p, &pair, key, val, err);
 		free(key);
 		free(val);
-		if (rc < 0)
-			return -1;
 		pos += n + 1;
 	}
-	return 0;
+	/* The pair is the first pin, where .sphereceti lists it or not. */
+	if (rc == 0 && (!pair.sha256 != !pair.version)) {
+		sb_adds(err, "sandbox.bwrapSha256 and sandbox.bwrapVersion go together (or use bwrapPin)");
+		rc = -1;
+	} else if (rc == 0 && pair.sha256) {
+		struct sc_bwrap_pin *later = p->bwrap_pins;
+		size_t n = p->n_bwrap_pins;
+		p->bwrap_pins = NULL, p->n_bwrap_pins = 0;
+		rc = add_pin(p, pair.version, pair.sha256, err);
+		for (size_t i = 0; i < n; i++) {
+			if (rc == 0)
+				rc = add_pin(p, later[i].version, later[i].sha256, err);
+			free(later[i].version);
+			free(later[i].sha256);
+		}
+		free(later);
+	}
+	free(pair.sha256);
+	free(pair.version);
+	return rc;
 }
 
 int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling, const char *spec,

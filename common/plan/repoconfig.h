@@ -13,7 +13,9 @@
  *                                  ; srcDir; roots and module names are
  *                                  ; relative to it
  *   [sandbox]
- *       bwrapSha256 = <64 hex>     ; optional pin of bubblewrap
+ *       bwrapPin = 0.8.0 <64 hex>  ; a pin of bubblewrap, repeatable: one
+ *                                  ; per host image (version, SHA-256)
+ *       bwrapSha256 = <64 hex>     ; the older form of one pin, a pair
  *       bwrapVersion = 0.8.0
  *
  * Unknown keys of the profile and sandbox sections are errors (a typo must
@@ -25,7 +27,7 @@
 #include "util/strbuf.h"
 
 /* Fill the config fields of p (library, roadmap, github, tooling_path,
- * bwrap_sha256, bwrap_version) from "git config --list -z" output.
+ * bwrap_pins: the bwrapSha256/bwrapVersion pair first) from "git config --list -z" output.
  * Returns 0, or -1 with err set.  A missing library root is not checked
  * here (the caller reports it as missing configuration). */
 int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct strbuf *err);

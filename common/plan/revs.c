@@ -47,7 +47,7 @@ void sc_bad_ids_release(struct sc_bad_ids *b)
 {
 	sb_release(&b->what);
 	sb_release(&b->where);
-	b->n = 0;
+	b->n = b->missing = 0;
 }
 
 void sc_rev_full_id(const struct sc_git *g, const char *in, const char *flag,
@@ -82,11 +82,13 @@ void sc_check_commit(struct sc_catfile *c, const struct sc_git *g, const char *h
 {
 	char type[16] = "";
 	struct strbuf why = STRBUF_INIT;
-	int code = sc_commit_verdict(sc_commit_read(c, hex, g->hexsz, type, tree), type, hex, &why);
+	enum sc_commit_state st = sc_commit_read(c, hex, g->hexsz, type, tree);
+	int code = sc_commit_verdict(st, type, hex, &why);
 	if (code == SC_EXIT_SYSTEM)
 		sc_die_sys("%s (%s)", why.buf, flag);
 	if (code != SC_EXIT_OK)
 		sc_bad_id(bad, flag, "%s", why.buf);
+	bad->missing += st == SC_COMMIT_MISSING;
 	sb_release(&why);
 }
 

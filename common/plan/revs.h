@@ -20,8 +20,13 @@ int sc_looks_like_full_oid(const char *s);
 struct sc_bad_ids {
 	struct strbuf what, where;
 	int n;
+	int missing; /* of them, objects the repository does not have */
 };
-#define SC_BAD_IDS_INIT { STRBUF_INIT, STRBUF_INIT, 0 }
+#define SC_BAD_IDS_INIT { STRBUF_INIT, STRBUF_INIT, 0, 0 }
+/* The hint for a missing object: the usual one is a pull request's head
+ * that was never fetched. */
+#define SC_FETCH_HINT \
+	"; fetch it into the repository first (a pull request's head: git fetch origin pull/N/head)"
 void sc_bad_id(struct sc_bad_ids *b, const char *flag, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The error line (without the program's prefix) for what was collected,

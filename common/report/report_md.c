@@ -179,7 +179,11 @@ static void headline(struct strbuf *md, const struct ctx *c)
 	const char *status = sc_report_status(r);
 	const char *b = c->markdown ? "**" : "";
 	size_t n = r->n_files;
-	if (strcmp(status, "no_changes") == 0) {
+	if (strcmp(status, "no_changes") == 0 &&
+	    strcmp(r->plan->merge_base, r->plan->head) == 0) {
+		sb_addf(md, "%sThe head is already in the base%s (merged, or --base and --head "
+		            "swapped): nothing was measured.", b, b);
+	} else if (strcmp(status, "no_changes") == 0) {
 		sb_adds(md, "No changed Lean files between the merge base and head: nothing was "
 		            "measured.");
 	} else if (strcmp(status, "error") == 0) {

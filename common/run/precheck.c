@@ -2,6 +2,8 @@
 #include "git/git.h"
 #include "plan/manifest.h"
 #include "run/workspace.h"
+#include "sandbox/bwrap_pin.h"
+#include "sandbox/gnutime.h"
 #include "sandbox/hostcheck.h"
 #include "sandbox/precond.h"
 #include "sandbox/sandbox_args.h"
@@ -42,6 +44,10 @@ void sc_run_check_host(struct sc_run *r)
 		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
 	sc_sandbox_check_gnu_time();
 	struct stat st;
+	struct strbuf why = STRBUF_INIT;
+	if (stat(r->o.toolchain, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	    sc_toolchain_misnamed(r->o.toolchain, NULL, &why))
+		sc_die("%s", why.buf);
 	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
 		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
 	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -132,12 +138,23 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 {
 	struct strbuf err = STRBUF_INIT;
 	check_reachable(r);
-	if (!r->plan.bwrap_sha256 || !r->plan.bwrap_version)
-		sc_die("no bubblewrap pin: set sandbox.bwrapSha256 and sandbox.bwrapVersion "
-		       "(.sphereceti at %.12s)", r->plan.tooling);
+	if (!r->plan.n_bwrap_pins) {
+		char *bwrap = sc_sandbox_resolve_bwrap(r->o.bwrap ? r->o.bwrap : "/usr/bin/bwrap");
+		struct strbuf line = STRBUF_INIT;
+		sc_bwrap_pin_line(bwrap, &line);
+		sc_die("no bubblewrap pin: commit this line under [sandbox] in .sphereceti on the base "
+		       "branch, after reviewing this host's bubblewrap: %s (.sphereceti at %.12s)",
+		       line.buf, r->plan.tooling);
+	}
 	struct sc_stage check;
-	const char *pin[] = {"--check-bwrap", r->plan.bwrap_sha256, r->plan.bwrap_version, NULL};
-	sandbox_check_start(r, pin, &check, 0);
+	struct sc_argv pins = SC_ARGV_INIT;
+	for (size_t i = 0; i < r->plan.n_bwrap_pins; i++) {
+		/* --opt=VALUE: a value can never be taken for an option */
+		sc_argv_push_owned(&pins, xasprintf("--check-bwrap=%s", r->plan.bwrap_pins[i].sha256));
+		sc_argv_push_owned(&pins, xasprintf("--check-bwrap=%s", r->plan.bwrap_pins[i].version));
+	}
+	sandbox_check_start(r, pins.v, &check, 0);
+	sc_argv_release(&pins);
 	sc_run_finish_check(r, &check);
 	const char *self_test_args[] = {"--self-test", NULL};
 	sandbox_check_start(r, self_test_args, self_test, 1);

@@ -179,7 +179,8 @@ int sc_profile_run(const struct sc_run_opts *o, const char *dir)
 		sc_run_measure(&r);
 	} else {
 		sc_run_finish_check(&r, &self_test);
-		if (!r.o.quiet)
+		/* sc-plan has already warned that the head is in the base. */
+		if (!r.o.quiet && strcmp(r.plan.merge_base, r.plan.head) != 0)
 			fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
 	}
 	int rc = report(&r);

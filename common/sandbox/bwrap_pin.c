@@ -2,16 +2,14 @@
 #include "util/die.h"
 #include "util/run.h"
 #include "util/sha256.h"
-#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
-#define PIN_REMEDY                                                                       \
-	"if bubblewrap was updated, review the new one and commit its pin to .sphereceti in " \
-	"the tooling branch (bwrapSha256 = the output of 'sha256sum %s', bwrapVersion = "    \
-	"what 'bwrap --version' prints)"
+#define PIN_REMEDY                                                                          \
+	"if bubblewrap was updated or this host is a new image, review it, then commit this " \
+	"line under [sandbox] in .sphereceti on the base branch: %s"
 
 int sc_bwrap_pin_sha(const char *want, char lower[65])
 {
@@ -27,19 +25,16 @@ int sc_bwrap_pin_sha(const char *want, char lower[65])
 	return 0;
 }
 
-int sc_bwrap_pin_check(const char *bwrap, const char *want_sha, const char *want_version)
+static void hash_of(const char *bwrap, char have[65])
 {
-	if (!want_sha || !*want_sha || !want_version || !*want_version)
-		sc_die("no bubblewrap pin: sandbox.bwrapSha256 and sandbox.bwrapVersion are required (%s)", bwrap);
-	char lower[65];
-	if (sc_bwrap_pin_sha(want_sha, lower) < 0)
-		sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", want_sha);
-	char have[65];
 	if (sc_sha256_file_hex(bwrap, have) < 0)
 		sc_die_path_errno("cannot hash bubblewrap (%s)", bwrap);
-	if (strcmp(have, lower) != 0)
-		sc_die("bubblewrap's SHA-256 is %s, the pin says %s; " PIN_REMEDY " (%s)", have, lower,
-		       bwrap, bwrap);
+}
+
+/* The first line of `bwrap --version` (empty environment), without
+ * "bubblewrap ". */
+static void version_of(const char *bwrap, struct strbuf *ver)
+{
 	const char *argv[] = {bwrap, "--version", NULL};
 	static const char *const env[] = {NULL};
 	struct strbuf out = STRBUF_INIT;
@@ -47,18 +42,68 @@ int sc_bwrap_pin_check(const char *bwrap, const char *want_sha, const char *want
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		sc_die("bubblewrap --version failed: %s (%s)", sc_describe_status(st), bwrap);
 	size_t n = strcspn(out.buf, "\n");
-	if (n < out.len)
-		out.buf[n] = '\0';
 	const char *line = out.buf;
-	const char *ver = strncmp(line, "bubblewrap ", 11) == 0 ? line + 11 : line;
-	if (strcmp(want_version, line) != 0 && strcmp(want_version, ver) != 0)
-		sc_die("bubblewrap's version is \"%s\", the pin says \"%s\"; " PIN_REMEDY " (%s)", ver,
-		       want_version, bwrap, bwrap);
+	size_t skip = strncmp(line, "bubblewrap ", 11) == 0 ? 11 : 0;
+	sb_addf(ver, "%.*s", (int)(n - skip), line + skip);
+	sb_release(&out);
+}
+
+static void paste_line(const char *version, const char *sha, struct strbuf *line)
+{
+	sb_addf(line, "bwrapPin = %s %s", version, sha);
+}
+
+void sc_bwrap_pin_line(const char *bwrap, struct strbuf *line)
+{
+	char have[65];
+	struct strbuf ver = STRBUF_INIT;
+	hash_of(bwrap, have);
+	version_of(bwrap, &ver);
+	paste_line(ver.buf, have, line);
+	sb_release(&ver);
+}
+
+static int version_matches(const char *want, const char *ver)
+{
+	return strcmp(want, ver) == 0 ||
+	       (strncmp(want, "bubblewrap ", 11) == 0 && strcmp(want + 11, ver) == 0);
+}
+
+int sc_bwrap_pin_check(const char *bwrap, const char *const *pins, size_t n)
+{
+	char have[65], lower[65];
+	struct strbuf ver = STRBUF_INIT, line = STRBUF_INIT, listed = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		if (!pins[2 * i] || !*pins[2 * i] || !pins[2 * i + 1] || !*pins[2 * i + 1])
+			n = 0; /* a pin without hash or version is no pin */
+	if (!n) {
+		sc_bwrap_pin_line(bwrap, &line);
+		sc_die("no bubblewrap pin: .sphereceti names none; " PIN_REMEDY " (%s)", line.buf, bwrap);
+	}
+	hash_of(bwrap, have);
+	const char *want_version = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (sc_bwrap_pin_sha(pins[2 * i], lower) < 0)
+			sc_die("the pinned bubblewrap SHA-256 is not 64 hex digits (%s)", pins[2 * i]);
+		sb_addf(&listed, "%s%s %.12s...", i ? ", " : "", pins[2 * i + 1], lower);
+		if (strcmp(have, lower) == 0 && !want_version)
+			want_version = pins[2 * i + 1];
+	}
+	version_of(bwrap, &ver);
+	paste_line(ver.buf, have, &line);
+	if (!want_version)
+		sc_die("bubblewrap's SHA-256 is %s, no pin says it (pinned: %s); " PIN_REMEDY " (%s)",
+		       have, listed.buf, line.buf, bwrap);
+	if (!version_matches(want_version, ver.buf))
+		sc_die("bubblewrap's version is \"%s\", the pin with its SHA-256 says \"%s\"; "
+		       "correct that pin: %s (%s)", ver.buf, want_version, line.buf, bwrap);
 	struct strbuf ok = STRBUF_INIT;
-	sb_addf(&ok, "bubblewrap %s matches the pin (sha256 %s, %s)\n", ver, have, bwrap);
+	sb_addf(&ok, "bubblewrap %s matches the pin (sha256 %s, %s)\n", ver.buf, have, bwrap);
 	if (sc_write_all(1, ok.buf, ok.len) < 0)
 		sc_die_sys_errno("cannot write the pin check's result (stdout)");
 	sb_release(&ok);
-	sb_release(&out);
+	sb_release(&ver);
+	sb_release(&line);
+	sb_release(&listed);
 	return SC_EXIT_OK;
 }

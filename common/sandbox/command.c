@@ -31,6 +31,9 @@ static void check_mounts(const struct sc_command_spec *spec, struct mounts *m)
 {
 	const char *in[] = {spec->tree, spec->toolchain, spec->deps};
 	const char *names[] = {"--tree", "--toolchain", "--dependencies"};
+	struct strbuf why = STRBUF_INIT;
+	if (sc_toolchain_misnamed(spec->toolchain, NULL, &why))
+		sc_die("%s", why.buf);
 	for (int i = 0; i < 3; i++) {
 		m->name[i] = names[i];
 		m->dir[i] = dir_arg(in[i], names[i]);

@@ -14,11 +14,58 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define TOOLCHAIN_FIX(tc)                                                                  \
+	"pass the folder of an unpacked Lean release, which holds bin/lean and bin/lake: "   \
+	"run 'elan toolchain install %s', then pass the folder 'lean --print-prefix' prints " \
+	"in the project", (tc)
+
+/* elan keeps its proxies and itself in one bin folder (its home's bin/). */
+static int is_elan_folder(const char *dir)
+{
+	const char *cands[] = {"%s/bin/elan", "%s/elan"};
+	for (size_t i = 0; i < 2; i++) {
+		char *p = xasprintf(cands[i], dir);
+		struct stat st;
+		int hit = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+		free(p);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+int sc_toolchain_misnamed(const char *dir, const char *lean_toolchain, struct strbuf *err)
+{
+	const char *tc = lean_toolchain ? lean_toolchain : "$(cat lean-toolchain)";
+	struct stat st;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		sb_addf(err, "--toolchain is a file, not a toolchain folder; " TOOLCHAIN_FIX(tc));
+		sb_addf(err, " (--toolchain %s)", dir);
+		return 1;
+	}
+	if (stat(dir, &st) < 0 || !is_elan_folder(dir))
+		return 0;
+	sb_addf(err, "--toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; "
+	             TOOLCHAIN_FIX(tc));
+	if (lean_toolchain) {
+		/* elan's folder name for a toolchain: '/' -> "--", ':' -> "---". */
+		struct strbuf name = STRBUF_INIT;
+		for (const char *c = lean_toolchain; *c; c++)
+			sb_adds(&name, *c == '/' ? "--" : *c == ':' ? "---" : (char[]){*c, 0});
+		sb_addf(err, " (usually %s/toolchains/%s)", dir, name.buf);
+		sb_release(&name);
+	}
+	sb_addf(err, " (--toolchain %s)", dir);
+	return 1;
+}
+
 int sc_check_toolchain(const char *dir, const char *lean_toolchain,
                        struct sc_toolchain_info *info, struct strbuf *err)
 {
 	static const char prefix[] = "leanprover/lean4:v";
 	memset(info, 0, sizeof *info);
+	if (sc_toolchain_misnamed(dir, lean_toolchain, err))
+		return -1;
 	char *lean = xasprintf("%s/bin/lean", dir), *lake = xasprintf("%s/bin/lake", dir);
 	int rc = -1;
 	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT;

@@ -18,6 +18,13 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
                        struct sc_toolchain_info *info, struct strbuf *err);
 void sc_toolchain_info_free(struct sc_toolchain_info *info);
 
+/* The usual wrong --toolchain: a file (e.g. /usr/bin/lean, or elan's
+ * proxy) or elan's own folder (~/.elan, whose bin/lean is a proxy that
+ * fails in an empty environment), not the toolchain folder elan unpacked.
+ * Returns 1 with what to pass instead in err (LEAN_TOOLCHAIN, when known,
+ * names elan's folder for it), else 0. */
+int sc_toolchain_misnamed(const char *dir, const char *lean_toolchain, struct strbuf *err);
+
 /* Every manifest package is an ordinary directory DEPS/<name> that is the
  * top of its own Git checkout, at exactly rev, with clean tracked sources. */
 int sc_check_dependencies(const char *deps, const struct sc_manifest *m, struct strbuf *err);

@@ -1,6 +1,7 @@
 #include "util/options.h"
 #include "util/die.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -14,6 +15,20 @@ static const struct sc_option builtin[] = {
 	{SC_OPTK_BOOL, "version", 0, NULL, NULL, "print the version and exit", 0, 0},
 	SC_OPT_END(),
 };
+
+/* The nearest names of the tables, as git suggests a command. */
+static _Noreturn void unknown(const struct sc_option *const tables[2], const char *name,
+                              size_t len, const char *arg)
+{
+	struct sc_suggest near = SC_SUGGEST_INIT;
+	struct strbuf hint = STRBUF_INIT;
+	for (size_t t = 0; t < 2; t++)
+		for (const struct sc_option *o = tables[t]; o->kind != SC_OPTK_END; o++)
+			sc_suggest_add(&near, name, len, o->name);
+	sc_suggest_text(&near, "--", &hint);
+	sc_die("unknown option%s%ssee %s --help (%s)", hint.buf, hint.len ? " " : "; ", sc_progname(),
+	       arg);
+}
 
 /* Exact name first, then a unique prefix; dies on an unknown or ambiguous
  * name.  ARG is the whole argument, for the error line. */
@@ -38,7 +53,7 @@ static const struct sc_option *find_long(const struct sc_option *opts, const cha
 		sc_die("ambiguous option: could be %s; see %s --help (%s)", cands.buf, sc_progname(),
 		       arg);
 	if (n == 0)
-		sc_die("unknown option; see %s --help (%s)", sc_progname(), arg);
+		unknown(tables, name, len, arg);
 	sb_release(&cands);
 	return hit;
 }
@@ -78,6 +93,38 @@ void sc_print_usage(const struct sc_option *opts, const struct sc_command *cmd)
 			       o->help ? o->help : "", o->flags & SC_OPT_REQUIRED ? " (required)" : "");
 			sb_release(&left);
 		}
+}
+
+/* What an option's value is, for completion: named by its argh, so the
+ * table stays the one place an option is described. */
+static const char *value_kind(const struct sc_option *o)
+{
+	static const struct { const char *kind, *arghs[6]; } kinds[] = {
+		{"dir", {"DIR", "NEWDIR"}},
+		{"file", {"FILE", "FILE|-", "PATH"}},
+		{"revision", {"B", "C", "H", "T", "SHA"}},
+		{"number", {"S", "SECONDS", "R", "BYTES"}},
+	};
+	if (o->kind == SC_OPTK_BOOL)
+		return "flag";
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (const char *const *a = kinds[k].arghs; *a; a++)
+			if (o->argh && strcmp(o->argh, *a) == 0)
+				return kinds[k].kind;
+	return "text";
+}
+
+/* The hidden --complete-options (git's --git-completion-helper): one line
+ * per option, "--NAME KIND" with KIND flag, dir, file, revision, number or
+ * text, and " repeat" when it may be given again. */
+static _Noreturn void print_completion(const struct sc_option *opts)
+{
+	const struct sc_option *tables[] = {opts, builtin};
+	for (size_t t = 0; t < 2; t++)
+		for (const struct sc_option *o = tables[t]; o->kind != SC_OPTK_END; o++)
+			printf("--%s %s%s\n", o->name, value_kind(o),
+			       o->kind == SC_OPTK_LIST ? " repeat" : "");
+	exit(SC_EXIT_OK);
 }
 
 /* Stores the value(s) of option o; VALUE is the "=..." part or NULL.
@@ -152,6 +199,8 @@ void sc_options_require(const struct sc_option *opts, int flag)
 int sc_parse_options(int argc, char **argv, const struct sc_option *opts,
                      const struct sc_command *cmd, int flags)
 {
+	if (argc == 2 && strcmp(argv[1], "--complete-options") == 0)
+		print_completion(opts);
 	const char **seen = xcalloc(count(opts) + 1, sizeof *seen);
 	int i = 1;
 	for (; i < argc; i++) {

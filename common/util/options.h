@@ -12,7 +12,9 @@
  *   --version prints "<program> <version>" (and the program's own lines);
  *   options stop at "--" or at the first argument that is not one, so a
  *   command's own flags stay its own.
- * A usage error is one line "sc-x: error: what (where)", exit 2. */
+ * A usage error is one line "sc-x: error: what (where)", exit 2.
+ * Hidden: "--complete-options" as the only argument prints the table for
+ * bash completion (contrib/completion), one "--NAME KIND [repeat]" a line. */
 #include "util/argv.h"
 
 #include <stddef.h>

@@ -27,8 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (p.github && !sc_is_github_slug(p.github))
 			abort();
-		if (p.bwrap_sha256 && strlen(p.bwrap_sha256) != 64)
-			abort();
+		for (size_t i = 0; i < p.n_bwrap_pins; i++)
+			if (strlen(p.bwrap_pins[i].sha256) != 64 || !*p.bwrap_pins[i].version)
+				abort();
 	} else if (err.len == 0) {
 		abort();
 	}

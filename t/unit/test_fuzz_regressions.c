@@ -18,7 +18,7 @@ static const char plan_head[] =
 	"\"merge_base\":\"3333333333333333333333333333333333333333\","
 	"\"head\":\"4444444444444444444444444444444444444444\"},"
 	"\"config\":{\"library\":[\"Lib\"],\"roadmap\":[],\"github\":null,\"tooling_path\":null,"
-	"\"bwrap_sha256\":null,\"bwrap_version\":null},";
+	"\"bwrap_pins\":[]},";
 static const char plan_tail[] =
 	"\"lean_toolchain\":null,\"status\":\"no_changes\",\"files\":[]}";
 

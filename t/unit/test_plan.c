@@ -89,6 +89,10 @@ static int parse_cfg(const char *list, size_t len, struct sc_plan *p, struct str
 	return sc_repoconfig_parse(list, len, p, err);
 }
 
+#define A64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define B64 "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+#define B64U "FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210"
+#define C64 "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
 #define CFG(s) s, sizeof(s) - 1
 
 START_TEST(config_parsing)
@@ -107,9 +111,25 @@ START_TEST(config_parsing)
 	ck_assert_uint_eq(p.n_roadmap, 1);
 	ck_assert_str_eq(p.github, "me/my.repo");
 	ck_assert_str_eq(p.tooling_path, "tools/sc");
-	ck_assert_str_eq(p.bwrap_sha256,
+	ck_assert_uint_eq(p.n_bwrap_pins, 1);
+	ck_assert_str_eq(p.bwrap_pins[0].sha256,
 	                 "abcdefabcdef0123456789012345678901234567890123456789012345678901");
-	ck_assert_str_eq(p.bwrap_version, "0.8.0");
+	ck_assert_str_eq(p.bwrap_pins[0].version, "0.8.0");
+	sc_plan_free(&p);
+
+	/* several pins, one per host image; the older pair is the first */
+	ck_assert_int_eq(parse_cfg(CFG("profile.library\nLib\0sandbox.bwrappin\n0.9.0  " A64 "\0"
+	                               "sandbox.bwrapversion\n0.8.0\0sandbox.bwrappin\n0.10.0\t" B64U "\0"
+	                               "sandbox.bwrapsha256\n" C64 "\0"),
+	                           &p, &err),
+	                 0);
+	ck_assert_uint_eq(p.n_bwrap_pins, 3);
+	ck_assert_str_eq(p.bwrap_pins[0].version, "0.8.0");
+	ck_assert_str_eq(p.bwrap_pins[0].sha256, C64);
+	ck_assert_str_eq(p.bwrap_pins[1].version, "0.9.0");
+	ck_assert_str_eq(p.bwrap_pins[1].sha256, A64);
+	ck_assert_str_eq(p.bwrap_pins[2].version, "0.10.0");
+	ck_assert_str_eq(p.bwrap_pins[2].sha256, B64);
 	sc_plan_free(&p);
 
 	ck_assert_int_eq(parse_cfg("", 0, &p, &err), 0);
@@ -126,6 +146,13 @@ START_TEST(config_parsing)
 		{CFG("profile.tooling\n../x\0")}, {CFG("profile.tooling\n/abs\0")},
 		{CFG("profile.tooling\na//b\0")}, {CFG("sandbox.bwrapsha256\nabc\0")},
 		{CFG("sandbox.bwrapversion\n0.8 beta\0")}, {CFG("sandbox.other\nx\0")},
+		{CFG("sandbox.bwrapversion\n0.8.0\0")}, {CFG("sandbox.bwrapsha256\n" A64 "\0")},
+		{CFG("sandbox.bwrappin\n0.8.0\0")}, {CFG("sandbox.bwrappin\n" A64 "\0")},
+		{CFG("sandbox.bwrappin\n0.8.0 " A64 " x\0")}, {CFG("sandbox.bwrappin\n0.8.0 abc\0")},
+		{CFG("sandbox.bwrappin\n0.8.0 " A64 "0\0")}, {CFG("sandbox.bwrappin\n\0")},
+		{CFG("sandbox.bwrappin\n0.8.0 " A64 "\0sandbox.bwrappin\n0.9.0 " A64 "\0")},
+		{CFG("sandbox.bwrappin\n0.8.0 " A64 "\0sandbox.bwrapsha256\n" A64 "\0"
+		     "sandbox.bwrapversion\n0.8.0\0")},
 		{CFG("profile.sub.library\nLib\0")}, {NULL, 0}};
 	for (int i = 0; bad[i].s; i++) {
 		ck_assert_msg(parse_cfg(bad[i].s, bad[i].n, &p, &err) < 0, "accepted %s", bad[i].s);
@@ -345,7 +372,7 @@ static const char *plan_refusal(const char *from, const char *to)
 	    "\"object_format\": \"sha1\", \"revisions\": {\"tooling\": \"" A40 "\", "
 	    "\"base_tip\": \"" A40 "\", \"merge_base\": \"" A40 "\", \"head\": \"" B40 "\"}, "
 	    "\"config\": {\"library\": [\"Lib\"], \"roadmap\": [], \"github\": null, "
-	    "\"tooling_path\": null, \"bwrap_sha256\": null, \"bwrap_version\": \"0.8.0\"}, "
+	    "\"tooling_path\": null, \"bwrap_pins\": [{\"version\": \"0.8.0\", \"sha256\": \"" A64 "\"}]}, "
 	    "\"lake\": {\"lakefile.toml\": null, \"lakefile.lean\": null, "
 	    "\"lake-manifest.json\": null, \"lean-toolchain\": \"" B40 "\"}, "
 	    "\"lean_toolchain\": \"v1\", \"status\": \"changes\", \"files\": [{\"id\": \"Lib.A\", "
@@ -374,8 +401,17 @@ START_TEST(plan_document_refusals_section_by_section)
 	ck_assert_str_eq(plan_refusal("\"head\": \"" B40, "\"head\": \"" A40 "0"),
 	                 "field \"head\" is not a full object ID");
 	ck_assert_str_eq(plan_refusal("[\"Lib\"]", "[]"), "plan has no library root");
-	ck_assert_str_eq(plan_refusal("\"bwrap_sha256\": null", "\"bwrap_sha256\": \"ab\""),
-	                 "field \"bwrap_sha256\" is not a SHA-256 hex digest");
+	ck_assert_str_eq(plan_refusal("\"sha256\": \"" A64, "\"sha256\": \"ab"),
+	                 "a bwrap pin has no version or no SHA-256 hex digest");
+	ck_assert_str_eq(plan_refusal("\"version\": \"0.8.0\"", "\"version\": \"\""),
+	                 "a bwrap pin has no version or no SHA-256 hex digest");
+	ck_assert_str_eq(plan_refusal("\"version\": \"0.8.0\"", "\"v\": \"0.8.0\""),
+	                 "unexpected field \"v\" in a bwrap pin");
+	ck_assert_str_eq(plan_refusal("\"bwrap_pins\": [{\"version\": \"0.8.0\", \"sha256\": \"" A64 "\"}]",
+	                              "\"bwrap_pins\": null"),
+	                 "field \"bwrap_pins\" missing or not an array");
+	ck_assert_str_eq(plan_refusal("\"bwrap_pins\": [{", "\"bwrap_pins\": [3, {"),
+	                 "a bwrap pin is not a JSON object");
 	ck_assert_str_eq(plan_refusal("\"tooling_path\": null", "\"tooling_path\": null, \"source_dir\": \".\""),
 	                 "field \"source_dir\" is not a relative path other than \".\"");
 	ck_assert_ptr_nonnull(strstr(plan_refusal("\"lakefile.toml\"", "\"lakefile.yaml\""), "lakefile.yaml"));

@@ -269,7 +269,7 @@ static void make_report(struct sc_plan *p, struct sc_report *r, struct sc_report
 		"\"merge_base\": \"3333333333333333333333333333333333333333\", "
 		"\"head\": \"4444444444444444444444444444444444444444\"}, "
 		"\"config\": {\"library\": [\"Lib\"], \"roadmap\": [], \"github\": null, "
-		"\"tooling_path\": null, \"bwrap_sha256\": null, \"bwrap_version\": null}, "
+		"\"tooling_path\": null, \"bwrap_pins\": []}, "
 		"\"lake\": {\"lakefile.toml\": null, \"lakefile.lean\": null, \"lake-manifest.json\": null, "
 		"\"lean-toolchain\": null}, \"lean_toolchain\": null, \"status\": \"changes\", "
 		"\"files\": [{\"id\": \"Lib.A\", \"path\": \"Lib/A.lean\", \"module\": \"Lib.A\", "

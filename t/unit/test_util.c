@@ -1,5 +1,6 @@
 /* util/: the strbuf that is never NULL and the option table every program
  * parses with. */
+#include "util/suggest.h"
 #include "unit_main.h"
 #include "util/die.h"
 #include "util/options.h"
@@ -178,6 +179,33 @@ EXITS0(help_exits_0, "-h")
 EXITS0(help_beats_required, "--help")
 EXITS0(version_exits_0, "--version")
 
+/* git's weights: a swap is free, a missing character cheap, an extra one
+ * dear; a whole dash-separated part is near. */
+START_TEST(suggest_nearest_names)
+{
+	ck_assert_int_eq(sc_suggest_distance("reop", 4, "repo"), 0);
+	ck_assert_int_eq(sc_suggest_distance("profle-run", 10, "profile-run"), 1);
+	ck_assert_int_eq(sc_suggest_distance("timeout", 7, "sample-timeout"), 1);
+	ck_assert_int_eq(sc_suggest_distance("time", 4, "sample-timeout"), 10);
+	ck_assert_int_eq(sc_suggest_distance("heads", 5, "head"), 3);
+	ck_assert_int_eq(sc_suggest_distance("hxad", 4, "head"), 2);
+	struct sc_suggest s = SC_SUGGEST_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *names[] = {"repo", "prebuild-timeout", "sample-timeout", "phase-timeout", "head"};
+	for (size_t i = 0; i < 5; i++)
+		sc_suggest_add(&s, "timeout", 7, names[i]);
+	sc_suggest_text(&s, "--", &out);
+	ck_assert_str_eq(out.buf,
+	                 "; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout?");
+	sb_release(&out);
+	struct sc_suggest far = SC_SUGGEST_INIT;
+	for (size_t i = 0; i < 5; i++)
+		sc_suggest_add(&far, "zzzzzzz", 7, names[i]);
+	sc_suggest_text(&far, "--", &out);
+	ck_assert_str_eq(out.buf, "");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -187,6 +215,7 @@ int main(void)
 	tcase_add_test(tc, errno_input_or_system);
 	tcase_add_test(tc, mode_required_given);
 	tcase_add_test(tc, seconds_between_zero_and_a_day);
+	tcase_add_test(tc, suggest_nearest_names);
 	const TTest *dies[] = {dies_twice, dies_twice_bool, dies_ambiguous, dies_unknown, dies_unknown_short,
 	               dies_missing_value, dies_bool_value, dies_missing_required, dies_empty_required,
 	               dies_stray, dies_list_empty, dies_args_short, dies_help_value};
