@@ -20,14 +20,14 @@
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
-	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
+	"--timeout SECONDS [--log FILE] [--read-only PATH]... [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
 	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
 
 static const char *const usage[] = {
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE",
-	"           --timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES]",
-	"           [--bwrap PATH] -- CMD [ARG...]",
+	"           --timeout SECONDS [--log FILE] [--read-only PATH]... [--sandbox-user USER|UID:GID]",
+	"           [--tmp-size BYTES] [--bwrap PATH] -- CMD [ARG...]",
 	"   or: sc-sandbox-exec --self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH]",
 	"   or: sc-sandbox-exec --check-bwrap SHA256 VERSION [--bwrap PATH]",
 	"",
@@ -38,18 +38,20 @@ static const char *const usage[] = {
 
 static struct {
 	struct sc_command_spec run;
+	struct sc_argv sealed;
 	const char *user, *tmp_size, *bwrap;
 	int self_test;
 	const char *pin[2];
-} o = {.bwrap = "/usr/bin/bwrap"};
+} o = {.bwrap = "/usr/bin/bwrap", .sealed = SC_ARGV_INIT};
 
 static const struct sc_option opts[] = {
-	SC_OPT_STRING_F(0, "tree", &o.run.tree, "DIR", "the side's source tree, read-write at /project", SC_OPT_RUN),
+	SC_OPT_STRING_F(0, "tree", &o.run.tree, "DIR", "the side's source tree: read-only at /project, its .lake read-write", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "toolchain", &o.run.toolchain, "DIR", "holds bin/lean and bin/lake; read-only", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "dependencies", &o.run.deps, "DIR", "the prepared Lake packages; read-only", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "time-file", &o.run.time_file, "FILE", "GNU time's counters (a new file)", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "timeout", &o.run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_RUN),
 	SC_OPT_STRING(0, "log", &o.run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
+	SC_OPT_LIST_F("read-only", &o.sealed, "PATH", "a path below TREE/.lake, read-only too (repeatable)", 0),
 	SC_OPT_STRING(0, "sandbox-user", &o.user, "USER|UID:GID", "who the sandbox runs as (root operator)"),
 	SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "size of the private /tmp (K, M, G; default 1G)"),
 	SC_OPT_STRING(0, "bwrap", &o.bwrap, "PATH", "the bubblewrap binary (default /usr/bin/bwrap)"),
@@ -66,7 +68,8 @@ static void check_modes(void)
 	int check = o.pin[0] != NULL;
 	const struct sc_command_spec *r = &o.run;
 	if ((o.self_test && check) ||
-	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log)) ||
+	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log ||
+	                                o.sealed.n)) ||
 	    (check && (o.user || o.tmp_size)))
 		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
 }
@@ -89,6 +92,7 @@ static int run_command(const struct sc_sandbox *sb, int i, int argc, char **argv
 	sc_options_require(opts, SC_OPT_RUN);
 	o.run.argv = argv + i;
 	o.run.libexecdir = SC_LIBEXECDIR;
+	o.run.sealed = (const char *const *)o.sealed.v;
 	struct sc_outcome out;
 	sc_command_run(*sb, &o.run, &out);
 	print_status(&out);

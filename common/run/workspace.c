@@ -12,7 +12,7 @@
 
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len)
 {
-	if (mkdir(ws, 0755) < 0) {
+	if (mkdir(ws, 0700) < 0) {
 		if (errno == EEXIST)
 			sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
 		sc_die_path_errno("cannot create workspace (%s)", ws);
@@ -50,4 +50,11 @@ char *sc_workspace_parent(const char *ws)
 char *sc_workspace_raw(const char *ws, const char *side, const char *name, const char *ext)
 {
 	return xasprintf("%s/raw/%s-%s.%s", ws, side, name, ext);
+}
+
+void sc_workspace_restrict(const char *ws, long gid)
+{
+	int share = gid != -1 && (gid_t)gid != getegid();
+	if (chown(ws, (uid_t)-1, share ? (gid_t)gid : getegid()) < 0 || chmod(ws, share ? 0710 : 0700) < 0)
+		sc_die_sys_errno("cannot set the workspace's owner and mode (%s)", ws);
 }

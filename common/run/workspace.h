@@ -14,6 +14,11 @@
  * plan.json (PLAN, LEN bytes), and from here make every error line say
  * that the folder stays.  Returns WS resolved (allocated). */
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len);
+/* Nobody but the operator searches WS (mode 0700; DESIGN.md "Sealed
+ * measurement"), except, while GID (the sandbox user's group, when it is
+ * not the operator's) is given, that group, which bwrap needs to reach
+ * the trees: mode 0710.  Dies (exit 3) when WS cannot be changed. */
+void sc_workspace_restrict(const char *ws, long gid);
 /* The report is whole: INCOMPLETE goes. */
 void sc_workspace_complete(const char *ws);
 /* The folder that will hold WS, before WS exists: its path up to the last
