@@ -159,3 +159,49 @@ PY
 	# everything up to the closed folder is the operator's again
 	[ "$(find "$WS/base" "$WS/head" -path "$closed" -prune -o ! -uid "$(id -u)" -print | wc -l)" -eq 0 ]
 }
+
+# small_fs SIZE: a size-bounded tmpfs at $BATS_TEST_TMPDIR/small (unmounted in teardown).
+small_fs() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+	SMALL=$BATS_TEST_TMPDIR/small
+	mkdir -p "$SMALL"
+	mount -t tmpfs -o "size=$1,mode=0755" tmpfs "$SMALL"
+}
+teardown() {
+	if [ -n "${SMALL:-}" ] && mountpoint -q "$SMALL"; then umount -l "$SMALL"; fi
+}
+
+@test "attack: a prebuild that fills the disk: its side is disk_full, the report is written, exit 1" {
+	small_fs 300M
+	WS=$SMALL/ws
+	candidate
+	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
+		'        while True:' '            f.write(b"x" * (1 << 20)); f.flush(); n += 1' 'except OSError:' '    pass'
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./fill.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile --keep-logs
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(jqr .status)" = error ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = disk_full ]
+	[ "$(file_field Demo/Ring.lean .head.error)" = disk_full ]
+	[ "$(file_field Demo/Ring.lean '.base.error // empty')" = "" ]
+	grep -q 'disk_full' "$WS/report.md"
+	[ ! -e "$WS/INCOMPLETE" ]
+	grep -q 'head prebuild: not run (disk_full)' <<<"$stderr"
+}
+
+@test "too little free space where the workspace goes is refused before anything runs, with the numbers" {
+	small_fs 100M
+	WS=$SMALL/ws
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"only 100 MiB free where the workspace goes; profile-run needs at least 256 MiB ($SMALL)"* ]]
+	[ ! -e "$WS" ]
+}

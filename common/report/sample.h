@@ -9,7 +9,8 @@
  *  "error": null | "prebuild_failed" | "prebuild_timeout" |
  *           "source_changed" | "deadline_exceeded" | "timeout" |
  *           "failed" | "invalid_counters" | "missing_counters" |
- *           "status_mismatch" | "sandbox_failed" | "source_changed",
+ *           "status_mismatch" | "sandbox_failed" | "source_changed" |
+ *           "disk_full",
  *  "detail": null | "human-readable reason"}
  * An ok sample has every number and error null; an error sample has no
  * cpu numbers (partial data never leaves this model).  Counters are whole

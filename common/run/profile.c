@@ -177,6 +177,7 @@ int sc_profile_run(const struct sc_run_opts *o, const char *dir)
 	r.ws = sc_workspace_claim(r.o.workspace, r.plan_json.buf, r.plan_json.len);
 	if (!r.plan.no_changes) {
 		materialize(&r, &self_test);
+		sc_workspace_reserve(r.ws);
 		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox_gid : -1);
 		sc_run_measure(&r);
 		sc_workspace_restrict(r.ws, -1);
@@ -186,6 +187,7 @@ int sc_profile_run(const struct sc_run_opts *o, const char *dir)
 			fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
 	}
 	int rc = report(&r);
+	sc_workspace_release(r.ws);
 	run_release(&r);
 	return rc;
 }

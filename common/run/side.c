@@ -23,6 +23,36 @@ enum sc_step_outcome sc_run_step_outcome(struct sc_run *r, int rc)
 	return SC_STEP_NOT_RUN;
 }
 
+/* Below this much free space after a step, the step filled the disk. */
+#define DISK_FULL_BELOW (1ll << 20)
+
+/* Did the last step leave the disk full?  Then the reserve goes back to
+ * the file system, so that the status lines, samples and the report fit,
+ * and the step and every later one are disk_full, not a machine failure. */
+static int hit_full_disk(struct sc_run *r)
+{
+	if (r->disk_full)
+		return 1;
+	long long avail = sc_workspace_free(r->ws);
+	if (avail < 0 || avail >= DISK_FULL_BELOW)
+		return 0;
+	sc_workspace_release(r->ws);
+	r->disk_full = 1;
+	return 1;
+}
+
+/* A sample (FILE, or the side's prebuild when FILE is NULL) not measured
+ * because the disk is full. */
+static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f)
+{
+	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
+	if (f)
+		sc_run_unmeasured(r, side, f, "disk_full", detail);
+	else
+		sc_run_prebuild_unmeasured(r, side, "disk_full", detail);
+	sc_run_progress(r, "%s %s: not run (disk_full)", sc_side_name(side), f ? f->path : "prebuild");
+}
+
 /* Run one command in the side's sandbox; the status line is kept beside the
  * raw counters.  Returns sc-sandbox-exec's exit code. */
 static int sandboxed(struct sc_run *r, int side, const char *name, double timeout,
@@ -48,9 +78,11 @@ static int sandboxed(struct sc_run *r, int side, const char *name, double timeou
 		sc_argv_push(&a, *p);
 	struct strbuf status = STRBUF_INIT;
 	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &status);
-	if (status.len)
-		sc_write_file_atomic_or_die(*status_file, status.buf, status.len, "status line");
 	sc_run_stop_if_interrupted(r);
+	if (hit_full_disk(r))
+		rc = 1; /* it ran: neither a machine failure nor counters to trust */
+	if (status.len && !r->disk_full)
+		sc_write_file_atomic_or_die(*status_file, status.buf, status.len, "status line");
 	sb_release(&status);
 	sc_argv_release(&a);
 	free(tree);
@@ -149,8 +181,15 @@ static int prebuild(struct sc_run *r, int side)
 	int rc = sandboxed(r, side, "prebuild", r->o.prebuild_timeout, cmd.v, &time_file, &status_file);
 	double wall = sc_monotonic_now() - t0;
 	enum sc_step_outcome out = sc_run_step_outcome(r, rc);
-	sc_run_prebuild_sample(r, side, rc, time_file, status_file);
 	r->step++;
+	if (r->disk_full) {
+		disk_full_sample(r, side, NULL);
+		sc_argv_release(&cmd);
+		free(time_file);
+		free(status_file);
+		return 0;
+	}
+	sc_run_prebuild_sample(r, side, rc, time_file, status_file);
 	int late = out == SC_STEP_FAILED && timed_out(status_file);
 	prebuild_progress(r, side, nmod, out, late, wall);
 	sc_argv_release(&cmd);
@@ -189,7 +228,9 @@ static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
 	char *time_file, *status_file;
 	int rc = sandboxed(r, side, f->id, timeout, cmd, &time_file, &status_file);
-	if (sc_run_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
+	if (r->disk_full) {
+		disk_full_sample(r, side, f);
+	} else if (sc_run_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
 		sc_run_unmeasured(r, side, f, "sandbox_failed", "sc-sandbox-exec could not run the sample");
 		sc_run_progress(r, "%s %s: sandbox did not run", sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "after")) {
@@ -217,6 +258,16 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
  * clock runs on across sides.  Returns the budget used so far. */
 static double measure_side(struct sc_run *r, int side, double phase_used)
 {
+	if (r->disk_full) {
+		r->step++;
+		disk_full_sample(r, side, NULL);
+		for (size_t i = 0; i < r->plan.n_files; i++)
+			if (sc_change_on_side(r->plan.files[i].change, side)) {
+				r->step++;
+				disk_full_sample(r, side, &r->plan.files[i]);
+			}
+		return phase_used;
+	}
 	sc_run_prepare_tree(r, side);
 	preflight(r, side);
 	int built = prebuild(r, side);
@@ -226,6 +277,10 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 		if (!sc_change_on_side(f->change, side))
 			continue;
 		r->step++;
+		if (r->disk_full) {
+			disk_full_sample(r, side, f);
+			continue;
+		}
 		if (built != 1) {
 			not_built(r, side, f, built);
 			continue;

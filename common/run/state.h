@@ -36,6 +36,7 @@ struct sc_run {
 	int step, steps;
 	int measurement_failed; /* an error sample: exit 1 */
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
+	int disk_full;          /* a step left the disk full: the rest of the run is disk_full */
 };
 
 /* "[step/steps] what" on stderr, unless --quiet. */

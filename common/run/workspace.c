@@ -7,7 +7,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len)
@@ -57,4 +59,33 @@ void sc_workspace_restrict(const char *ws, long gid)
 	int share = gid != -1 && (gid_t)gid != getegid();
 	if (chown(ws, (uid_t)-1, share ? (gid_t)gid : getegid()) < 0 || chmod(ws, share ? 0710 : 0700) < 0)
 		sc_die_sys_errno("cannot set the workspace's owner and mode (%s)", ws);
+}
+
+long long sc_workspace_free(const char *dir)
+{
+	struct statvfs v;
+	if (statvfs(dir, &v) < 0)
+		return -1;
+	return (long long)v.f_bavail * (long long)v.f_frsize;
+}
+
+void sc_workspace_reserve(const char *ws)
+{
+	char *path = xasprintf("%s/.reserve", ws);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int rc = fd < 0 ? errno : posix_fallocate(fd, 0, (off_t)SC_WORKSPACE_RESERVE);
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0) {
+		errno = rc;
+		sc_die_sys_errno("cannot reserve %llu MiB for the report (%s)", SC_WORKSPACE_RESERVE >> 20, path);
+	}
+	free(path);
+}
+
+void sc_workspace_release(const char *ws)
+{
+	char *path = xasprintf("%s/.reserve", ws);
+	unlink(path);
+	free(path);
 }

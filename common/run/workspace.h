@@ -19,6 +19,19 @@ char *sc_workspace_claim(const char *ws, const char *plan, size_t len);
  * not the operator's) is given, that group, which bwrap needs to reach
  * the trees: mode 0710.  Dies (exit 3) when WS cannot be changed. */
 void sc_workspace_restrict(const char *ws, long gid);
+/* A full disk must not cost the report (DESIGN.md "Sealed measurement"):
+ * profile-run starts only with SC_WORKSPACE_MIN_FREE bytes free where the
+ * workspace goes, keeps SC_WORKSPACE_RESERVE of them allocated in
+ * WS/.reserve, and releases them when a step left the disk full, so that
+ * the status lines, samples and report still fit. */
+#define SC_WORKSPACE_MIN_FREE (256ull << 20)
+#define SC_WORKSPACE_RESERVE (16ull << 20)
+/* Bytes an unprivileged writer has free on DIR's file system, or -1. */
+long long sc_workspace_free(const char *dir);
+/* Allocate WS/.reserve (dies, exit 3, when it cannot). */
+void sc_workspace_reserve(const char *ws);
+/* Give the reserve back to the file system (once; later calls do nothing). */
+void sc_workspace_release(const char *ws);
 /* The report is whole: INCOMPLETE goes. */
 void sc_workspace_complete(const char *ws);
 /* The folder that will hold WS, before WS exists: its path up to the last
