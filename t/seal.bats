@@ -205,3 +205,24 @@ teardown() {
 	[[ "$stderr" == *"only 100 MiB free where the workspace goes; profile-run needs at least 256 MiB ($SMALL)"* ]]
 	[ ! -e "$WS" ]
 }
+
+@test "attack: Lake's compiled configuration the preflight made is read-only to the prebuild and the samples" {
+	echo '-- the root package configuration, compiled by the preflight' >"$R/lakefile.lean"
+	M=$(ex_commit "$R" "a lakefile.lean")
+	T=$M B=$M
+	candidate
+	attempt_py config '    open(".lake/config/0/lakefile.olean.trace", "w").write("stale\n")' >"$R/evil.py"
+	attempt_py config-rename '    os.rename(".lake/config", ".lake/config.old"); os.makedirs(".lake/config/0")' >>"$R/evil.py"
+	chmod 755 "$R/evil.py"
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
+	head_commit
+	profile
+	echo "$stderr"
+	cat "$WS/head/.lake/attack"
+	[ "$status" -eq 0 ]
+	grep -q configHash "$WS/head/.lake/config/0/lakefile.olean.trace"
+	[ ! -e "$WS/head/.lake/config.old" ]
+	grep -qxE 'config (PermissionError|OSError)' "$WS/head/.lake/attack"
+	grep -qxE 'config-rename (PermissionError|OSError)' "$WS/head/.lake/attack"
+}
