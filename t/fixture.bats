@@ -247,7 +247,8 @@ logged() { grep -qx -- "$1" .fixture-log 2>/dev/null; }
     [ "$(cat .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean)" = prebuilt ]
     [ ! -e .lake/build/lib/lean/Dep ]
     run lake env
-    [ "$output" = "LEAN_PATH=$P/.lake/build/lib/lean:$P/.lake/packages/dep/.lake/build/lib/lean:$P/.lake/packages/other/.lake/build/lib/lean:$TC/lib/lean" ]
+    # Config/Workspace.lean leanPath: the last dependency first, the root package last
+    [ "$output" = "LEAN_PATH=$P/.lake/packages/other/.lake/build/lib/lean:$P/.lake/packages/dep/.lake/build/lib/lean:$P/.lake/build/lib/lean:$TC/lib/lean" ]
     run lake env lean -j1 A.lean
     [ "$status" -eq 0 ]
     rm .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
@@ -767,5 +768,25 @@ PY
     run lake build A
     [ "$status" -eq 0 ]
     run lake env
-    [[ "$output" == *":$P/.lake/packages/doc-gen4/inner/.lake/build/lib/lean:"* ]]
+    [[ "$output" == "LEAN_PATH=$P/.lake/packages/doc-gen4/inner/.lake/build/lib/lean:"* ]]
+}
+
+@test "lake lean: the setup's importArts name each direct import's olean in its package; lean loads it from there" {
+    mkdir -p .lake/packages/dep/Dep .lake/packages/dep/.lake/build/lib/lean/Dep
+    echo 'def d := 1' > .lake/packages/dep/Dep/Core.lean
+    echo prebuilt > .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
+    manifest '"1.1.0"' dep "$(gitdep dep)"
+    # a planted olean named like the dependency's module, in the root's build folder
+    mkdir -p .lake/build/lib/lean/Dep
+    echo planted > .lake/build/lib/lean/Dep/Core.olean
+    mod B 'def b := 1'
+    mod A 'import Dep.Core' 'import B' '-- fixture: log-imports'
+    run lake lean A.lean -- -j1
+    [ "$status" -eq 0 ]
+    grep -qx "import Dep.Core -> $P/.lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean" .fixture-log
+    grep -qx "import B -> $P/.lake/build/lib/lean/B.olean" .fixture-log
+    # without the setup, LEAN_PATH's order still finds the dependency first
+    rm .fixture-log
+    lake env lean -j1 A.lean 2>/dev/null
+    grep -qx "import Dep.Core -> $P/.lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean" .fixture-log
 }

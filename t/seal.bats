@@ -226,3 +226,21 @@ teardown() {
 	grep -qxE 'config (PermissionError|OSError)' "$WS/head/.lake/attack"
 	grep -qxE 'config-rename (PermissionError|OSError)' "$WS/head/.lake/attack"
 }
+
+@test "attack: an olean named like a dependency module, planted in the root package's build folder by the prebuild, is not loaded" {
+	candidate
+	attempt_py plant '    os.makedirs(".lake/build/lib/lean/Tiny", exist_ok=True)
+    open(".lake/build/lib/lean/Tiny/Core.olean", "w").write("planted\n")' >"$R/plant.py"
+	chmod 755 "$R/plant.py"
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./plant.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: log-imports cpu=0.05'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	grep -qx 'plant ok' "$WS/head/.lake/attack"
+	[ "$(cat "$WS/head/.lake/build/lib/lean/Tiny/Core.olean")" = planted ]
+	grep -qx 'import Tiny.Core -> /project/.lake/packages/tinylib/.lake/build/lib/lean/Tiny/Core.olean' \
+		"$WS/head/.lake/.fixture-log"
+	run ! grep -q 'import Tiny.Core -> /project/.lake/build' "$WS/head/.lake/.fixture-log"
+}
