@@ -172,7 +172,7 @@ teardown() {
 }
 
 @test "attack: a prebuild that fills the disk: its side is disk_full, the report is written, exit 1" {
-	small_fs 300M
+	small_fs 64M
 	WS=$SMALL/ws
 	candidate
 	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
@@ -194,7 +194,7 @@ teardown() {
 }
 
 @test "too little free space where the workspace goes is refused before anything runs, with the numbers" {
-	small_fs 100M
+	small_fs 20M
 	WS=$SMALL/ws
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
@@ -202,7 +202,7 @@ teardown() {
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[[ "$stderr" == *"only 100 MiB free where the workspace goes; profile-run needs at least 256 MiB ($SMALL)"* ]]
+	[[ "$stderr" == *"only 20 MiB free where the workspace goes; profile-run needs at least 32 MiB ($SMALL)"* ]]
 	[ ! -e "$WS" ]
 }
 

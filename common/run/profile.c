@@ -186,8 +186,9 @@ int sc_profile_run(const struct sc_run_opts *o, const char *dir)
 		if (!r.o.quiet)
 			fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
 	}
+	if (r.ws)
+		sc_workspace_release(r.ws); /* the report's room */
 	int rc = report(&r);
-	sc_workspace_release(r.ws);
 	run_release(&r);
 	return rc;
 }

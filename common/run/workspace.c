@@ -71,13 +71,16 @@ long long sc_workspace_free(const char *dir)
 
 void sc_workspace_reserve(const char *ws)
 {
-	char *path = xasprintf("%s/.reserve", ws);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	int rc = fd < 0 ? errno : posix_fallocate(fd, 0, (off_t)SC_WORKSPACE_RESERVE);
+	char *path = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	struct stat st;
+	int rc = fd < 0 || fstat(fd, &st) < 0 ? -1
+	         : fallocate(fd, FALLOC_FL_KEEP_SIZE, st.st_size, (off_t)SC_WORKSPACE_RESERVE);
+	int e = errno;
 	if (fd >= 0)
 		close(fd);
-	if (rc != 0) {
-		errno = rc;
+	if (rc < 0) {
+		errno = e;
 		sc_die_sys_errno("cannot reserve %llu MiB for the report (%s)", SC_WORKSPACE_RESERVE >> 20, path);
 	}
 	free(path);
@@ -85,7 +88,13 @@ void sc_workspace_reserve(const char *ws)
 
 void sc_workspace_release(const char *ws)
 {
-	char *path = xasprintf("%s/.reserve", ws);
-	unlink(path);
+	char *path = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size,
+		          (off_t)SC_WORKSPACE_RESERVE);
+	if (fd >= 0)
+		close(fd);
 	free(path);
 }

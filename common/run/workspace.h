@@ -21,16 +21,18 @@ char *sc_workspace_claim(const char *ws, const char *plan, size_t len);
 void sc_workspace_restrict(const char *ws, long gid);
 /* A full disk must not cost the report (DESIGN.md "Sealed measurement"):
  * profile-run starts only with SC_WORKSPACE_MIN_FREE bytes free where the
- * workspace goes, keeps SC_WORKSPACE_RESERVE of them allocated in
- * WS/.reserve, and releases them when a step left the disk full, so that
- * the status lines, samples and report still fit. */
-#define SC_WORKSPACE_MIN_FREE (256ull << 20)
+ * workspace goes (the reserve and the report twice over), keeps
+ * SC_WORKSPACE_RESERVE of them allocated beyond the end of WS/INCOMPLETE
+ * (no inode of its own), and releases them when a step left the disk
+ * full, or before the report is written, so that the status lines,
+ * samples and report still fit. */
+#define SC_WORKSPACE_MIN_FREE (32ull << 20)
 #define SC_WORKSPACE_RESERVE (16ull << 20)
 /* Bytes an unprivileged writer has free on DIR's file system, or -1. */
 long long sc_workspace_free(const char *dir);
-/* Allocate WS/.reserve (dies, exit 3, when it cannot). */
+/* Allocate the reserve (dies, exit 3, when it cannot). */
 void sc_workspace_reserve(const char *ws);
-/* Give the reserve back to the file system (once; later calls do nothing). */
+/* Give the reserve back to the file system (later calls do nothing). */
 void sc_workspace_release(const char *ws);
 /* The report is whole: INCOMPLETE goes. */
 void sc_workspace_complete(const char *ws);
