@@ -509,6 +509,7 @@ static int self_test(int argc, char **argv)
 	if (!only_loopback())
 		return fail("a network interface other than lo is visible");
 	static const char *const ro[] = {"/usr/.sc-self-test", "/toolchain/.sc-self-test",
+	                                 "/project/.sc-self-test",
 	                                 "/project/.lake/packages/.sc-self-test", NULL};
 	for (const char *const *p = ro; *p; p++) {
 		int fd = open(*p, O_WRONLY | O_CREAT | O_EXCL, 0600);
@@ -520,11 +521,11 @@ static int self_test(int argc, char **argv)
 			return fail2("%s is writable", *p);
 		}
 	}
-	int fd = open("/project/.sc-self-test", O_WRONLY | O_CREAT | O_EXCL, 0600);
+	int fd = open("/project/.lake/.sc-self-test", O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0)
-		return fail("/project is not writable");
+		return fail("/project/.lake is not writable");
 	close(fd);
-	unlink("/project/.sc-self-test");
+	unlink("/project/.lake/.sc-self-test");
 	static const char *const absent[] = {"/root", "/home", "/run/user", "/etc/passwd", "/var", NULL};
 	for (const char *const *p = absent; *p; p++)
 		if (access(*p, F_OK) == 0)

@@ -19,15 +19,15 @@
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
-	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] "
-	"[--bwrap PATH] -- CMD ARG... | "
+	"--timeout SECONDS [--log FILE] [--read-only PATH]... [--sandbox-user USER|UID:GID] [--tmp-size BYTES] "
+	"[--max-procs N] [--bwrap PATH] -- CMD ARG... | "
 	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION... [--bwrap PATH]";
 
 static const char *const usage[] = {
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE",
-	"           --timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES]",
-	"           [--max-procs N] [--bwrap PATH] -- CMD [ARG...]",
+	"           --timeout SECONDS [--log FILE] [--read-only PATH]... [--sandbox-user USER|UID:GID]",
+	"           [--tmp-size BYTES] [--max-procs N] [--bwrap PATH] -- CMD [ARG...]",
 	"   or: sc-sandbox-exec --self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N]",
 	"           [--bwrap PATH]",
 	"   or: sc-sandbox-exec --check-bwrap SHA256 VERSION [SHA256 VERSION...] [--bwrap PATH]",
@@ -39,18 +39,20 @@ static const char *const usage[] = {
 
 static struct {
 	struct sc_command_spec run;
+	struct sc_argv sealed;
 	const char *user, *tmp_size, *max_procs, *bwrap;
 	int self_test;
 	struct sc_argv pins; /* SHA256 VERSION pairs */
-} o = {.bwrap = "/usr/bin/bwrap", .pins = SC_ARGV_INIT};
+} o = {.bwrap = "/usr/bin/bwrap", .sealed = SC_ARGV_INIT, .pins = SC_ARGV_INIT};
 
 static const struct sc_option opts[] = {
-	SC_OPT_STRING_F(0, "tree", &o.run.tree, "DIR", "the side's source tree, read-write at /project", SC_OPT_RUN),
+	SC_OPT_STRING_F(0, "tree", &o.run.tree, "DIR", "the side's source tree: read-only at /project, its .lake read-write", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "toolchain", &o.run.toolchain, "DIR", "holds bin/lean and bin/lake; read-only", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "dependencies", &o.run.deps, "DIR", "the prepared Lake packages; read-only", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "time-file", &o.run.time_file, "FILE", "GNU time's counters (a new file)", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "timeout", &o.run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_RUN),
 	SC_OPT_STRING(0, "log", &o.run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
+	SC_OPT_LIST_F("read-only", &o.sealed, "PATH", "a path below TREE/.lake, read-only too (repeatable)", 0),
 	SC_OPT_STRING(0, "sandbox-user", &o.user, "USER|UID:GID", "who the sandbox runs as (root operator)"),
 	SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "size of /tmp and of /dev/shm (K, M, G; default 1G)"),
 	SC_OPT_STRING(0, "max-procs", &o.max_procs, "N", "the sandbox user's processes and threads (default 4096)"),
@@ -68,7 +70,8 @@ static void check_modes(void)
 	int check = o.pins.n != 0;
 	const struct sc_command_spec *r = &o.run;
 	if ((o.self_test && check) ||
-	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log)) ||
+	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log ||
+	                                o.sealed.n)) ||
 	    (check && (o.user || o.tmp_size || o.max_procs)))
 		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
 }
@@ -92,6 +95,7 @@ static int run_command(const struct sc_sandbox *sb, int i, int argc, char **argv
 	sc_options_require(opts, SC_OPT_RUN);
 	o.run.argv = argv + i;
 	o.run.libexecdir = SC_LIBEXECDIR;
+	o.run.sealed = (const char *const *)o.sealed.v;
 	struct sc_outcome out;
 	sc_command_run(*sb, &o.run, &out);
 	print_status(&out);

@@ -65,7 +65,7 @@ step_running() {
 	compgen -G "$WS/raw/$1.time.tmp-*" >/dev/null || return 1
 	python3 "$RUNPROCS" snapshot "$RUN_PID" | awk -v c="$2" '$4 == c { f = 1 } END { exit !f }'
 }
-hang_ready() { [ "$(grep -cx 'hang -> ready' "$WS/head/.fixture-log" 2>/dev/null)" -ge "$1" ]; }
+hang_ready() { [ "$(grep -cx 'hang -> ready' "$WS/head/.lake/.fixture-log" 2>/dev/null)" -ge "$1" ]; }
 ready_or_ended() { hang_ready "$1" || gone "$RUN_PID"; }
 
 # signal_run SIG [group]: snapshot the run's process tree, send SIG to the
@@ -286,10 +286,11 @@ assert_files_whole() {
 	done < <(find "$dir" -type f -print0)
 }
 
-# A repository whose tree (3 MiB of incompressible data) does not fit 2 MiB.
+# big_tree [MIB]: a repository whose tree (MIB, default 3, of incompressible
+# data) does not fit a tmpfs of MIB - 1.
 big_tree() {
 	mkdir -p "$R/data"
-	head -c 3145728 /dev/urandom >"$R/data/blob.bin"
+	head -c "$((${1:-3} << 20))" /dev/urandom >"$R/data/blob.bin"
 	M=$(ex_commit "$R" "big data")
 	T=$M B=$M
 	candidate
@@ -298,8 +299,8 @@ big_tree() {
 }
 
 @test "disk full while materializing: profile-run says no space, nothing truncated under a final name" {
-	big_tree
-	mount_small 2m
+	big_tree 40 # room for profile-run's minimum of free space (32 MiB), not for the tree
+	mount_small 39m
 	WS=$MNT/ws profile
 	echo "$stderr"
 	[ "$status" -eq 3 ]

@@ -249,7 +249,8 @@ logged() { grep -qx -- "$1" .fixture-log 2>/dev/null; }
     [ "$(cat .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean)" = prebuilt ]
     [ ! -e .lake/build/lib/lean/Dep ]
     run lake env
-    [ "$output" = "LEAN_PATH=$P/.lake/build/lib/lean:$P/.lake/packages/dep/.lake/build/lib/lean:$P/.lake/packages/other/.lake/build/lib/lean:$TC/lib/lean" ]
+    # Config/Workspace.lean leanPath: the last dependency first, the root package last
+    [ "$output" = "LEAN_PATH=$P/.lake/packages/other/.lake/build/lib/lean:$P/.lake/packages/dep/.lake/build/lib/lean:$P/.lake/build/lib/lean:$TC/lib/lean" ]
     run lake env lean -j1 A.lean
     [ "$status" -eq 0 ]
     rm .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
@@ -469,6 +470,54 @@ s.settimeout(10); c, _ = s.accept(); c.close()' > "$BATS_TEST_TMPDIR/port" 3>&- 
     lean -j1 B.lean 2>/dev/null
     wait
     grep -qx "connect 127.0.0.1:$port -> connected" .fixture-log
+}
+
+@test "-- fixture: run=PATH spawns a program of the tree at elaboration time and waits for it" {
+    printf '#!/usr/bin/bash\necho ran > "$PWD/ran-by-lean"\nexit 3\n' > hook.sh
+    chmod 755 hook.sh
+    mod A '-- fixture: run=./hook.sh run=./missing.sh'
+    lean -j1 A.lean 2>/dev/null
+    [ "$(cat ran-by-lean)" = ran ]
+    grep -qx 'run ./hook.sh -> exit 3' .fixture-log
+    grep -qx 'run ./missing.sh -> exit 127' .fixture-log
+}
+
+@test "-- fixture: run-first=PATH runs before lean reads the contents it elaborates" {
+    # the hook swaps the file for a cheap one: lean elaborates what it reads after the hook
+    printf '%s\n' '#!/usr/bin/python3' 'open("A.lean", "w").write("-- fixture: cpu=0\n")' > swap.py
+    chmod 755 swap.py
+    mod A '-- fixture: run-first=./swap.py cpu=3'
+    /usr/bin/time -f '%U %S' -o cpu.txt lean -j1 A.lean 2>/dev/null
+    grep -qx 'run-first ./swap.py -> exit 0' .fixture-log
+    awk '{ exit !($1 + $2 < 1) }' cpu.txt
+    [ "$(cat A.lean)" = '-- fixture: cpu=0' ]
+}
+
+@test "-- fixture: build-run=PATH runs while lake build builds that module, not when up to date" {
+    printf '#!/usr/bin/bash\necho built >> "$PWD/build-runs"\n' > hook.sh
+    chmod 755 hook.sh
+    mod A '-- fixture: build-run=./hook.sh'
+    mod B 'import A'
+    lake build +B:deps
+    grep -qx 'build-run ./hook.sh -> exit 0' .fixture-log
+    lake build +B:deps
+    [ "$(wc -l < build-runs)" -eq 1 ]
+}
+
+@test "the log goes to .lake/.fixture-log where the folder is read-only (the sandbox's tree)" {
+    mkdir -p .lake
+    mod A '-- fixture: read-env=HOME'
+    if [ "$(id -u)" -eq 0 ]; then
+        # root writes through modes: a read-only mount with .lake writable, as in the sandbox
+        unshare -m sh -c 'mount --bind "$1" "$1" && mount --bind "$1/.lake" "$1/.lake" &&
+            mount -o remount,bind,ro "$1" && cd "$1" && lean -j1 A.lean' sh "$P" 2>/dev/null
+    else
+        chmod 555 .
+        lean -j1 A.lean 2>/dev/null || true
+        chmod 755 .
+    fi
+    [ ! -e .fixture-log ]
+    grep -q '^read-env HOME -> ' .lake/.fixture-log
 }
 
 # ---- the workspace load every lake command does (issue 13) ----
@@ -723,5 +772,25 @@ PY
     run lake build A
     [ "$status" -eq 0 ]
     run lake env
-    [[ "$output" == *":$P/.lake/packages/doc-gen4/inner/.lake/build/lib/lean:"* ]]
+    [[ "$output" == "LEAN_PATH=$P/.lake/packages/doc-gen4/inner/.lake/build/lib/lean:"* ]]
+}
+
+@test "lake lean: the setup's importArts name each direct import's olean in its package; lean loads it from there" {
+    mkdir -p .lake/packages/dep/Dep .lake/packages/dep/.lake/build/lib/lean/Dep
+    echo 'def d := 1' > .lake/packages/dep/Dep/Core.lean
+    echo prebuilt > .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
+    manifest '"1.1.0"' dep "$(gitdep dep)"
+    # a planted olean named like the dependency's module, in the root's build folder
+    mkdir -p .lake/build/lib/lean/Dep
+    echo planted > .lake/build/lib/lean/Dep/Core.olean
+    mod B 'def b := 1'
+    mod A 'import Dep.Core' 'import B' '-- fixture: log-imports'
+    run lake lean A.lean -- -j1
+    [ "$status" -eq 0 ]
+    grep -qx "import Dep.Core -> $P/.lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean" .fixture-log
+    grep -qx "import B -> $P/.lake/build/lib/lean/B.olean" .fixture-log
+    # without the setup, LEAN_PATH's order still finds the dependency first
+    rm .fixture-log
+    lake env lean -j1 A.lean 2>/dev/null
+    grep -qx "import Dep.Core -> $P/.lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean" .fixture-log
 }

@@ -142,7 +142,7 @@ except Exception:
 	kill "$listener" 2>/dev/null || true
 	echo "$stderr"
 	[ "$status" -eq 0 ]
-	local log=$WS/head/.fixture-log
+	local log=$WS/head/.lake/.fixture-log # the tree is read-only in the sandbox but for .lake
 	cat "$log"
 	# The attempts ran (so the test can fail) and found nothing.
 	grep -qx 'read-env GITHUB_TOKEN -> unset' "$log"
@@ -495,20 +495,23 @@ SH
 	TC=$ht
 }
 
-@test "attack: a prebuild that rewrites the selected source makes its sample source_changed" {
+@test "attack: a prebuild cannot rewrite the selected source: the tree is read-only, the file measured as planned" {
 	candidate
 	ex_lean "$R" Demo/Ring.lean '-- heavy' '-- fixture: cpu=1.60'
 	head_commit
 	hostile_toolchain 'p = "Demo/Ring.lean"
-if "heavy" in open(p).read():
-    open(p, "w").write("-- fixture: cpu=0.05\n")'
+try:
+    if "heavy" in open(p).read():
+        open(p, "w").write("-- fixture: cpu=0.05\n")
+except OSError as e:
+    open(".lake/attack", "a").write("rewrite %s\n" % e.__class__.__name__)'
 	profile --threshold-delta 1
 	echo "$stderr"
-	[ "$status" -eq 1 ]
-	[ "$(file_field Demo/Ring.lean .head.error)" = source_changed ]
-	[ "$(jqr .status)" = error ]
-	grep -q 'source_changed' "$WS/report.md"
-	[ "$(file_field Demo/Ring.lean .flagged)" != false ]
+	[ "$status" -eq 0 ]
+	grep -qxE 'rewrite (PermissionError|OSError)' "$WS/head/.lake/attack"
+	[ "$(file_field Demo/Ring.lean '.head.error // empty')" = "" ]
+	[ "$(file_field Demo/Ring.lean .flagged)" = true ]
+	cmp "$WS/head/Demo/Ring.lean" <(git -C "$R" show "$H:Demo/Ring.lean")
 	[ "$(id -u)" -eq 0 ] || return 0
 	# as root, a uid/gid of the run's own (61184-65519), one for both sides
 	local su
@@ -516,25 +519,31 @@ if "heavy" in open(p).read():
 	[ "$su" = "${su%%:*}:${su%%:*}" ]
 	[ "${su%%:*}" -ge 61184 ]
 	[ "${su%%:*}" -le 65519 ]
-	[ "$(stat -c %u:%g "$WS/base")" = "$su" ]
-	[ "$(stat -c %u:%g "$WS/head")" = "$su" ]
 }
 
-@test "attack: a hostile long path plus a rewritten source cannot cost the report (issue 19 item 8)" {
+@test "attack: a hostile long path plus a changed source cannot cost the report (issue 19 item 8)" {
 	candidate
 	# five 190-character folders: a 980-character path, whose source_changed
 	# detail is longer than any bound a detail gets
 	local dir=Demo c
 	for c in A B C D E; do dir+=/$c$(printf 'x%.0s' {1..189}); done
-	ex_lean "$R" "$dir/Long.lean" '-- heavy' '-- fixture: cpu=0.05'
+	# the sample says it runs, then waits until the test has changed the file
+	printf '%s\n' '#!/usr/bin/python3' 'import os, time' 'open(".lake/ready", "w").close()' \
+		't = time.monotonic()' 'while not os.path.exists(".lake/go") and time.monotonic() - t < 60:' \
+		'    time.sleep(0.02)' >"$R/wait.py"
+	chmod 755 "$R/wait.py"
+	ex_lean "$R" "$dir/Long.lean" '-- fixture: run=./wait.py cpu=0.05'
 	head_commit
-	hostile_toolchain 'import glob
-for p in glob.glob("Demo/*/*/*/*/*/Long.lean"):
-    if "heavy" in open(p).read():
-        open(p, "w").write("-- fixture: cpu=0.01\n")'
-	profile --threshold-delta 1
-	echo "$stderr"
-	[ "$status" -eq 1 ]
+	"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" --workspace "$WS" \
+		--toolchain "$TC" --dependencies "$DEPS" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	local pid=$!
+	wait_for 120 test -e "$WS/head/.lake/ready"
+	echo '-- changed during the sample' >>"$WS/head/$dir/Long.lean"
+	touch "$WS/head/.lake/go"
+	local rc=0
+	wait "$pid" || rc=$?
+	cat "$BATS_TEST_TMPDIR/err"
+	[ "$rc" -eq 1 ]
 	[ "$(file_field "$dir/Long.lean" .head.error)" = source_changed ]
 	[ "$(jqr .status)" = error ]
 	[ -f "$WS/report.md" ]
@@ -545,37 +554,51 @@ for p in glob.glob("Demo/*/*/*/*/*/Long.lean"):
 	[[ "$detail" == *" [cut]" ]]
 }
 
-@test "attack: a FIFO or a link planted at a selected path neither blocks nor redirects the host" {
+@test "attack: a FIFO or a link cannot be planted at a selected path; both files measured as planned" {
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- reworded' '-- fixture: cpu=0.05'
 	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05'
 	head_commit
 	hostile_toolchain 'import os
+def attempt(what, f):
+    try:
+        f()
+        open(".lake/attack", "a").write("%s ok\n" % what)
+    except OSError as e:
+        open(".lake/attack", "a").write("%s %s\n" % (what, e.__class__.__name__))
 if "reworded" in open("Demo/Ring.lean").read():
-    os.unlink("Demo/Ring.lean")
-    os.mkfifo("Demo/Ring.lean")
-    os.rename("Demo/Basic.lean", "Demo/Basic.copy")
-    os.symlink("Basic.copy", "Demo/Basic.lean")'
+    attempt("unlink", lambda: os.unlink("Demo/Ring.lean"))
+    attempt("mkfifo", lambda: os.mkfifo("Demo/Ring.lean"))
+    attempt("rename", lambda: os.rename("Demo/Basic.lean", "Demo/Basic.copy"))
+    attempt("symlink", lambda: os.symlink("Basic.copy", "Demo/Basic.lean"))'
 	run --separate-stderr timeout 300 "$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" \
 		--base "$B" --head "$H" --workspace "$WS" --toolchain "$TC" --dependencies "$DEPS" --sample-timeout 10
 	echo "$stderr"
-	[ "$status" -eq 1 ]
-	[ "$(file_field Demo/Ring.lean .head.error)" = source_changed ]
-	[ "$(file_field Demo/Basic.lean .head.error)" = source_changed ]
-	grep -q 'not a regular file' "$WS/samples.jsonl"
-	grep -q 'a link on its path' "$WS/samples.jsonl"
+	cat "$WS/head/.lake/attack"
+	[ "$status" -eq 0 ]
+	run ! grep -q ' ok$' "$WS/head/.lake/attack"
+	[ "$(grep -c . "$WS/head/.lake/attack")" -eq 4 ]
+	[ "$(file_field Demo/Ring.lean '.head.error // empty')" = "" ]
+	[ "$(file_field Demo/Basic.lean '.head.error // empty')" = "" ]
 }
 
-@test "the side's tree is the sandbox user's; raw/, the plan and the workspace stay the operator's" {
+@test "the tree is the operator's, only its .lake the sandbox user's while candidate code runs; all the operator's after; workspace 0700" {
 	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
 	candidate
-	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05' '-- fixture: run=./owner.sh'
+	printf '#!/usr/bin/bash\nstat -c "%%u %%n" /project /project/Demo/Ring.lean /project/.lake > /project/.lake/owners\n' > "$R/owner.sh"
+	chmod 755 "$R/owner.sh"
 	head_commit
 	profile --sandbox-user 65534:65534
+	echo "$stderr"
 	[ "$status" -eq 0 ]
-	[ "$(stat -c %u "$WS/head")" -eq 65534 ]
-	[ "$(stat -c %u "$WS/head/Demo/Ring.lean")" -eq 65534 ]
-	[ "$(stat -c %u:%a "$WS")" = 0:755 ]
+	# seen from inside during the sample: the sandbox maps only its own uid (65534 = the
+	# overflow uid too), so the host's root shows as 65534 as well; the host side:
+	grep -q ' /project/.lake$' "$WS/head/.lake/owners"
+	[ "$(stat -c %u "$WS/head")" -eq 0 ]
+	[ "$(find "$WS/base" "$WS/head" ! -uid 0 | wc -l)" -eq 0 ]
+	[ "$(find "$WS/base" "$WS/head" ! -gid 0 | wc -l)" -eq 0 ]
+	[ "$(stat -c %u:%a "$WS")" = 0:700 ]
 	[ "$(stat -c %u "$WS/raw")" -eq 0 ]
 	[ "$(stat -c %u "$WS/plan.json")" -eq 0 ]
 	[ "$(jqr .environment.sandbox_user)" = "65534:65534" ]

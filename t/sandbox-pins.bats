@@ -42,13 +42,13 @@ for i, a in enumerate(sys.argv[1:]):
 	SC_PIN_SECRET=host-only-value sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
 		--time-file "$R/t.time" --timeout 90 -- /usr/bin/python3 -c '
 import os, time
-open("/project/ready", "w").close()
+open("/project/.lake/ready", "w").close()
 t = time.monotonic()
-while not os.path.exists("/project/go") and time.monotonic() - t < 60:
+while not os.path.exists("/project/.lake/go") and time.monotonic() - t < 60:
     time.sleep(0.02)' >"$W/status" &
 	local exec_pid=$! i
-	wait_for 60 test -e "$T/ready"
-	[ -e "$T/ready" ]
+	wait_for 60 test -e "$T/.lake/ready"
+	[ -e "$T/.lake/ready" ]
 	# sc-sandbox-exec and every process below it in our PID namespace (the
 	# sandbox's own namespace is the candidate's): "comm secret-seen
 	# environment-bytes" for each
@@ -76,7 +76,7 @@ while todo:
     print(comm, b"SC_PIN_SECRET" in env, len(env))
     todo.extend(kids.get(p, []))
 PY
-	touch "$T/go"
+	touch "$T/.lake/go"
 	wait "$exec_pid"
 	cat "$W/procs"
 	# control: sc-sandbox-exec itself had the variable

@@ -11,7 +11,7 @@ setup() {
 	echo 'def dep := 1' > "$D/pkg/Dep.lean"
 	# A unique module name: lets us find this test's processes in /proc.
 	M="Probe_${BATS_TEST_NUMBER}_$$"
-	LOG="$T/.fixture-log"
+	LOG="$T/.lake/.fixture-log" # the tree is read-only inside but for .lake
 	# the dependencies' mount point, made here: as root, each run is a uid
 	# of its own, and a test's runs share this tree
 	mkdir -p "$T/.lake/packages"
@@ -183,19 +183,25 @@ status_ok() { # exit code
 	grep -q '^read /project/lean-toolchain -> ok' "$LOG"
 }
 
-@test "dependencies, toolchain and /usr are read-only; the tree is writable" {
+@test "dependencies, toolchain, /usr and the tree are read-only; the tree's .lake is writable" {
 	before=$(cd "$D" && find . -printf '%p %s %m\n' | sort; find "$D" -type f -exec sha256sum {} + | sort)
 	tc_before=$(find "$TC" -printf '%p %s\n' | sort)
 	lean_file write=/project/.lake/packages/pkg/Dep.lean write=/project/.lake/packages/new \
-		write=/toolchain/sc-evil write=/usr/sc-evil write=/project/written
+		write=/toolchain/sc-evil write=/usr/sc-evil write=/project/written write=/project/.lake/written \
+		write=/project/$M.lean write=/project/lean-toolchain
+	cp "$T/$M.lean" "$W/source.before"
 	sbx 60
 	[ "$status" -eq 0 ]
+	grep -qx 'write /project/written -> EROFS' "$LOG"
+	grep -qxE "write /project/$M.lean -> (EROFS|EACCES)" "$LOG"
+	grep -qxE 'write /project/lean-toolchain -> (EROFS|EACCES)' "$LOG"
+	cmp "$T/$M.lean" "$W/source.before"
+	[ ! -e "$T/written" ]
+	[ -f "$T/.lake/written" ]
 	grep -qxE 'write /project/.lake/packages/pkg/Dep.lean -> (EROFS|EACCES)' "$LOG"
 	grep -qx 'write /project/.lake/packages/new -> EROFS' "$LOG"
 	grep -qx 'write /toolchain/sc-evil -> EROFS' "$LOG"
 	grep -qx 'write /usr/sc-evil -> EROFS' "$LOG"
-	grep -qx 'write /project/written -> ok' "$LOG"
-	[ -f "$T/written" ]
 	after=$(cd "$D" && find . -printf '%p %s %m\n' | sort; find "$D" -type f -exec sha256sum {} + | sort)
 	[ "$before" = "$after" ]
 	[ "$tc_before" = "$(find "$TC" -printf '%p %s\n' | sort)" ]
@@ -373,10 +379,10 @@ while time.process_time() - t < float(sys.argv[1]):
 @test "attack: the operator's descriptors 7 and 8 never reach the candidate" {
 	echo 'host secret' > "$W/secret"
 	: > "$W/hostlog"
-	sbx 60 /usr/bin/bash -c 'cat <&7 > leak; echo forged >&8; echo done > ran' 7<"$W/secret" 8>>"$W/hostlog"
+	sbx 60 /usr/bin/bash -c 'cat <&7 > .lake/leak; echo forged >&8; echo done > .lake/ran' 7<"$W/secret" 8>>"$W/hostlog"
 	[ "$status" -eq 0 ]
-	[ -f "$T/ran" ]
-	[ ! -s "$T/leak" ]
+	[ -f "$T/.lake/ran" ]
+	[ ! -s "$T/.lake/leak" ]
 	[ ! -s "$W/hostlog" ]
 }
 
@@ -391,13 +397,13 @@ def is_open(fd):
         return False
 fds = [fd for fd in range(1024) if is_open(fd)]
 links = [os.readlink("/proc/self/fd/%d" % fd) for fd in (0, 1, 2)]
-with open("/project/fds.out", "w") as f:
+with open("/project/.lake/fds.out", "w") as f:
     f.write(" ".join(map(str, fds)) + "\n" + "\n".join(links) + "\n")
 PY
 	sbx 60 /usr/bin/python3 fds.py 5<"$W/../" 9>>"$W/hostlog"
 	[ "$status" -eq 0 ]
-	[ "$(sed -n 1p "$T/fds.out")" = "0 1 2" ]
-	[ "$(sed -n 2,4p "$T/fds.out" | sort -u)" = /dev/null ]
+	[ "$(sed -n 1p "$T/.lake/fds.out")" = "0 1 2" ]
+	[ "$(sed -n 2,4p "$T/.lake/fds.out" | sort -u)" = /dev/null ]
 }
 
 @test "attack: a forged record through GNU time's -o descriptor does not replace the counters" {
@@ -426,7 +432,7 @@ for fd in range(3, 64):
             except OSError:
                 hi = mid - 1
         os.lseek(fd, lo, os.SEEK_SET)
-        open("/project/forged", "a").write("%d\n" % fd)
+        open("/project/.lake/forged", "a").write("%d\n" % fd)
     except OSError:
         pass
 $burn_py
@@ -434,7 +440,7 @@ PY
 	sbx 60 /usr/bin/python3 forge.py 1.5
 	[ "$status" -eq 0 ]
 	between "$(cpu_of "$R/$M.time")" 1.2 6
-	[ ! -e "$T/forged" ]
+	[ ! -e "$T/.lake/forged" ]
 }
 
 @test "attack: host settings under /proc/sys cannot be opened for writing; runc's masks hold" {
@@ -455,14 +461,14 @@ for p in ["/proc/keys", "/proc/timer_list"]:
     except OSError:
         out.append(p + " -> hidden")
 out.append("uid %d" % os.getuid())
-open("/project/sys.out", "w").write("\n".join(out) + "\n")
+open("/project/.lake/sys.out", "w").write("\n".join(out) + "\n")
 PY
 	sbx 60 /usr/bin/python3 sys.py
 	[ "$status" -eq 0 ]
-	cat "$T/sys.out"
-	[ "$(grep -c ' -> refused$' "$T/sys.out")" -eq 5 ]
-	run ! grep -E 'writable|shows [1-9]' "$T/sys.out"
-	run ! grep -x 'uid 0' "$T/sys.out"
+	cat "$T/.lake/sys.out"
+	[ "$(grep -c ' -> refused$' "$T/.lake/sys.out")" -eq 5 ]
+	run ! grep -E 'writable|shows [1-9]' "$T/.lake/sys.out"
+	run ! grep -x 'uid 0' "$T/.lake/sys.out"
 }
 
 @test "attack: a nested PID namespace is refused, so it cannot hide a 1 s burn" {
@@ -475,16 +481,16 @@ r = subprocess.run(["unshare", "-Upf", "--", "/usr/bin/python3", "-c",
     "import os, signal, time\nsignal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
     "pid = os.fork()\nif pid == 0:\n    os.execv('/usr/bin/python3', ['python3', '/project/burn.py', '1'])\n"
     "time.sleep(1.5)\n"])
-open("/project/nest.out", "w").write("unshare exit %d\n" % r.returncode)
+open("/project/.lake/nest.out", "w").write("unshare exit %d\n" % r.returncode)
 PY
 	sbx 60 /usr/bin/python3 nest.py
 	[ "$status" -eq 0 ]
-	cat "$T/nest.out"
+	cat "$T/.lake/nest.out"
 	# where a nested namespace could be made, its burn went uncounted
-	if grep -qx 'unshare exit 0' "$T/nest.out"; then
+	if grep -qx 'unshare exit 0' "$T/.lake/nest.out"; then
 		between "$(cpu_of "$R/$M.time")" 0.8 6
 	fi
-	run ! grep -x 'unshare exit 0' "$T/nest.out"
+	run ! grep -x 'unshare exit 0' "$T/.lake/nest.out"
 }
 
 @test "attack: children autoreaped under SIGCHLD=SIG_IGN hide from rusage, not from the task clock: cpu_hidden" {
@@ -564,26 +570,26 @@ C
 	git -C "$D/pkg" commit -qm dep
 	rev=$(git -C "$D/pkg" rev-parse HEAD)
 	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
-		--time-file "$R/$M.time" --timeout 60 --sandbox-user 4242:4242 -- /usr/bin/bash -c 'id -u > uid
-		/usr/bin/git -C .lake/packages/pkg rev-parse --verify HEAD > with 2>&1
+		--time-file "$R/$M.time" --timeout 60 --sandbox-user 4242:4242 -- /usr/bin/bash -c 'id -u > .lake/uid
+		/usr/bin/git -C .lake/packages/pkg rev-parse --verify HEAD > .lake/with 2>&1
 		/usr/bin/env -u GIT_CONFIG_COUNT -u GIT_CONFIG_KEY_0 -u GIT_CONFIG_VALUE_0 \
-			/usr/bin/git -C .lake/packages/pkg rev-parse --verify HEAD > without 2>&1 || true'
+			/usr/bin/git -C .lake/packages/pkg rev-parse --verify HEAD > .lake/without 2>&1 || true'
 	[ "$status" -eq 0 ]
 	# the dependency is root's; the sandbox is not
 	[ "$(stat -c %u "$D/pkg")" -eq 0 ]
-	[ "$(cat "$T/uid")" -eq 4242 ]
-	[ "$(cat "$T/with")" = "$rev" ]
-	grep -q 'dubious ownership' "$T/without"
+	[ "$(cat "$T/.lake/uid")" -eq 4242 ]
+	[ "$(cat "$T/.lake/with")" = "$rev" ]
+	grep -q 'dubious ownership' "$T/.lake/without"
 }
 
 @test "sc-sandbox-exec returns only once every process of its PID namespace is gone (timeout)" {
 	cat > "$T/stay.py" <<'PY'
 import os, signal, time
-open("/project/pidns", "w").write(os.readlink("/proc/self/ns/pid"))
+open("/project/.lake/pidns", "w").write(os.readlink("/proc/self/ns/pid"))
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 if os.fork() == 0:
     if os.fork() == 0:
-        open("/project/orphan", "w").write("started")
+        open("/project/.lake/orphan", "w").write("started")
         while True:
             time.sleep(1)
     os._exit(0)
@@ -593,14 +599,14 @@ PY
 	sbx 1 /usr/bin/python3 stay.py
 	# checked at once, no waiting: by PID namespace, on the whole host
 	local ns
-	ns=$(cat "$T/pidns")
+	ns=$(cat "$T/.lake/pidns")
 	live=$(for p in /proc/[0-9]*; do
 		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$ns" ] &&
 			[ "$(awk '{ print $3 }' "$p/stat" 2>/dev/null)" != Z ] && echo "${p#/proc/}"
 	done; true)
 	[ "$status" -eq 1 ]
 	[ "$(field timed_out)" = true ]
-	[ -f "$T/orphan" ]
+	[ -f "$T/.lake/orphan" ]
 	[ -n "$ns" ]
 	[ -z "$live" ]
 }
@@ -611,25 +617,25 @@ PY
 import os
 s = os.statvfs("/tmp")
 st = os.stat("/tmp")
-open("/project/who.out", "w").write("%d %d %d %o\n" % (os.getuid(), os.getgid(), s.f_blocks * s.f_frsize, st.st_mode & 0o7777))
+open("/project/.lake/who.out", "w").write("%d %d %d %o\n" % (os.getuid(), os.getgid(), s.f_blocks * s.f_frsize, st.st_mode & 0o7777))
 open("/tmp/x", "w").write("tmp is writable")
 PY
 	sbx 60 /usr/bin/python3 who.py
 	[ "$status" -eq 0 ]
 	# by default a uid/gid of the run's own (DynamicUser's range)
 	local uid gid rest
-	read -r uid gid rest < "$T/who.out"
+	read -r uid gid rest < "$T/.lake/who.out"
 	[ "$uid" -ge 61184 ]
 	[ "$uid" -le 65519 ]
 	[ "$gid" -eq "$uid" ]
 	[ "$rest" = "1073741824 1777" ]
 	rm "$R/$M.time"
-	rm "$T/who.out"
+	rm "$T/.lake/who.out"
 	chmod -R a+rwX "$T/.lake"
 	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
 		--time-file "$R/$M.time" --timeout 60 --sandbox-user 4242:4243 --tmp-size 64M -- /usr/bin/python3 who.py
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/who.out")" = "4242 4243 67108864 1777" ]
+	[ "$(cat "$T/.lake/who.out")" = "4242 4243 67108864 1777" ]
 	for bad in root 0:0 1:0 nosuchuser-sc 12 -1:5 1:2:3; do
 		run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
 			--time-file "$R/bad.time" --timeout 60 --sandbox-user "$bad" -- /usr/bin/true
@@ -683,11 +689,11 @@ PY
 	sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --bwrap "$W/bwrap" \
 		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/python3 -c '
 import time
-open("/project/ready", "w").write("x")
+open("/project/.lake/ready", "w").write("x")
 time.sleep(60)' 7<"$W/secret" > /dev/null 2>&1 &
 	local exe=$! i tpid=
-	wait_for 30 test -e "$T/ready"
-	[ -e "$T/ready" ]
+	wait_for 30 test -e "$T/.lake/ready"
+	[ -e "$T/.lake/ready" ]
 	tpid=$(pgrep -P "$exe" -x time)
 	gnu_time_fds=$(for f in /proc/"$tpid"/fd/*; do readlink "$f"; done)
 	kill -TERM "$exe"
@@ -714,10 +720,10 @@ exec /usr/bin/bwrap "\$@"
 SH
 	chmod 755 "$W/bwrap"
 	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --bwrap "$W/bwrap" \
-		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/bash -c 'cat <&9 > leak; ls /proc/self/fd > fds'
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/bash -c 'cat <&9 > .lake/leak; ls /proc/self/fd > .lake/fds'
 	[ "$status" -eq 0 ]
-	[ ! -s "$T/leak" ]
-	run ! grep -x 9 "$T/fds"
+	[ ! -s "$T/.lake/leak" ]
+	run ! grep -x 9 "$T/.lake/fds"
 }
 
 @test "a folder the sandbox user cannot reach is named before bwrap starts" {

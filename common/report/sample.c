@@ -11,7 +11,7 @@
 
 static const char *const reasons[] = {
 	"prebuild_failed", "prebuild_timeout", "source_changed", "deadline_exceeded", "timeout", "failed", "invalid_counters",
-	"missing_counters", "status_mismatch", "sandbox_failed", "cpu_hidden", NULL,
+	"missing_counters", "status_mismatch", "sandbox_failed", "cpu_hidden", "disk_full", NULL,
 };
 
 int sc_is_error_reason(const char *reason)

@@ -58,6 +58,12 @@ void sc_run_check_host(struct sc_run *r)
 		sc_die("workspace already exists; runs are never resumed or overwritten (%s)",
 		       r->o.workspace);
 	check_workspace_apart(r);
+	char *parent = sc_workspace_parent(r->o.workspace);
+	long long free_b = sc_workspace_free(parent);
+	if (free_b >= 0 && (unsigned long long)free_b < SC_WORKSPACE_MIN_FREE)
+		sc_die("only %lld MiB free where the workspace goes; profile-run needs at least %llu MiB (%s)",
+		       free_b >> 20, SC_WORKSPACE_MIN_FREE >> 20, parent);
+	free(parent);
 }
 
 static void read_manifest(const struct sc_run *r, struct sc_manifest *m)

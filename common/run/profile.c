@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* 2. The plan, kept byte for byte: its digest binds every sample. */
 static void make_plan(struct sc_run *r)
@@ -158,12 +159,15 @@ static void run_release(struct sc_run *r)
 	sc_toolchain_info_free(&r->tc);
 	sb_release(&r->samples);
 	sb_release(&r->plan_json);
+	sc_argv_release(&r->sealed[0]);
+	sc_argv_release(&r->sealed[1]);
 	free(r->ws);
 }
 
 int sc_profile_run(const struct sc_run_opts *o, const char *dir)
 {
-	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT, .samples = STRBUF_INIT};
+	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT, .samples = STRBUF_INIT,
+	                   .sealed = {SC_ARGV_INIT, SC_ARGV_INIT}};
 	sc_stage_init_signals();
 
 	sc_run_check_host(&r);
@@ -176,13 +180,18 @@ int sc_profile_run(const struct sc_run_opts *o, const char *dir)
 	r.ws = sc_workspace_claim(r.o.workspace, r.plan_json.buf, r.plan_json.len);
 	if (!r.plan.no_changes) {
 		materialize(&r, &self_test);
+		sc_workspace_reserve(r.ws);
+		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox_gid : -1);
 		sc_run_measure(&r);
+		sc_workspace_restrict(r.ws, -1);
 	} else {
 		sc_run_finish_check(&r, &self_test);
 		/* sc-plan has already warned that the head is in the base. */
 		if (!r.o.quiet && strcmp(r.plan.merge_base, r.plan.head) != 0)
 			fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
 	}
+	if (r.ws)
+		sc_workspace_release(r.ws); /* the report's room */
 	int rc = report(&r);
 	run_release(&r);
 	return rc;

@@ -88,3 +88,10 @@ void sc_run_prebuild_sample(struct sc_run *r, int side, int rc, const char *time
 	}
 	free(sample);
 }
+
+void sc_run_prebuild_unmeasured(struct sc_run *r, int side, const char *reason, const char *detail)
+{
+	char *sample = xasprintf("%s:" SC_PREBUILD_ID, sc_side_name(side));
+	unmeasured_sample(r, side, sample, reason, detail);
+	free(sample);
+}

@@ -22,6 +22,8 @@ void sc_run_unmeasured(struct sc_run *r, int side, const struct sc_plan_file *f,
  * returned parsed in S.  Returns S->ok. */
 int sc_run_parse_raw(struct sc_run *r, int side, const char *sample, const char *time_file,
                      const char *status_file, struct sc_sample *s);
+/* The side's prebuild "<side>:@prebuild" is REASON with DETAIL. */
+void sc_run_prebuild_unmeasured(struct sc_run *r, int side, const char *reason, const char *detail);
 /* The prebuild's own counters as "<side>:@prebuild"; RC is sc-sandbox-exec's
  * (0 and 1 left a status line and a time file). */
 void sc_run_prebuild_sample(struct sc_run *r, int side, int rc, const char *time_file,

@@ -1,15 +1,14 @@
 #include "run/side.h"
-#include "git/srccheck.h"
 #include "run/precheck.h"
 #include "run/samples.h"
 #include "run/schedule.h"
+#include "run/seal.h"
 #include "run/stage.h"
 #include "run/workspace.h"
 #include "util/die.h"
 #include "util/run.h"
 #include "util/safefile.h"
 
-#include <ftw.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,6 +22,36 @@ enum sc_step_outcome sc_run_step_outcome(struct sc_run *r, int rc)
 	if (sc_stage_system_failure(rc))
 		r->system_failed = 1;
 	return SC_STEP_NOT_RUN;
+}
+
+/* Below this much free space after a step, the step filled the disk. */
+#define DISK_FULL_BELOW (1ll << 20)
+
+/* Did the last step leave the disk full?  Then the reserve goes back to
+ * the file system, so that the status lines, samples and the report fit,
+ * and the step and every later one are disk_full, not a machine failure. */
+static int hit_full_disk(struct sc_run *r)
+{
+	if (r->disk_full)
+		return 1;
+	long long avail = sc_workspace_free(r->ws);
+	if (avail < 0 || avail >= DISK_FULL_BELOW)
+		return 0;
+	sc_workspace_release(r->ws);
+	r->disk_full = 1;
+	return 1;
+}
+
+/* A sample (FILE, or the side's prebuild when FILE is NULL) not measured
+ * because the disk is full. */
+static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f)
+{
+	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
+	if (f)
+		sc_run_unmeasured(r, side, f, "disk_full", detail);
+	else
+		sc_run_prebuild_unmeasured(r, side, "disk_full", detail);
+	sc_run_progress(r, "%s %s: not run (disk_full)", sc_side_name(side), f ? f->path : "prebuild");
 }
 
 /* Run one command in the side's sandbox; the status line is kept beside the
@@ -44,14 +73,17 @@ static int sandboxed(struct sc_run *r, int side, const char *name, double timeou
 		sc_argv_push_owned(&a, sc_run_log_path(r, side, name));
 	}
 	sc_run_push_bwrap(r, &a, 1);
+	sc_run_push_sealed(r, side, &a);
 	sc_argv_push(&a, "--");
 	for (const char *const *p = cmd; *p; p++)
 		sc_argv_push(&a, *p);
 	struct strbuf status = STRBUF_INIT;
 	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &status);
-	if (status.len)
-		sc_write_file_atomic_or_die(*status_file, status.buf, status.len, "status line");
 	sc_run_stop_if_interrupted(r);
+	if (hit_full_disk(r))
+		rc = 1; /* it ran: neither a machine failure nor counters to trust */
+	if (status.len && !r->disk_full)
+		sc_write_file_atomic_or_die(*status_file, status.buf, status.len, "status line");
 	sb_release(&status);
 	sc_argv_release(&a);
 	free(tree);
@@ -59,48 +91,23 @@ static int sandboxed(struct sc_run *r, int side, const char *name, double timeou
 	return rc;
 }
 
-/* The side's tree becomes the sandbox user's, links themselves and not
- * what they point at, right before candidate code first runs in it; the
- * workspace, raw/, the plan and the other side stay ours. */
-static unsigned hand_uid, hand_gid; /* nftw passes no context */
-static int hand_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Candidate code ran in the tree (the prebuild, earlier samples, this
+ * sample): the file measured and the Lake configuration must still be the
+ * plan's blobs, WHEN ("before" or "after") the sample.  1 if they are;
+ * else the sample is the error source_changed. */
+static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
+                              const char *when)
 {
-	(void)st, (void)flag, (void)ftw;
-	return lchown(path, hand_uid, hand_gid) < 0 ? -1 : 0;
-}
-
-static void hand_over_tree(struct sc_run *r, int side)
-{
-	if (geteuid() != 0)
-		return;
-	hand_uid = r->o.sandbox_uid;
-	hand_gid = r->o.sandbox_gid;
-	char *tree = sc_run_tree(r, side);
-	if (nftw(tree, hand_one, 64, FTW_PHYS) != 0)
-		sc_die_sys_errno("cannot hand the %s tree to the sandbox user %s (%s)",
-		                 sc_side_name(side), r->o.sandbox_user, tree);
-	free(tree);
-}
-
-/* Candidate code ran in the tree (the prebuild, earlier samples): the file
- * about to be measured must still be the plan's blob.  1 if it is; else
- * the sample is the error source_changed. */
-static int source_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f)
-{
-	char *tree = sc_run_tree(r, side);
 	struct strbuf why = STRBUF_INIT;
-	const char *blob = side == SC_SIDE_BASE ? f->base_blob : f->head_blob;
-	int same = sc_source_is_blob(tree, f->path, blob, &why);
+	int same = sc_run_measured_unchanged(r, side, f, &why);
 	if (!same) {
-		char *detail = xasprintf("%s is not the plan's blob %.12s before its sample: %s", f->path,
-		                         blob, why.buf);
+		char *detail = xasprintf("%s its sample: %s", when, why.buf);
 		sc_run_unmeasured(r, side, f, "source_changed", detail);
-		sc_run_progress(r, "%s %s: not run (source changed: %s)", sc_side_name(side), f->path,
-		                why.buf);
+		sc_run_progress(r, "%s %s: not measured (source changed %s its sample: %s)",
+		                sc_side_name(side), f->path, when, why.buf);
 		free(detail);
 	}
 	sb_release(&why);
-	free(tree);
 	return same;
 }
 
@@ -137,6 +144,7 @@ static void preflight(struct sc_run *r, int side)
 		             "--dependencies with `lake build` in a trusted checkout of T; %s (%s)",
 		             sc_side_name(side), hint, r->o.deps);
 	}
+	sc_run_seal_config(r, side);
 	free(time_file);
 	free(status_file);
 }
@@ -179,8 +187,15 @@ static int prebuild(struct sc_run *r, int side)
 	int rc = sandboxed(r, side, "prebuild", r->o.prebuild_timeout, cmd.v, &time_file, &status_file);
 	double wall = sc_monotonic_now() - t0;
 	enum sc_step_outcome out = sc_run_step_outcome(r, rc);
-	sc_run_prebuild_sample(r, side, rc, time_file, status_file);
 	r->step++;
+	if (r->disk_full) {
+		disk_full_sample(r, side, NULL);
+		sc_argv_release(&cmd);
+		free(time_file);
+		free(status_file);
+		return 0;
+	}
+	sc_run_prebuild_sample(r, side, rc, time_file, status_file);
 	int late = out == SC_STEP_FAILED && timed_out(status_file);
 	prebuild_progress(r, side, nmod, out, late, wall);
 	sc_argv_release(&cmd);
@@ -189,33 +204,43 @@ static int prebuild(struct sc_run *r, int side)
 	return out == SC_STEP_OK ? 1 : late ? -1 : 0;
 }
 
+/* The counters of a sample that ran, recorded; its progress line. */
+static void record_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
+                          const char *time_file, const char *status_file)
+{
+	char *sample = xasprintf("%s:%s", sc_side_name(side), f->id);
+	struct sc_sample s;
+	if (sc_run_parse_raw(r, side, sample, time_file, status_file, &s)) {
+		char *cpu = sc_run_fmt_seconds(s.cpu_s), *wall = sc_run_fmt_seconds(s.wall_s);
+		sc_run_progress(r, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu, wall);
+		free(cpu);
+		free(wall);
+	} else {
+		char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
+		sc_run_progress(r, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error,
+		                *hint ? "; " : "", hint);
+		free(hint);
+	}
+	sc_sample_free(&s);
+	free(sample);
+}
+
 /* One timed sample: `lake lean` passes the package's leanOptions
- * (CLI/Help.lean helpLean); `lake env lean` would drop them. */
+ * (CLI/Help.lean helpLean); `lake env lean` would drop them.  What it
+ * measured counts only when the file and the Lake configuration are
+ * still the plan's blobs afterwards. */
 static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout)
 {
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
 	char *time_file, *status_file;
 	int rc = sandboxed(r, side, f->id, timeout, cmd, &time_file, &status_file);
-	if (sc_run_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
+	if (r->disk_full) {
+		disk_full_sample(r, side, f);
+	} else if (sc_run_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
 		sc_run_unmeasured(r, side, f, "sandbox_failed", "sc-sandbox-exec could not run the sample");
 		sc_run_progress(r, "%s %s: sandbox did not run", sc_side_name(side), f->path);
-	} else {
-		char *sample = xasprintf("%s:%s", sc_side_name(side), f->id);
-		struct sc_sample s;
-		if (sc_run_parse_raw(r, side, sample, time_file, status_file, &s)) {
-			char *cpu = sc_run_fmt_seconds(s.cpu_s), *wall = sc_run_fmt_seconds(s.wall_s);
-			sc_run_progress(r, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu,
-			                wall);
-			free(cpu);
-			free(wall);
-		} else {
-			char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
-			sc_run_progress(r, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error,
-			                *hint ? "; " : "", hint);
-			free(hint);
-		}
-		sc_sample_free(&s);
-		free(sample);
+	} else if (measured_unchanged(r, side, f, "after")) {
+		record_sample(r, side, f, time_file, status_file);
 	}
 	free(time_file);
 	free(status_file);
@@ -239,7 +264,17 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
  * clock runs on across sides.  Returns the budget used so far. */
 static double measure_side(struct sc_run *r, int side, double phase_used)
 {
-	hand_over_tree(r, side);
+	if (r->disk_full) {
+		r->step++;
+		disk_full_sample(r, side, NULL);
+		for (size_t i = 0; i < r->plan.n_files; i++)
+			if (sc_change_on_side(r->plan.files[i].change, side)) {
+				r->step++;
+				disk_full_sample(r, side, &r->plan.files[i]);
+			}
+		return phase_used;
+	}
+	sc_run_prepare_tree(r, side);
 	preflight(r, side);
 	int built = prebuild(r, side);
 	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
@@ -248,6 +283,10 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 		if (!sc_change_on_side(f->change, side))
 			continue;
 		r->step++;
+		if (r->disk_full) {
+			disk_full_sample(r, side, f);
+			continue;
+		}
 		if (built != 1) {
 			not_built(r, side, f, built);
 			continue;
@@ -256,10 +295,11 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 		if (!sc_phase_can_start(left)) {
 			sc_run_unmeasured(r, side, f, "deadline_exceeded", "the timed phase budget was spent");
 			sc_run_progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
-		} else if (source_unchanged(r, side, f)) {
+		} else if (measured_unchanged(r, side, f, "before")) {
 			sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
 		}
 	}
+	sc_run_give_back(r, side);
 	return sc_monotonic_now() - phase_start;
 }
 

@@ -37,9 +37,11 @@ struct sc_run {
 	char run_id[SC_RUN_ID_HEXSZ + 1];
 	struct sc_toolchain_info tc;
 	struct strbuf samples; /* samples.jsonl so far */
+	struct sc_argv sealed[2]; /* per side: paths below .lake read-only after the preflight */
 	int step, steps;
 	int measurement_failed; /* an error sample: exit 1 */
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
+	int disk_full;          /* a step left the disk full: the rest of the run is disk_full */
 };
 
 /* "[step/steps] what" on stderr, unless --quiet. */

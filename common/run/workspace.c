@@ -7,12 +7,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len)
 {
-	if (mkdir(ws, 0755) < 0) {
+	if (mkdir(ws, 0700) < 0) {
 		if (errno == EEXIST)
 			sc_die("workspace already exists; runs are never resumed or overwritten (%s)", ws);
 		sc_die_path_errno("cannot create workspace (%s)", ws);
@@ -50,4 +52,49 @@ char *sc_workspace_parent(const char *ws)
 char *sc_workspace_raw(const char *ws, const char *side, const char *name, const char *ext)
 {
 	return xasprintf("%s/raw/%s-%s.%s", ws, side, name, ext);
+}
+
+void sc_workspace_restrict(const char *ws, long gid)
+{
+	int share = gid != -1 && (gid_t)gid != getegid();
+	if (chown(ws, (uid_t)-1, share ? (gid_t)gid : getegid()) < 0 || chmod(ws, share ? 0710 : 0700) < 0)
+		sc_die_sys_errno("cannot set the workspace's owner and mode (%s)", ws);
+}
+
+long long sc_workspace_free(const char *dir)
+{
+	struct statvfs v;
+	if (statvfs(dir, &v) < 0)
+		return -1;
+	return (long long)v.f_bavail * (long long)v.f_frsize;
+}
+
+void sc_workspace_reserve(const char *ws)
+{
+	char *path = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	struct stat st;
+	int rc = fd < 0 || fstat(fd, &st) < 0 ? -1
+	         : fallocate(fd, FALLOC_FL_KEEP_SIZE, st.st_size, (off_t)SC_WORKSPACE_RESERVE);
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0) {
+		errno = e;
+		sc_die_sys_errno("cannot reserve %llu MiB for the report (%s)", SC_WORKSPACE_RESERVE >> 20, path);
+	}
+	free(path);
+}
+
+void sc_workspace_release(const char *ws)
+{
+	char *path = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size,
+		          (off_t)SC_WORKSPACE_RESERVE);
+	if (fd >= 0)
+		close(fd);
+	free(path);
 }

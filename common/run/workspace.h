@@ -14,6 +14,26 @@
  * plan.json (PLAN, LEN bytes), and from here make every error line say
  * that the folder stays.  Returns WS resolved (allocated). */
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len);
+/* Nobody but the operator searches WS (mode 0700; DESIGN.md "Sealed
+ * measurement"), except, while GID (the sandbox user's group, when it is
+ * not the operator's) is given, that group, which bwrap needs to reach
+ * the trees: mode 0710.  Dies (exit 3) when WS cannot be changed. */
+void sc_workspace_restrict(const char *ws, long gid);
+/* A full disk must not cost the report (DESIGN.md "Sealed measurement"):
+ * profile-run starts only with SC_WORKSPACE_MIN_FREE bytes free where the
+ * workspace goes (the reserve and the report twice over), keeps
+ * SC_WORKSPACE_RESERVE of them allocated beyond the end of WS/INCOMPLETE
+ * (no inode of its own), and releases them when a step left the disk
+ * full, or before the report is written, so that the status lines,
+ * samples and report still fit. */
+#define SC_WORKSPACE_MIN_FREE (32ull << 20)
+#define SC_WORKSPACE_RESERVE (16ull << 20)
+/* Bytes an unprivileged writer has free on DIR's file system, or -1. */
+long long sc_workspace_free(const char *dir);
+/* Allocate the reserve (dies, exit 3, when it cannot). */
+void sc_workspace_reserve(const char *ws);
+/* Give the reserve back to the file system (later calls do nothing). */
+void sc_workspace_release(const char *ws);
 /* The report is whole: INCOMPLETE goes. */
 void sc_workspace_complete(const char *ws);
 /* The folder that will hold WS, before WS exists: its path up to the last

@@ -4,13 +4,17 @@
 #include "sandbox/precond.h"
 #include "util/argv.h"
 #include "util/die.h"
+#include "util/fswalk.h"
 #include "util/pathcheck.h"
 #include "util/seconds.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The three mounted folders, canonical; N the option names. */
@@ -44,18 +48,59 @@ static void check_mounts(const struct sc_command_spec *spec, struct mounts *m)
 				sc_die("%s and %s overlap (%s, %s)", names[i], names[j], m->dir[i], m->dir[j]);
 }
 
-/* bwrap mounts the dependencies at TREE/.lake/packages: sandboxed code of
- * an earlier run could have made either a symlink. */
-static void check_mountpoint(const char *tree)
+/* bwrap mounts TREE/.lake read-write and the dependencies at
+ * TREE/.lake/packages: sandboxed code of an earlier run could have made
+ * either a symlink.  A tree without .lake gets one, the sandbox user's. */
+static void check_mountpoint(const char *tree, const struct sc_sandbox *sb)
 {
-	const char *rel[] = {".lake", ".lake/packages"};
+	const char *rel[] = {SC_SANDBOX_LAKE, SC_SANDBOX_LAKE "/packages"};
 	for (int i = 0; i < 2; i++) {
 		char *p = xasprintf("%s/%s", tree, rel[i]);
 		struct stat st;
-		if (lstat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+		if (i == 0 && lstat(p, &st) < 0 && errno == ENOENT) {
+			if (mkdir(p, 0755) < 0)
+				sc_die_path_errno("cannot create the tree's %s (%s)", rel[i], p);
+			if (geteuid() == 0 && lchown(p, sb->uid, sb->gid) < 0)
+				sc_die_sys_errno("cannot hand the tree's %s to the sandbox user (%s)", rel[i], p);
+		}
+		if (lstat(p, &st) == 0 ? !S_ISDIR(st.st_mode) : i == 0)
 			sc_die("the tree's %s is not a plain directory (%s)", rel[i], p);
 		free(p);
 	}
+}
+
+/* --read-only PATH: below the tree's .lake (not its packages), reached
+ * beneath the tree through no link, a folder or a regular file. */
+static void check_sealed(const char *tree, const char *const *sealed)
+{
+	int tfd = open(tree, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0)
+		sc_die_path_errno("cannot open --tree (%s)", tree);
+	for (const char *const *p = sealed; p && *p; p++) {
+		const char *rel = *p + strlen(SC_SANDBOX_LAKE "/");
+		if (strncmp(*p, SC_SANDBOX_LAKE "/", strlen(SC_SANDBOX_LAKE "/")) != 0 || !*rel ||
+		    strncmp(rel, "packages", 8) == 0 || strstr(*p, "/../") || strstr(*p, "//") ||
+		    strcmp(*p + strlen(*p) - 3, "/..") == 0)
+			sc_die("--read-only names a path below the tree's .lake, not its packages (%s)", *p);
+		struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		                       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+		int fd = (int)syscall(SYS_openat2, tfd, *p, &how, sizeof how);
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) < 0 || !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+			sc_die("--read-only is not a folder or file of the tree reached through no link (%s)", *p);
+		close(fd);
+	}
+	close(tfd);
+}
+
+/* Nothing the candidate made outlives the run: no setuid or setgid file
+ * stays in the writable folder (util/fswalk: no link followed). */
+static void clear_leftovers(const char *tree)
+{
+	char *lake = xasprintf("%s/" SC_SANDBOX_LAKE, tree), *where = NULL;
+	if (sc_fswalk_seal(lake, -1, -1, &where) < 0)
+		sc_die_sys_errno("cannot clear setuid and setgid bits the sandbox left (%s)", where ? where : lake);
+	free(lake);
 }
 
 /* bwrap runs as the sandbox user: a folder it cannot reach is named here,
@@ -89,8 +134,10 @@ static void run(struct sc_sandbox *sb, const struct sc_command_spec *spec, doubl
 	struct sc_argv args = SC_ARGV_INIT;
 	init_args(spec, log != NULL, &args);
 	struct sc_sandbox_result r;
-	if (sc_sandbox_run(sb, tmp, args.v, timeout, &r) < 0) {
-		int e = errno;
+	int started = sc_sandbox_run(sb, tmp, args.v, timeout, &r);
+	int e = errno;
+	clear_leftovers(sb->tree);
+	if (started < 0) {
 		sc_time_file_abandon(tmp);
 		errno = e;
 		sc_die_path_errno("cannot start the sandbox (%s)", SC_GNU_TIME_PATH);
@@ -126,7 +173,9 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 	char *init = sc_sandbox_find_init(spec->libexecdir);
 	if (sc_path_within(init, m.dir[0]) || sc_path_within(init, m.dir[2]))
 		sc_die("sc-init lies inside a sandbox mount (%s)", init);
-	check_mountpoint(m.dir[0]);
+	check_mountpoint(m.dir[0], &sb);
+	check_sealed(m.dir[0], spec->sealed);
+	sb.sealed = spec->sealed;
 	check_reach(&sb, &m, init);
 	sb.keep_output = log != NULL;
 	sb.init = init, sb.tree = m.dir[0], sb.toolchain = m.dir[1], sb.deps = m.dir[2];

@@ -12,6 +12,7 @@ struct sc_command_spec {
 	const char *time_file;               /* --time-file */
 	const char *timeout;                 /* --timeout, seconds */
 	const char *log;                     /* --log, or NULL */
+	const char *const *sealed;           /* --read-only paths below TREE/.lake, or NULL */
 	const char *libexecdir;              /* where sc-init is installed (hostcheck.h) */
 	char **argv;                         /* the command, NULL-terminated */
 };

@@ -124,6 +124,23 @@ static void bounded_tmpfs(const struct sc_sandbox *sb, struct sc_argv *a, const 
 	sc_argv_push(a, path);
 }
 
+/* The tree read-only, its .lake (the build folder) read-write on top, and
+ * what the host sealed there (Lake's compiled configuration, made by the
+ * preflight from T's files) read-only again: candidate code can change
+ * neither the sources nor the Lake configuration that is measured. */
+static void tree_binds(const struct sc_sandbox *sb, struct sc_argv *a)
+{
+	push3(a, "--ro-bind", sb->tree, SC_SANDBOX_PROJECT);
+	sc_argv_push(a, "--bind");
+	sc_argv_push_owned(a, xasprintf("%s/" SC_SANDBOX_LAKE, sb->tree));
+	sc_argv_push(a, SC_SANDBOX_PROJECT "/" SC_SANDBOX_LAKE);
+	for (const char *const *p = sb->sealed; p && *p; p++) {
+		sc_argv_push(a, "--ro-bind");
+		sc_argv_push_owned(a, xasprintf("%s/%s", sb->tree, *p));
+		sc_argv_push_owned(a, xasprintf(SC_SANDBOX_PROJECT "/%s", *p));
+	}
+}
+
 void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 {
 	static const char *const fixed[] = {
@@ -162,14 +179,10 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	bounded_tmpfs(sb, a, "/tmp");
 	sc_argv_push(a, "--dir");
 	sc_argv_push(a, SC_SANDBOX_HOME);
-	const char *binds[][3] = {
-		{"--ro-bind", sb->toolchain, SC_SANDBOX_TOOLCHAIN},
-		{"--bind", sb->tree, SC_SANDBOX_PROJECT},
-		{"--ro-bind", sb->deps, SC_SANDBOX_DEPS},
-		{"--ro-bind", sb->init, SC_SANDBOX_INIT},
-	};
-	for (size_t i = 0; i < sizeof binds / sizeof *binds; i++)
-		push3(a, binds[i][0], binds[i][1], binds[i][2]);
+	push3(a, "--ro-bind", sb->toolchain, SC_SANDBOX_TOOLCHAIN);
+	tree_binds(sb, a);
+	push3(a, "--ro-bind", sb->deps, SC_SANDBOX_DEPS);
+	push3(a, "--ro-bind", sb->init, SC_SANDBOX_INIT);
 	remount_ro(a, "/");
 	if (sb->seccomp_fd > 2) {
 		/* installed by bwrap right before it execs sc-init */

@@ -9,6 +9,7 @@
 /* Fixed places inside the sandbox. */
 #define SC_SANDBOX_PROJECT "/project"
 #define SC_SANDBOX_TOOLCHAIN "/toolchain"
+#define SC_SANDBOX_LAKE ".lake" /* the one writable folder of the tree */
 #define SC_SANDBOX_DEPS "/project/.lake/packages"
 #define SC_SANDBOX_INIT "/sc-init"
 #define SC_SANDBOX_PATH "/toolchain/bin:/usr/bin:/bin"
@@ -26,7 +27,8 @@
 struct sc_sandbox {
 	const char *bwrap;     /* canonical path of the bwrap binary */
 	const char *init;      /* canonical path of sc-init on the host */
-	const char *tree;      /* canonical; mounted read-write at /project */
+	const char *tree;      /* canonical; read-only at /project, its .lake read-write */
+	const char *const *sealed; /* paths below TREE/.lake, read-only on top; NULL-terminated or NULL */
 	const char *toolchain; /* canonical; read-only at /toolchain */
 	const char *deps;      /* canonical; read-only at /project/.lake/packages */
 	int report_fd;         /* inherited pipe to the host (sc-init's REPORT_FD) */

@@ -44,6 +44,7 @@ static void scratch_make(struct scratch *s, const struct sc_sandbox *sb)
 		sc_die_path_errno("cannot create a self-test folder (%s)", s->base);
 	hand_over(s->base, sb);
 	s->tree = mkdir_in(s->base, "tree", sb);
+	free(mkdir_in(s->base, "tree/" SC_SANDBOX_LAKE, sb)); /* the tree's one writable folder */
 	s->toolchain = mkdir_in(s->base, "toolchain", sb);
 	s->deps = mkdir_in(s->base, "deps", sb);
 	s->time_file = xasprintf("%s/time", s->base);

@@ -18,9 +18,11 @@ static struct sc_argv a = SC_ARGV_INIT;
 
 static void build(void)
 {
+	static const char *const sealed[] = {".lake/config", NULL};
 	struct sc_sandbox sb = {.bwrap = "/usr/bin/bwrap", .init = "/opt/sc/sc-init", .tree = "/w/head",
 	                        .toolchain = "/tc", .deps = "/deps", .report_fd = 7, .uid = 65534,
-	                        .gid = 65533, .tmp_size = 1u << 20, .seccomp_fd = 9};
+	                        .gid = 65533, .tmp_size = 1u << 20, .seccomp_fd = 9,
+	                        .sealed = sealed};
 	sc_argv_release(&a);
 	sc_sandbox_bwrap_argv(&sb, &a);
 }
@@ -154,7 +156,18 @@ START_TEST(isolation_rules)
 	HAS("--perms", "1777", "--size", "1048576", "--tmpfs", "/tmp");
 	HAS("--ro-bind", "/tc", "/toolchain");
 	HAS("--ro-bind", "/deps", "/project/.lake/packages");
-	HAS("--bind", "/w/head", "/project");
+	/* the tree read-only, its .lake writable on top, the sealed configuration
+	 * read-only on that, the dependencies last (issue 19) */
+	HAS("--ro-bind", "/w/head", "/project");
+	ck_assert_int_lt(find((const char *const[]){"--bind", "/w/head", "/project", NULL}), 0);
+	HAS("--bind", "/w/head/.lake", "/project/.lake");
+	HAS("--ro-bind", "/w/head/.lake/config", "/project/.lake/config");
+	ck_assert_int_lt(find((const char *const[]){"--ro-bind", "/w/head", "/project", NULL}),
+	                 find((const char *const[]){"--bind", "/w/head/.lake", "/project/.lake", NULL}));
+	ck_assert_int_lt(find((const char *const[]){"--bind", "/w/head/.lake", "/project/.lake", NULL}),
+	                 find((const char *const[]){"--ro-bind", "/w/head/.lake/config", NULL}));
+	ck_assert_int_lt(find((const char *const[]){"--ro-bind", "/w/head/.lake/config", NULL}),
+	                 find((const char *const[]){"--ro-bind", "/deps", NULL}));
 	HAS("--ro-bind", "/opt/sc/sc-init", "/sc-init");
 	/* /proc as runc masks it, wherever this kernel has the entry */
 	struct stat st;

@@ -1,0 +1,91 @@
+#include "run/seal.h"
+#include "git/srccheck.h"
+#include "util/die.h"
+#include "util/fswalk.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where Lake keeps a lakefile.lean's compiled configuration: the
+ * workspace's .lake/config/<index>/ from Lean 4.31 (lean4#13683), the
+ * package's own .lake/ before (Load/Lean/Elab.lean importConfigFile). */
+static const char *const config_cache[] = {".lake/config", ".lake/lakefile.olean",
+                                           ".lake/lakefile.olean.trace", NULL};
+
+void sc_run_prepare_tree(struct sc_run *r, int side)
+{
+	char *lake = xasprintf("%s/%s/.lake", r->ws, sc_side_name(side));
+	if (mkdir(lake, 0755) < 0) {
+		if (errno == EEXIST)
+			sc_die("the %s revision has a .lake of its own: Lake's build folder is never taken from "
+			       "Git (%s)", sc_side_name(side), lake);
+		sc_die_sys_errno("cannot create the %s tree's .lake (%s)", sc_side_name(side), lake);
+	}
+	if (geteuid() == 0 && lchown(lake, r->o.sandbox_uid, r->o.sandbox_gid) < 0)
+		sc_die_sys_errno("cannot hand the %s tree's .lake to the sandbox user %s (%s)",
+		                 sc_side_name(side), r->o.sandbox_user, lake);
+	free(lake);
+}
+
+void sc_run_seal_config(struct sc_run *r, int side)
+{
+	sc_argv_release(&r->sealed[side]);
+	r->sealed[side] = (struct sc_argv)SC_ARGV_INIT;
+	for (const char *const *p = config_cache; *p; p++) {
+		char *path = xasprintf("%s/%s/%s", r->ws, sc_side_name(side), *p);
+		struct stat st;
+		if (lstat(path, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+			sc_argv_push(&r->sealed[side], *p);
+		free(path);
+	}
+}
+
+void sc_run_push_sealed(const struct sc_run *r, int side, struct sc_argv *a)
+{
+	for (size_t i = 0; i < r->sealed[side].n; i++) {
+		sc_argv_push(a, "--read-only");
+		sc_argv_push(a, r->sealed[side].v[i]);
+	}
+}
+
+int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_plan_file *f,
+                              struct strbuf *why)
+{
+	char *tree = sc_run_tree(r, side);
+	const char *blob = side == SC_SIDE_BASE ? f->base_blob : f->head_blob;
+	struct strbuf one = STRBUF_INIT;
+	int same = sc_source_is_blob(tree, f->path, blob, &one);
+	if (!same)
+		sb_addf(why, "%s is not the plan's blob %.12s: %s", f->path, blob, one.buf);
+	for (int i = 0; same && i < SC_LAKE_NFILES; i++) {
+		const char *want = r->plan.lake_blobs[i];
+		sb_reset(&one);
+		if (want && !sc_source_is_blob(tree, sc_lake_files[i], want, &one)) {
+			sb_addf(why, "%s is not the plan's blob %.12s: %s", sc_lake_files[i], want, one.buf);
+			same = 0;
+		}
+		char *path = xasprintf("%s/%s", tree, sc_lake_files[i]);
+		struct stat st;
+		if (!want && lstat(path, &st) == 0) {
+			sb_addf(why, "%s appeared, the plan has none", sc_lake_files[i]);
+			same = 0;
+		}
+		free(path);
+	}
+	sb_release(&one);
+	free(tree);
+	return same;
+}
+
+void sc_run_give_back(struct sc_run *r, int side)
+{
+	char *tree = sc_run_tree(r, side), *where = NULL;
+	long uid = geteuid() == 0 ? (long)geteuid() : -1, gid = geteuid() == 0 ? (long)getegid() : -1;
+	if (sc_fswalk_seal(tree, uid, gid, &where) < 0)
+		sc_die_sys_errno("cannot give the %s tree back to the operator (%s)", sc_side_name(side),
+		                 where ? where : tree);
+	free(tree);
+}

@@ -1,0 +1,24 @@
+#ifndef SC_FSWALK_H
+#define SC_FSWALK_H
+/* A walk of a folder that candidate code wrote (DESIGN.md "Sealed
+ * measurement": nothing of the candidate outlives the run).  Never follows
+ * a link: every entry is looked at with fstatat(AT_SYMLINK_NOFOLLOW) and
+ * changed through an O_PATH|O_NOFOLLOW descriptor of its own, each folder
+ * opened with O_NOFOLLOW beneath its parent; depth is bounded, so a
+ * candidate's 10,000-deep chain costs no stack and no descriptor limit. */
+#include <sys/stat.h>
+
+/* Folders below the root that are walked; a folder at this depth is not
+ * entered but closed (see sc_fswalk_seal). */
+#define SC_FSWALK_MAX_DEPTH 64
+
+/* Clear the setuid and setgid bits of every entry below DIR (links
+ * themselves never carry them); with UID/GID other than -1, also give
+ * every entry, links included (lchown semantics), to UID:GID.  A folder
+ * at the depth bound is closed instead of entered: mode 000, given to
+ * UID:GID (or left to its owner), so nobody but root reaches what lies
+ * below it.  Returns 0, or -1 with errno and the failing path in *where
+ * (allocated) when an entry could not be changed or read. */
+int sc_fswalk_seal(const char *dir, long uid, long gid, char **where);
+
+#endif

@@ -1,0 +1,246 @@
+#!/usr/bin/env bats
+# Sealed measurement (issue 19): candidate code, run as real python3/bash
+# programs of the candidate's tree through the fixture's hooks (build-run
+# during the prebuild, run/run-first during the sample), cannot change what
+# is measured, and nothing it makes outlives the run.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load lib/project
+
+setup() {
+	project_base
+}
+
+# script PATH LINES...: an executable program of the candidate's tree.
+script() {
+	local p=$1
+	shift
+	printf '%s\n' "$@" >"$R/$p"
+	chmod 755 "$R/$p"
+}
+
+# attempt_py WHAT CODE: python3 lines that try CODE and log "WHAT ok" or
+# "WHAT <exception class>" to .lake/attack (the one writable folder).
+attempt_py() {
+	printf '%s\n' '#!/usr/bin/python3' 'import os, shutil' 'try:' "$2" \
+		"    r = 'ok'" 'except OSError as e:' '    r = e.__class__.__name__' \
+		"open('.lake/attack', 'a').write('$1 ' + r + '\\n')"
+}
+
+@test "attack: a prebuild that deletes leanOptions from lakefile.toml: the option still applies, the flag stays" {
+	printf 'leanOptions = { heavyLint = true }\n' | cat - "$R/lakefile.toml" >"$R/lf" && mv "$R/lf" "$R/lakefile.toml"
+	M=$(ex_commit "$R" "a costly linter on")
+	T=$M B=$M
+	candidate
+	attempt_py lakefile.toml '    s = open("lakefile.toml").read()
+    open("lakefile.toml", "w").write("".join(l for l in s.splitlines(True) if not l.startswith("leanOptions")))' >"$R/evil.py"
+	chmod 755 "$R/evil.py"
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: option-cpu=heavyLint:2.0'
+	head_commit
+	profile --threshold-delta 1
+	echo "$stderr"
+	cat "$WS/head/.lake/attack"
+	[ "$status" -eq 0 ]
+	[ "$(file_field Demo/Basic.lean .flagged)" = true ]
+	cmp "$WS/head/lakefile.toml" "$R/lakefile.toml"
+	grep -qxE 'lakefile.toml (PermissionError|OSError)' "$WS/head/.lake/attack"
+}
+
+@test "attack: a prebuild that points lake-manifest.json's packagesDir at its own copy changes nothing" {
+	candidate
+	attempt_py manifest '    shutil.copytree(".lake/packages/tinylib", ".lake/evil/tinylib", symlinks=True)
+    s = open("lake-manifest.json").read()
+    open("lake-manifest.json", "w").write(s.replace(".lake/packages", ".lake/evil"))' >"$R/evil.py"
+	chmod 755 "$R/evil.py"
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	echo "$stderr"
+	cat "$WS/head/.lake/attack"
+	[ "$status" -eq 0 ]
+	cmp "$WS/head/lake-manifest.json" <(git -C "$R" show "$H:lake-manifest.json")
+	grep -qxE 'manifest (PermissionError|OSError)' "$WS/head/.lake/attack"
+	[ "$(file_field Demo/Basic.lean '.head.error // empty')" = "" ]
+}
+
+@test "attack: code that swaps the selected source before Lean reads it, and puts it back, cannot: the file measured as planned" {
+	candidate
+	# swap for a cheap file, restore it from a child once lean has read it
+	attempt_py swap '    heavy = open("Demo/Ring.lean").read()
+    open("Demo/Ring.lean", "w").write("-- fixture: cpu=0\n")
+    if os.fork() == 0:
+        import time; time.sleep(0.5); open("Demo/Ring.lean", "w").write(heavy); os._exit(0)' >"$R/swap.py"
+	chmod 755 "$R/swap.py"
+	ex_lean "$R" Demo/Ring.lean '-- fixture: run-first=./swap.py cpu=2.4'
+	head_commit
+	profile --threshold-delta 1
+	echo "$stderr"
+	cat "$WS/head/.lake/attack"
+	[ "$status" -eq 0 ]
+	jq -e '.files[] | select(.path == "Demo/Ring.lean") | .head.cpu_s >= 2.3' "$WS/report.json"
+	[ "$(file_field Demo/Ring.lean .flagged)" = true ]
+	grep -qxE 'swap (PermissionError|OSError)' "$WS/head/.lake/attack"
+}
+
+@test "the source is checked after its sample too: a change while it runs is source_changed" {
+	candidate
+	# the sample says it runs, then waits until the test has changed the file (a
+	# writer the mounts did not stop)
+	script wait.py '#!/usr/bin/python3' 'import os, time' 'open(".lake/ready", "w").close()' \
+		't = time.monotonic()' 'while not os.path.exists(".lake/go") and time.monotonic() - t < 60:' \
+		'    time.sleep(0.02)'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: run=./wait.py cpu=0.05'
+	head_commit
+	"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" --workspace "$WS" \
+		--toolchain "$TC" --dependencies "$DEPS" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	local pid=$!
+	wait_for 120 test -e "$WS/head/.lake/ready"
+	echo '-- changed during the sample' >>"$WS/head/Demo/Ring.lean"
+	touch "$WS/head/.lake/go"
+	local rc=0
+	wait "$pid" || rc=$?
+	cat "$BATS_TEST_TMPDIR/err"
+	[ "$rc" -eq 1 ]
+	[ "$(file_field Demo/Ring.lean .head.error)" = source_changed ]
+	grep -q 'after its sample' "$WS/samples.jsonl"
+	grep -q 'head Demo/Ring.lean: not measured (source changed after its sample' "$BATS_TEST_TMPDIR/err"
+}
+
+@test "attack: sc-sandbox-exec alone leaves no setuid or setgid file, deep or not, and follows no link" {
+	sandbox_dirs
+	echo 'leanprover/lean4:v4.34.0-rc1' >"$T/lean-toolchain"
+	# a setuid file of the operator's outside, which a link from inside names
+	cp /usr/bin/true "$W/outside"
+	chmod 4755 "$W/outside"
+	cat >"$T/setid.py" <<PY
+import os, shutil
+def make(p, mode):
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    shutil.copy("/usr/bin/true", p); os.chmod(p, mode)
+make(".lake/suid", 0o4755)
+make(".lake/sgid", 0o2755)
+make(".lake/" + "/".join(["d"] * 40) + "/deep", 0o6755)
+os.symlink("$W/outside", ".lake/link")
+os.makedirs(".lake/sdir"); os.chmod(".lake/sdir", 0o2775)
+open(".lake/made", "w").close()
+PY
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/t.time" --timeout 60 -- /usr/bin/python3 /project/setid.py
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ -e "$T/.lake/made" ]
+	[ -e "$T/.lake/$(printf 'd/%.0s' {1..40})deep" ]
+	[ "$(find "$T" -perm /6000 | wc -l)" -eq 0 ]
+	[ -L "$T/.lake/link" ]
+	[ "$(stat -c %a:%u "$W/outside")" = "4755:$(id -u)" ]
+}
+
+@test "attack: beyond the walk's depth bound a folder is closed (mode 000, the operator's after profile-run)" {
+	candidate
+	script deep.py '#!/usr/bin/python3' 'import os, shutil' \
+		'p = ".lake/" + "/".join(["d"] * 80)' 'os.makedirs(p)' \
+		'shutil.copy("/usr/bin/true", p + "/x"); os.chmod(p + "/x", 0o4755)'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: run=./deep.py cpu=0.05'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(find "$WS/head" -maxdepth 66 -perm /6000 | wc -l)" -eq 0 ]
+	local closed
+	closed=$(find "$WS/head/.lake" -type d -perm 000 | head -1)
+	[ -n "$closed" ]
+	if [ "$(id -u)" -eq 0 ]; then
+		[ "$(stat -c %u "$closed")" -eq 0 ]
+		run ! setpriv --reuid=65534 --regid=65534 --clear-groups ls "$closed"
+	fi
+	# everything up to the closed folder is the operator's again
+	[ "$(find "$WS/base" "$WS/head" -path "$closed" -prune -o ! -uid "$(id -u)" -print | wc -l)" -eq 0 ]
+}
+
+# small_fs SIZE: a size-bounded tmpfs at $BATS_TEST_TMPDIR/small (unmounted in teardown).
+small_fs() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+	SMALL=$BATS_TEST_TMPDIR/small
+	mkdir -p "$SMALL"
+	mount -t tmpfs -o "size=$1,mode=0755" tmpfs "$SMALL"
+}
+teardown() {
+	if [ -n "${SMALL:-}" ] && mountpoint -q "$SMALL"; then umount -l "$SMALL"; fi
+}
+
+@test "attack: a prebuild that fills the disk: its side is disk_full, the report is written, exit 1" {
+	small_fs 64M
+	WS=$SMALL/ws
+	candidate
+	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
+		'        while True:' '            f.write(b"x" * (1 << 20)); f.flush(); n += 1' 'except OSError:' '    pass'
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./fill.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile --keep-logs
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(jqr .status)" = error ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = disk_full ]
+	[ "$(file_field Demo/Ring.lean .head.error)" = disk_full ]
+	[ "$(file_field Demo/Ring.lean '.base.error // empty')" = "" ]
+	grep -q 'disk_full' "$WS/report.md"
+	[ ! -e "$WS/INCOMPLETE" ]
+	grep -q 'head prebuild: not run (disk_full)' <<<"$stderr"
+}
+
+@test "too little free space where the workspace goes is refused before anything runs, with the numbers" {
+	small_fs 20M
+	WS=$SMALL/ws
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"only 20 MiB free where the workspace goes; profile-run needs at least 32 MiB ($SMALL)"* ]]
+	[ ! -e "$WS" ]
+}
+
+@test "attack: Lake's compiled configuration the preflight made is read-only to the prebuild and the samples" {
+	echo '-- the root package configuration, compiled by the preflight' >"$R/lakefile.lean"
+	M=$(ex_commit "$R" "a lakefile.lean")
+	T=$M B=$M
+	candidate
+	attempt_py config '    open(".lake/config/0/lakefile.olean.trace", "w").write("stale\n")' >"$R/evil.py"
+	attempt_py config-rename '    os.rename(".lake/config", ".lake/config.old"); os.makedirs(".lake/config/0")' >>"$R/evil.py"
+	chmod 755 "$R/evil.py"
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
+	head_commit
+	profile
+	echo "$stderr"
+	cat "$WS/head/.lake/attack"
+	[ "$status" -eq 0 ]
+	grep -q configHash "$WS/head/.lake/config/0/lakefile.olean.trace"
+	[ ! -e "$WS/head/.lake/config.old" ]
+	grep -qxE 'config (PermissionError|OSError)' "$WS/head/.lake/attack"
+	grep -qxE 'config-rename (PermissionError|OSError)' "$WS/head/.lake/attack"
+}
+
+@test "attack: an olean named like a dependency module, planted in the root package's build folder by the prebuild, is not loaded" {
+	candidate
+	attempt_py plant '    os.makedirs(".lake/build/lib/lean/Tiny", exist_ok=True)
+    open(".lake/build/lib/lean/Tiny/Core.olean", "w").write("planted\n")' >"$R/plant.py"
+	chmod 755 "$R/plant.py"
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./plant.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: log-imports cpu=0.05'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	grep -qx 'plant ok' "$WS/head/.lake/attack"
+	[ "$(cat "$WS/head/.lake/build/lib/lean/Tiny/Core.olean")" = planted ]
+	grep -qx 'import Tiny.Core -> /project/.lake/packages/tinylib/.lake/build/lib/lean/Tiny/Core.olean' \
+		"$WS/head/.lake/.fixture-log"
+	run ! grep -q 'import Tiny.Core -> /project/.lake/build' "$WS/head/.lake/.fixture-log"
+}
