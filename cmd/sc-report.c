@@ -17,7 +17,7 @@
 static const char *const usage[] = {
 	"usage: sc-report --plan FILE --samples FILE... --out-dir DIR [--run-id ID]",
 	"                 [--lean-version STR] [--lean-sha256 HEX] [--lake-sha256 HEX]",
-	"                 [--sandbox-user UID:GID]",
+	"                 [--sandbox-user UID:GID] [--lake-cache]",
 	"                 [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]",
 	"",
 	"Binds the samples to the plan, applies the CPU thresholds and writes",
@@ -39,6 +39,8 @@ static void parse_args(int argc, char **argv, struct sc_report_args *a, struct s
 		SC_OPT_STRING(0, "lake-sha256", &a->lake_sha256, "HEX", "SHA-256 of bin/lake"),
 		SC_OPT_STRING(0, "sandbox-user", &a->sandbox_user, "UID:GID",
 		              "the user the sandbox ran as"),
+		SC_OPT_BOOL(0, "lake-cache", &a->lake_cache,
+		            "the prebuilds read a trusted Lake artifact cache"),
 		SC_OPT_STRING(0, "threshold-ratio", &a->ratio, "R", "head/base ratio (default 1.5)"),
 		SC_OPT_STRING(0, "threshold-delta", &a->delta, "S",
 		              "head - base seconds (default 30)"),

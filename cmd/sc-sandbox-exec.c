@@ -20,14 +20,14 @@
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
-	"--timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
+	"--timeout SECONDS [--log FILE] [--cache DIR] [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] -- CMD ARG... | "
 	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION [--bwrap PATH]";
 
 static const char *const usage[] = {
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE",
-	"           --timeout SECONDS [--log FILE] [--sandbox-user USER|UID:GID] [--tmp-size BYTES]",
-	"           [--bwrap PATH] -- CMD [ARG...]",
+	"           --timeout SECONDS [--log FILE] [--cache DIR] [--sandbox-user USER|UID:GID]",
+	"           [--tmp-size BYTES] [--bwrap PATH] -- CMD [ARG...]",
 	"   or: sc-sandbox-exec --self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--bwrap PATH]",
 	"   or: sc-sandbox-exec --check-bwrap SHA256 VERSION [--bwrap PATH]",
 	"",
@@ -50,6 +50,7 @@ static const struct sc_option opts[] = {
 	SC_OPT_STRING_F(0, "time-file", &o.run.time_file, "FILE", "GNU time's counters (a new file)", SC_OPT_RUN),
 	SC_OPT_STRING_F(0, "timeout", &o.run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_RUN),
 	SC_OPT_STRING(0, "log", &o.run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
+	SC_OPT_STRING(0, "cache", &o.run.lake_cache, "DIR", "a trusted Lake artifact cache; read-only"),
 	SC_OPT_STRING(0, "sandbox-user", &o.user, "USER|UID:GID", "who the sandbox runs as (root operator)"),
 	SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "size of the private /tmp (K, M, G; default 1G)"),
 	SC_OPT_STRING(0, "bwrap", &o.bwrap, "PATH", "the bubblewrap binary (default /usr/bin/bwrap)"),
@@ -66,7 +67,8 @@ static void check_modes(void)
 	int check = o.pin[0] != NULL;
 	const struct sc_command_spec *r = &o.run;
 	if ((o.self_test && check) ||
-	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log)) ||
+	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log ||
+	                                    r->lake_cache)) ||
 	    (check && (o.user || o.tmp_size)))
 		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
 }

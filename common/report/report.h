@@ -59,6 +59,7 @@ struct sc_report_env {
 	const char *sandbox_user;              /* "UID:GID", NULL when not given */
 	const char *lean_version;              /* NULL when not given */
 	const char *lean_sha256, *lake_sha256; /* NULL when not given */
+	int lake_cache;                        /* the operator's Lake artifact cache was mounted */
 };
 
 struct sc_report {

@@ -140,6 +140,7 @@ int sc_report_env_init(struct sc_report_env *env, const struct sc_report_args *a
 	env->lean_version = a->lean_version;
 	env->lean_sha256 = a->lean_sha256;
 	env->lake_sha256 = a->lake_sha256;
+	env->lake_cache = a->lake_cache;
 	return 0;
 }
 

@@ -11,6 +11,7 @@ struct sc_report_args {
 	const char *plan, *out_dir, *run_id;
 	const char *lean_version, *lean_sha256, *lake_sha256, *sandbox_user;
 	const char *ratio, *delta, *added; /* thresholds; NULL: the default */
+	int lake_cache; /* --lake-cache: the prebuilds read a trusted Lake artifact cache */
 	struct sc_argv samples;
 };
 

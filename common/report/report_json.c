@@ -92,6 +92,7 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e)
 	sc_json_kv_str_or_null(g, "lean_sha256", e->lean_sha256);
 	sc_json_kv_str_or_null(g, "lake_sha256", e->lake_sha256);
 	sc_json_kv_str(g, "dependencies", "operator prepared");
+	sc_json_kv_str(g, "lake_artifact_cache", e->lake_cache ? "operator prepared, read-only" : "none");
 	sc_json_map_close(g);
 }
 

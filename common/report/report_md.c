@@ -452,7 +452,9 @@ static void environment(struct strbuf *md, const struct sc_report_env *e)
 		else
 			sb_adds(md, "not recorded");
 	}
-	sb_adds(md, "\n- Dependencies: operator prepared\n\n");
+	sb_adds(md, "\n- Dependencies: operator prepared\n- Lake artifact cache: ");
+	sb_adds(md, e->lake_cache ? "operator prepared, read-only (prebuilds restore from it; samples "
+	                            "elaborate their file)\n\n" : "none\n\n");
 }
 
 void sc_report_to_md(const struct sc_report *r, struct strbuf *md)

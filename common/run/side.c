@@ -38,6 +38,10 @@ static int sandboxed(struct sc_run *r, int side, const char *name, double timeou
 	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
+	if (r->o.lake_cache) {
+		sc_argv_push(&a, "--cache");
+		sc_argv_push(&a, r->o.lake_cache);
+	}
 	if (r->o.keep_logs) {
 		sc_argv_push(&a, "--log");
 		sc_argv_push_owned(&a, sc_run_log_path(r, side, name));

@@ -14,6 +14,7 @@
 struct sc_run_opts {
 	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
 	const char *tmp_size;     /* validated; passed on as given */
+	const char *lake_cache;   /* --cache: the operator's Lake artifact cache, or NULL */
 	const char *sandbox_user; /* "UID:GID", resolved */
 	unsigned sandbox_uid, sandbox_gid;
 	double prebuild_timeout, sample_timeout, phase_timeout;

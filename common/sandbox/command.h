@@ -12,6 +12,7 @@ struct sc_command_spec {
 	const char *time_file;               /* --time-file */
 	const char *timeout;                 /* --timeout, seconds */
 	const char *log;                     /* --log, or NULL */
+	const char *lake_cache;              /* --cache, or NULL */
 	const char *libexecdir;              /* where sc-init is installed (hostcheck.h) */
 	char **argv;                         /* the command, NULL-terminated */
 };
