@@ -566,7 +566,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	echo 4.30.0 >"$BATS_TEST_TMPDIR/tc30/lib/fixture-version"
 	TC=$BATS_TEST_TMPDIR/tc30 EX_LEAN_VERSION=4.30.0
 	project_base
-	echo '-- config' >"$DEPS/tinylib/lakefile.lean"
+	printf 'import Lake\nopen Lake DSL\npackage tinylib\nlean_lib Tiny\n' >"$DEPS/tinylib/lakefile.lean"
 	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
 	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
 	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
