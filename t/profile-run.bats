@@ -616,6 +616,26 @@ util_project() {
 	[ ! -e "$WS" ]
 }
 
+@test "preflight: a dependency whose prepared build is stale (Lake would rebuild it into the read-only mount) is named, exit 2, before any prebuild" {
+	# its options changed after the operator's build: every trace of it is stale
+	printf 'name = "tinylib"\nleanOptions = { autoImplicit = false }\n[[lean_lib]]\nname = "Tiny"\n' >"$DEPS/tinylib/lakefile.toml"
+	ex_commit "$DEPS/tinylib" "options" >/dev/null
+	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
+	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+	basic_change
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'dependency "tinylib" was not prepared for this toolchain and workspace' <<<"$stderr"
+	grep -q 'lake build. in a trusted checkout of T' <<<"$stderr"
+	[ ! -e "$WS/raw/base-prebuild.time" ]
+	# prepared again as the error says: it runs
+	(cd "$DEPS/tinylib" && "$TC/bin/lake" build Tiny.Core >/dev/null)
+	rm -rf "$WS"
+	profile
+	[ "$status" -eq 0 ]
+}
+
 @test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build" {
 	# Lean 4.30 keeps a lakefile.lean's config cache in the dependency's own
 	# .lake (Load/Lean/Elab.lean): missing there, Lake writes it -> read-only mount.

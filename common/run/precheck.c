@@ -84,7 +84,7 @@ void sc_run_check_host(struct sc_run *r)
 	check_workspace_apart(r);
 }
 
-static void read_manifest(const struct sc_run *r, struct sc_manifest *m)
+void sc_run_read_manifest(const struct sc_run *r, struct sc_manifest *m)
 {
 	memset(m, 0, sizeof *m);
 	const char *blob = r->plan.lake_blobs[SC_LAKE_MANIFEST];
@@ -175,7 +175,7 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
 		sc_die("%s", err.buf);
 	struct sc_manifest m;
-	read_manifest(r, &m);
+	sc_run_read_manifest(r, &m);
 	if (sc_check_dependencies(r->o.deps, &m, &err) < 0)
 		sc_die("%s", err.buf);
 	sc_manifest_free(&m);

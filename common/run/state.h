@@ -35,6 +35,7 @@ struct sc_run {
 	struct strbuf samples; /* samples.jsonl so far */
 	int step, steps;
 	int measurement_failed; /* an error sample: exit 1 */
+	int deps_checked;       /* the dependencies' prepared builds were found up to date */
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
 };
 
