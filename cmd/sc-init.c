@@ -480,6 +480,38 @@ static int hardening(void)
 	return sealed();
 }
 
+/* CPU that must reach the host's counters: an orphan burns after its
+ * parent is gone (GNU time must count it), and a child whose parent ignores
+ * SIGCHLD is autoreaped, so its CPU never reaches rusage and the host's
+ * task clock must count it (with SIGCHLD ignored, wait returns once it is
+ * gone). */
+static void hidden_cpu_probes(void)
+{
+	pid_t c = fork();
+	if (c == 0) {
+		if (fork() == 0) {
+			burn(0.2);
+			_exit(0);
+		}
+		_exit(0);
+	}
+	int st;
+	while (wait(&st) > 0 || errno == EINTR)
+		;
+	if (fork() == 0) {
+		signal(SIGCHLD, SIG_IGN);
+		if (fork() == 0) {
+			burn(0.1);
+			_exit(0);
+		}
+		while (wait(&st) > 0 || errno == EINTR)
+			;
+		_exit(0);
+	}
+	while (wait(&st) > 0 || errno == EINTR)
+		;
+}
+
 static int self_test(int argc, char **argv)
 {
 	if (getpid() != 1)
@@ -530,34 +562,7 @@ static int self_test(int argc, char **argv)
 	for (const char *const *p = absent; *p; p++)
 		if (access(*p, F_OK) == 0)
 			return fail2("%s is visible", *p);
-	/* An orphan burns CPU after its parent is gone; the host checks that
-	 * GNU time counts it. */
-	pid_t c = fork();
-	if (c == 0) {
-		if (fork() == 0) {
-			burn(0.2);
-			_exit(0);
-		}
-		_exit(0);
-	}
-	int st;
-	while (wait(&st) > 0 || errno == EINTR)
-		;
-	/* A child whose parent ignores SIGCHLD is autoreaped: its CPU never
-	 * reaches rusage, and the host's task clock must count it.  With
-	 * SIGCHLD ignored, wait returns once it is gone. */
-	if (fork() == 0) {
-		signal(SIGCHLD, SIG_IGN);
-		if (fork() == 0) {
-			burn(0.1);
-			_exit(0);
-		}
-		while (wait(&st) > 0 || errno == EINTR)
-			;
-		_exit(0);
-	}
-	while (wait(&st) > 0 || errno == EINTR)
-		;
+	hidden_cpu_probes();
 	say_str("self-test-ok", "-");
 	return 0;
 }

@@ -15,7 +15,7 @@
 
 static const char *const usage[] = {
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H",
-	"         --workspace NEWDIR --toolchain DIR --dependencies DIR",
+	"         --workspace NEWDIR --toolchain DIR --dependencies DIR [--cache DIR]",
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]",
 	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH]",
 	"         [--keep-logs] [--quiet]",
@@ -101,6 +101,8 @@ int main(int argc, char **argv)
 		SC_OPT_REQUIRED_STRING(0, "toolchain", &o.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
 		SC_OPT_REQUIRED_STRING(0, "dependencies", &o.deps, "DIR",
 		                       "prepared checkouts of the manifest's packages"),
+		SC_OPT_STRING(0, "cache", &o.lake_cache, "DIR",
+		              "a trusted Lake artifact cache, read-only in the sandbox"),
 		SC_OPT_STRING(0, "prebuild-timeout", &raw.prebuild, "S", "per side (default " STR(SC_LIMIT_PREBUILD_S) ")"),
 		SC_OPT_STRING(0, "sample-timeout", &raw.sample, "S", "per sample (default " STR(SC_LIMIT_SAMPLE_S) ")"),
 		SC_OPT_STRING(0, "phase-timeout", &raw.phase, "S", "all samples (default " STR(SC_LIMIT_PHASE_S) ")"),

@@ -17,7 +17,7 @@
 static const char *const usage[] = {
 	"usage: sc-report --plan FILE --samples FILE... --out-dir DIR [--run-id ID]",
 	"                 [--lean-version STR] [--lean-sha256 HEX] [--lake-sha256 HEX]",
-	"                 [--sandbox-user UID:GID] [--server-url URL]",
+	"                 [--sandbox-user UID:GID] [--lake-cache] [--server-url URL]",
 	"                 [--ci-repository OWNER/NAME --ci-run-id ID]",
 	"                 [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]",
 	"",
@@ -45,6 +45,8 @@ static void parse_args(int argc, char **argv, struct sc_report_args *a, struct s
 		SC_OPT_STRING(0, "ci-repository", &a->ci_repository, "OWNER/NAME",
 		              "the repository of the CI run"),
 		SC_OPT_STRING(0, "ci-run-id", &a->ci_run_id, "ID", "the CI run the report comes from"),
+		SC_OPT_BOOL(0, "lake-cache", &a->lake_cache,
+		            "the prebuilds read a trusted Lake artifact cache"),
 		SC_OPT_STRING(0, "threshold-ratio", &a->ratio, "R", "head/base ratio (default 1.5)"),
 		SC_OPT_STRING(0, "threshold-delta", &a->delta, "S",
 		              "head - base seconds (default 30)"),

@@ -19,14 +19,16 @@
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
-	"--timeout SECONDS [--log FILE] [--read-only PATH]... [--sandbox-user USER|UID:GID] [--tmp-size BYTES] "
+	"--timeout SECONDS [--log FILE] [--read-only PATH]... [--cache DIR] [--sandbox-user USER|UID:GID] "
+	"[--tmp-size BYTES] "
 	"[--max-procs N] [--bwrap PATH] -- CMD ARG... | "
 	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH] | "
 	"--check-bwrap SHA256 VERSION... [--bwrap PATH]";
 
 static const char *const usage[] = {
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE",
-	"           --timeout SECONDS [--log FILE] [--read-only PATH]... [--sandbox-user USER|UID:GID]",
+	"           --timeout SECONDS [--log FILE] [--read-only PATH]... [--cache DIR]",
+	"           [--sandbox-user USER|UID:GID]",
 	"           [--tmp-size BYTES] [--max-procs N] [--bwrap PATH] -- CMD [ARG...]",
 	"   or: sc-sandbox-exec --self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N]",
 	"           [--bwrap PATH]",
@@ -53,6 +55,7 @@ static const struct sc_option opts[] = {
 	SC_OPT_STRING_F(0, "timeout", &o.run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_RUN),
 	SC_OPT_STRING(0, "log", &o.run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
 	SC_OPT_LIST_F("read-only", &o.sealed, "PATH", "a path below TREE/.lake, read-only too (repeatable)", 0),
+	SC_OPT_STRING(0, "cache", &o.run.lake_cache, "DIR", "a trusted Lake artifact cache; read-only"),
 	SC_OPT_STRING(0, "sandbox-user", &o.user, "USER|UID:GID", "who the sandbox runs as (root operator)"),
 	SC_OPT_STRING(0, "tmp-size", &o.tmp_size, "BYTES", "size of /tmp and of /dev/shm (K, M, G; default 1G)"),
 	SC_OPT_STRING(0, "max-procs", &o.max_procs, "N", "the sandbox user's processes and threads (default 4096)"),
@@ -71,7 +74,7 @@ static void check_modes(void)
 	const struct sc_command_spec *r = &o.run;
 	if ((o.self_test && check) ||
 	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log ||
-	                                o.sealed.n)) ||
+	                                o.sealed.n || r->lake_cache)) ||
 	    (check && (o.user || o.tmp_size || o.max_procs)))
 		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
 }

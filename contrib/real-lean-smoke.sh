@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # contrib/real-lean-smoke.sh TOOLCHAIN_DIR: profile a tiny two-revision Lake
-# project (no dependencies) with a REAL Lean 4 toolchain given by path (the
-# folder holding bin/lean and bin/lake, e.g. an elan toolchain folder), and
-# check the report.
+# project with a REAL Lean 4 toolchain given by path (the folder holding
+# bin/lean and bin/lake, e.g. an elan toolchain folder), and check the
+# report.  The project requires one Git dependency configured by a
+# lakefile.lean, prepared as an operator would (a trusted checkout of the
+# base, `lake build` there); that build also fills Lake's artifact cache
+# (LAKE_ARTIFACT_CACHE=true), and a second run passes it as --cache: the
+# report must say so, and both prebuilds restore what the base built.
 #
 # It cannot run on our CI or test machines: Lean cannot be installed there.
 # It was written against Lake's sources (lakefile.toml [[lean_lib]],
@@ -40,16 +44,40 @@ r=$work/repo
 g() { git -C "$r" -c user.name=smoke -c user.email=smoke@example.invalid "$@"; }
 git init -q -b main "$r"
 printf 'leanprover/lean4:v%s\n' "$version" >"$r/lean-toolchain"
-cat >"$r/lakefile.toml" <<'TOML'
+# The dependency: its own Git repository, configured by a lakefile.lean.
+d=$work/src/smokedep
+git init -q -b main "$d"
+printf 'leanprover/lean4:v%s\n' "$version" >"$d/lean-toolchain"
+cat >"$d/lakefile.lean" <<'LEAN'
+import Lake
+open Lake DSL
+
+package smokedep
+lean_lib SmokeDep
+LEAN
+mkdir -p "$d/SmokeDep"
+printf 'def smokeDepValue : Nat := 7\n' >"$d/SmokeDep/Core.lean"
+printf '/.lake\n' >"$d/.gitignore"
+git -C "$d" add -A && git -C "$d" -c user.name=smoke -c user.email=smoke@example.invalid commit -q -m dep
+dep_rev=$(git -C "$d" rev-parse HEAD)
+cat >"$r/lakefile.toml" <<TOML
 name = "smoke"
 defaultTargets = ["Smoke"]
+
+[[require]]
+name = "smokedep"
+git = "file://$d"
+rev = "main"
 
 [[lean_lib]]
 name = "Smoke"
 TOML
-# What `lake update` writes for a package without dependencies.
-jq -n '{version: "1.1.0", packagesDir: ".lake/packages", packages: [], name: "smoke", lakeDir: ".lake"}' \
-	>"$r/lake-manifest.json"
+# What `lake update` writes for this one dependency.
+jq -n --arg url "file://$d" --arg rev "$dep_rev" '{version: "1.1.0", packagesDir: ".lake/packages",
+	packages: [{url: $url, type: "git", subDir: null, scope: "", rev: $rev, name: "smokedep",
+	            manifestFile: "lake-manifest.json", inputRev: "main", inherited: false,
+	            configFile: "lakefile.lean"}],
+	name: "smoke", lakeDir: ".lake"}' >"$r/lake-manifest.json"
 printf '/.lake\n' >"$r/.gitignore"
 bwrap_bin=$(command -v bwrap)
 cat >"$r/.sphereceti" <<CFG
@@ -61,6 +89,7 @@ cat >"$r/.sphereceti" <<CFG
 CFG
 mkdir -p "$r/Smoke"
 cat >"$r/Smoke/Basic.lean" <<'LEAN'
+import SmokeDep.Core
 def smokeValue : Nat := 42
 LEAN
 cat >"$r/Smoke.lean" <<'LEAN'
@@ -70,6 +99,7 @@ g add -A && g commit -q -m base
 base=$(g rev-parse HEAD)
 # Head: Basic does real work (so its CPU is visibly above start-up), New is added.
 cat >"$r/Smoke/Basic.lean" <<'LEAN'
+import SmokeDep.Core
 def smokeValue : Nat := 42
 
 def sumTo (n : Nat) : Nat := (List.range n).foldl (· + ·) 0
@@ -82,12 +112,23 @@ theorem new_fact : smokeValue = 42 := rfl
 LEAN
 g add -A && g commit -q -m head
 head=$(g rev-parse HEAD)
-mkdir "$work/deps"
-chmod 755 "$work" "$work/deps"
+# The operator's trusted preparation: a checkout of the base with the
+# dependency at its manifest rev, built there with the toolchain; the same
+# build writes Lake's artifact cache for --cache.
+t=$work/trusted
+git clone -q "$r" "$t"
+git -C "$t" checkout -q --detach "$base"
+mkdir -p "$t/.lake/packages"
+git clone -q "$d" "$t/.lake/packages/smokedep"
+git -C "$t/.lake/packages/smokedep" checkout -q --detach "$dep_rev"
+(cd "$t" && env -u LAKE_CACHE_DIR LAKE_CACHE_DIR="$work/cache" LAKE_ARTIFACT_CACHE=true "$tc/bin/lake" build Smoke) \
+	>"$work/prepare" 2>&1 || { cat "$work/prepare" >&2; die "lake build in the trusted checkout failed"; }
+chmod -R o+rX "$work"
+chmod 755 "$work"
 
 rc=0
 "$sc" profile-run --repo "$r" --tooling "$base" --base "$base" --head "$head" \
-	--workspace "$work/run" --toolchain "$tc" --dependencies "$work/deps" >"$work/out" 2>"$work/err" || rc=$?
+	--workspace "$work/run" --toolchain "$tc" --dependencies "$t/.lake/packages" >"$work/out" 2>"$work/err" || rc=$?
 fail() {
 	printf 'real-lean-smoke: FAILED: %s (workspace %s)\n' "$1" "$work/run" >&2
 	cat "$work/err" >&2
@@ -103,4 +144,17 @@ rep=$work/run/report.json
 [ "$(jq -r '.files[] | select(.path == "Smoke/Basic.lean") | .base.status' "$rep")" = ok ] || fail "base sample not ok"
 jq -e '[.files[].head.cpu_s] | all(. > 0)' "$rep" >/dev/null || fail "a head sample counted no CPU"
 jq -e --arg v "$version" '.environment.lean_version | contains($v)' "$rep" >/dev/null || fail "report lacks the Lean version"
+[ "$(jq -r .environment.lake_artifact_cache "$rep")" = none ] || fail "the report names a cache that was not given"
+
+# Again with the trusted cache: the report says so, the cache is unchanged.
+before=$(cd "$work/cache" && find . -printf '%p %m %s\n' | LC_ALL=C sort)
+rc=0
+"$sc" profile-run --repo "$r" --tooling "$base" --base "$base" --head "$head" --cache "$work/cache" \
+	--workspace "$work/run2" --toolchain "$tc" --dependencies "$t/.lake/packages" --keep-logs \
+	>"$work/out" 2>"$work/err" || rc=$?
+[ "$rc" -eq 0 ] || fail "profile-run --cache exited $rc"
+rep=$work/run2/report.json
+[ "$(jq -r .status "$rep")" = ok ] || fail "report status with --cache is not ok"
+[ "$(jq -r .environment.lake_artifact_cache "$rep")" = "operator prepared, read-only" ] || fail "the report does not say the cache was used"
+[ "$before" = "$(cd "$work/cache" && find . -printf '%p %m %s\n' | LC_ALL=C sort)" ] || fail "the cache changed"
 printf 'real-lean-smoke: ok: Lean %s, %s\n' "$version" "$(head -n 1 "$work/out")"

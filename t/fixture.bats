@@ -232,31 +232,148 @@ logged() { grep -qx -- "$1" .fixture-log 2>/dev/null; }
     between "$cpu" 0 0.2
 }
 
-@test "dependency modules resolve under .lake/packages/<name> and need a prebuilt olean" {
-    mkdir -p .lake/packages/dep/Dep .lake/packages/other
-    printf 'def d := 1\n-- fixture: build-fail\n' > .lake/packages/dep/Dep/Core.lean
+# depdir NAME LIB: a dependency package NAME with one lean_lib LIB (its lakefile.toml).
+depdir() {
+    mkdir -p ".lake/packages/$1"
+    printf 'name = "%s"\n[[lean_lib]]\nname = "%s"\n' "$1" "$2" > ".lake/packages/$1/lakefile.toml"
+    cp lean-toolchain ".lake/packages/$1/"
+}
+
+@test "dependency modules are found only through the dependency's lean_libs; built in it, they are replayed, not rebuilt" {
+    depdir dep Dep
+    mkdir -p .lake/packages/dep/Dep .lake/packages/other/Dep
+    printf 'def d := 1\n-- fixture: build-cpu=0.3\n' > .lake/packages/dep/Dep/Core.lean
+    echo 'def stray := 1' > .lake/packages/other/Dep/Stray.lean # no lean_lib of other has it
     manifest '"1.1.0"' dep "$(gitdep dep)" other "$(gitdep other)"
     mod A 'import Dep.Core' 'def a := 1'
-    run lake build A
-    [ "$status" -ne 0 ]
-    [[ "$output" == *"dependency module Dep.Core of package dep is not built"* ]]
-    mkdir -p .lake/packages/dep/.lake/build/lib/lean/Dep
-    echo prebuilt > .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
-    run lake build A
-    [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "Built A" ] # the dependency is not rebuilt (its build-fail is never seen)
-    [ "${#lines[@]}" -eq 2 ]
-    [ "$(cat .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean)" = prebuilt ]
+    (cd .lake/packages/dep && lake build Dep.Core >/dev/null) # the operator's build, in the dependency
+    [ -s .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean.hash ]
+    grep -q '^depHash ' .lake/packages/dep/.lake/build/lib/lean/Dep/Core.trace
+    cpu lake build A
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0 0.25 # Dep.Core's 0.3 s build is not paid again
+    [ "$(head -1 "$BATS_TEST_TMPDIR/out")" = "Built A" ]
     [ ! -e .lake/build/lib/lean/Dep ]
     run lake env
     # Config/Workspace.lean leanPath: the last dependency first, the root package last
     [ "$output" = "LEAN_PATH=$P/.lake/packages/other/.lake/build/lib/lean:$P/.lake/packages/dep/.lake/build/lib/lean:$P/.lake/build/lib/lean:$TC/lib/lean" ]
     run lake env lean -j1 A.lean
     [ "$status" -eq 0 ]
+    mod X 'import Dep.Stray'
+    run lake build X
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"bad import 'Dep.Stray'"* ]]
     rm .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
     run lake env lean -j1 A.lean
     [ "$status" -eq 1 ]
     [[ "$output" == *"A.lean:1:0: error: object file $P/.lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean of module Dep.Core does not exist"* ]]
+}
+
+@test "a stale dependency trace (another Lean githash, other options) rebuilds it: on a read-only mount the write fails as Lake's would" {
+    depdir dep Dep
+    mkdir -p .lake/packages/dep/Dep
+    echo 'def d := 1' > .lake/packages/dep/Dep/Core.lean
+    manifest '"1.1.0"' dep "$(gitdep dep)"
+    mod A 'import Dep.Core'
+    (cd .lake/packages/dep && lake build Dep.Core >/dev/null)
+    ro() { bwrap --bind / / --dev /dev --proc /proc --ro-bind "$P/.lake/packages" "$P/.lake/packages" --chdir "$P" "$@"; }
+    run ro lake build A
+    [ "$status" -eq 0 ]
+    run ro env LEAN_GITHASH=feedfacefeedface lake build A
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"cannot write .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean: Read-only file system"* ]]
+    run ro lake build --no-build +A:deps
+    [ "$status" -eq 0 ]
+    run ro env LEAN_GITHASH=feedfacefeedface lake build --no-build +A:deps
+    [ "$status" -eq 3 ]
+    [[ "$output" == *"error: dep: module 'Dep.Core' is out of date and needs to be rebuilt"* ]]
+    printf 'name = "dep"\nleanOptions = { autoImplicit = false }\n[[lean_lib]]\nname = "Dep"\n' > .lake/packages/dep/lakefile.toml
+    run ro lake build A
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"Dep/Core.olean: Read-only file system"* ]]
+}
+
+@test "root modules: trace and .hash per module; a changed source rebuilds it and its importers only; another githash rebuilds all" {
+    mod B 'def b := 1'
+    mod C 'import B'
+    mod D 'def d := 1'
+    mod E 'import C' 'import D'
+    run lake build E
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 5 ]
+    for m in B C D E; do
+        [ -s ".lake/build/lib/lean/$m.olean.hash" ]
+        grep -q '^depHash [0-9a-f]\{16\}$' ".lake/build/lib/lean/$m.trace"
+    done
+    run lake build E
+    [ "$output" = "Build completed successfully (0 built)." ]
+    mod B 'def b := 2'
+    run lake build E
+    [ "${lines[0]}" = "Built B" ]
+    [ "${lines[1]}" = "Built C" ]
+    [ "${lines[2]}" = "Built E" ]
+    [ "${#lines[@]}" -eq 4 ]
+    run env LEAN_GITHASH=feedfacefeedface lake build E
+    [ "${#lines[@]}" -eq 5 ]
+}
+
+@test "Lake's artifact cache: a writable one saves by input hash; a fresh tree restores from it read-only; false switches it off" {
+    mod B 'def b := 1' '-- fixture: build-cpu=0.3'
+    mod C 'import B'
+    C="$BATS_TEST_TMPDIR/cache"
+    run env LAKE_CACHE_DIR="$C" LAKE_ARTIFACT_CACHE=true lake build C
+    [ "$status" -eq 0 ]
+    [ "$(find "$C/artifacts" -name '*.olean' | wc -l)" -eq 2 ]
+    [ "$(find "$C/outputs/pkg" -name '*.json' | wc -l)" -eq 2 ]
+    rm -rf .lake
+    chmod -R a-w "$C"
+    before=$(find "$C" -printf '%p %m %s\n' | sort)
+    cpu env LAKE_CACHE_DIR="$C" lake build C # unspecified: reads on, writes off
+    [ "$rc" -eq 0 ]
+    between "$cpu" 0 0.25
+    [ "$(cat "$BATS_TEST_TMPDIR/out")" = "$(printf 'Restored B\nRestored C\nBuild completed successfully (0 built).')" ]
+    [ -s .lake/build/lib/lean/C.olean ]
+    [ "$before" = "$(find "$C" -printf '%p %m %s\n' | sort)" ]
+    run env LAKE_CACHE_DIR="$C" lake build C
+    [ "$output" = "Build completed successfully (0 built)." ]
+    rm -rf .lake
+    run env LAKE_CACHE_DIR="$C" LAKE_ARTIFACT_CACHE=false lake build C
+    [ "${lines[0]}" = "Built B" ]
+    mod B 'def b := 2'
+    rm -rf .lake
+    run env LAKE_CACHE_DIR="$C" lake build C # other inputs: no entry
+    [ "${lines[0]}" = "Built B" ]
+    [ "${lines[1]}" = "Built C" ]
+    chmod -R u+w "$C"
+}
+
+@test "a package's enableArtifactCache wins over LAKE_ARTIFACT_CACHE; an empty LAKE_CACHE_DIR means the workspace's .lake/cache" {
+    printf '%s\n' 'name = "pkg"' 'enableArtifactCache = true' '[[lean_lib]]' 'name = "Pkg"' 'globs = ["B"]' > lakefile.toml
+    mod B 'def b := 1'
+    run env LAKE_CACHE_DIR= LAKE_ARTIFACT_CACHE=false lake build B
+    [ "$status" -eq 0 ]
+    [ "$(find .lake/cache/artifacts -name '*.olean' | wc -l)" -eq 1 ]
+}
+
+@test "lakefile.lean takes precedence over lakefile.toml (its lean_lib declarations)" {
+    mod Q 'def q := 1'
+    run lake build Q
+    [ "$status" -eq 1 ]
+    printf 'import Lake\nopen Lake DSL\npackage pkg\nlean_lib «Q»\n' > lakefile.lean
+    run lake build Q
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"info: [root]: lakefile.lean and lakefile.toml are both present; using lakefile.lean"* ]]
+    [[ "$output" == *"Built Q"* ]]
+    run lake build A
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"unknown module 'A'"* ]]
+}
+
+@test "lake lean passes the file's absolute path to lean" {
+    mod A '-- fixture: warn'
+    run lake lean A.lean
+    [ "$status" -eq 0 ]
+    [ "$output" = "$(realpath A.lean):1:0: warning: fixture warning" ]
 }
 
 # ---- lake env lean ----
@@ -651,7 +768,7 @@ leanOptions = { warningAsError = true }
 TOML
     cpu lake lean A.lean -- -j1
     [ "$rc" -eq 1 ]
-    [ "$(cat "$BATS_TEST_TMPDIR/err")" = "A.lean:1:0: error: fixture warning" ]
+    [ "$(cat "$BATS_TEST_TMPDIR/err")" = "$P/A.lean:1:0: error: fixture warning" ]
     between "$cpu" 0.45 2
     cpu lake env lean A.lean
     [ "$rc" -eq 0 ]
@@ -759,8 +876,10 @@ TOML
 @test "manifest: an escaped name «doc-gen4» lives in .lake/packages/doc-gen4; subDir moves the package root" {
     mkdir -p .lake/packages/doc-gen4/inner/Doc
     echo 'def d := 1' > .lake/packages/doc-gen4/inner/Doc/Core.lean
-    mkdir -p .lake/packages/doc-gen4/inner/.lake/build/lib/lean/Doc
-    echo prebuilt > .lake/packages/doc-gen4/inner/.lake/build/lib/lean/Doc/Core.olean
+    printf 'name = "doc-gen4"
+[[lean_lib]]
+name = "Doc"
+' > .lake/packages/doc-gen4/inner/lakefile.toml
     rev=$(gitdep doc-gen4)
     python3 - "$rev" > lake-manifest.json <<'PY'
 import json, sys

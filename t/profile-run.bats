@@ -689,6 +689,84 @@ if "reworded" in open("Demo/Ring.lean").read():
 	grep -q 'head Demo/Basic.lean: not run (prebuild_timeout)' <<<"$stderr"
 }
 
+# util_project: Demo/Basic.lean imports Demo/Util.lean (a 0.5 s build) at M.
+util_project() {
+	ex_lean "$R" Demo/Util.lean '-- fixture: build-cpu=0.5'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Util' '-- fixture: cpu=0.05'
+	M=$(ex_commit "$R" "util")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Util' '-- fixture: cpu=0.06' \
+		'-- fixture: write=/lake-cache/artifacts/evil write=/lake-cache/outputs/demo/evil.json'
+	head_commit
+}
+
+@test "--cache: each prebuild restores the unchanged cone from the operator's cache (nothing elaborated); the cache keeps every byte, mode and owner after a hostile run" {
+	util_project
+	C=$BATS_TEST_TMPDIR/cache
+	EX_TOOLCHAIN=$TC ex_trusted_build "$R" "$M" "$DEPS" "$BATS_TEST_TMPDIR/trusted" "$C"
+	chmod -R o+rX "$C"
+	sandbox_reach "$C"
+	before=$(cd "$C" && find . -printf '%p %m %s %u %g\n' | LC_ALL=C sort && find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+	[ "$(find "$C/outputs/demo" -name '*.json' | wc -l)" -ge 3 ]
+	profile --cache "$C" --keep-logs
+	[ "$status" -eq 0 ]
+	grep -qx 'Restored Demo.Util' "$WS/logs/base-prebuild.log"
+	grep -qx 'Restored Demo.Util' "$WS/logs/head-prebuild.log"
+	run ! grep -q '^Built ' "$WS/logs/base-prebuild.log" "$WS/logs/head-prebuild.log"
+	grep -qxE 'write /lake-cache/artifacts/evil -> (EROFS|EACCES)' "$WS/head/.lake/.fixture-log"
+	grep -qxE 'write /lake-cache/outputs/demo/evil.json -> (EROFS|EACCES)' "$WS/head/.lake/.fixture-log"
+	after=$(cd "$C" && find . -printf '%p %m %s %u %g\n' | LC_ALL=C sort && find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+	[ "$before" = "$after" ]
+	[ "$(jqr .environment.lake_artifact_cache)" = "operator prepared, read-only" ]
+	grep -q '^- Lake artifact cache: operator prepared, read-only' "$WS/report.md"
+}
+
+@test "without --cache each prebuild elaborates the cone; the report says no cache" {
+	util_project
+	profile --keep-logs
+	[ "$status" -eq 0 ]
+	grep -qx 'Built Demo.Util' "$WS/logs/base-prebuild.log"
+	grep -qx 'Built Demo.Util' "$WS/logs/head-prebuild.log"
+	[ "$(jqr .environment.lake_artifact_cache)" = none ]
+}
+
+@test "--cache must exist and lie apart from the workspace, toolchain and dependencies (exit 2, nothing created)" {
+	basic_change
+	profile --cache "$BATS_TEST_TMPDIR/nocache"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the Lake cache folder is missing (--cache $BATS_TEST_TMPDIR/nocache)"* ]]
+	profile --cache "$DEPS"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the Lake cache and dependencies overlap"* ]]
+	mkdir -p "$BATS_TEST_TMPDIR/around"
+	WS=$BATS_TEST_TMPDIR/around/ws
+	profile --cache "$BATS_TEST_TMPDIR/around"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the Lake cache and workspace overlap"* ]]
+	[ ! -e "$WS" ]
+}
+
+@test "preflight: a dependency whose prepared build is stale (Lake would rebuild it into the read-only mount) is named, exit 2, before any prebuild" {
+	# its options changed after the operator's build: every trace of it is stale
+	printf 'name = "tinylib"\nleanOptions = { autoImplicit = false }\n[[lean_lib]]\nname = "Tiny"\n' >"$DEPS/tinylib/lakefile.toml"
+	ex_commit "$DEPS/tinylib" "options" >/dev/null
+	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
+	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+	basic_change
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	grep -q 'dependency "tinylib" was not prepared for this toolchain and workspace' <<<"$stderr"
+	grep -q 'lake build. in a trusted checkout of T' <<<"$stderr"
+	[ ! -e "$WS/raw/base-prebuild.time" ]
+	# prepared again as the error says: it runs
+	(cd "$DEPS/tinylib" && "$TC/bin/lake" build Tiny.Core >/dev/null)
+	rm -rf "$WS"
+	profile
+	[ "$status" -eq 0 ]
+}
+
 @test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build, naming the dependency" {
 	# Lean 4.30 keeps a lakefile.lean's config cache in the dependency's own
 	# .lake (Load/Lean/Elab.lean): missing there, Lake writes it -> read-only mount.
@@ -697,7 +775,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	echo 4.30.0 >"$BATS_TEST_TMPDIR/tc30/lib/fixture-version"
 	TC=$BATS_TEST_TMPDIR/tc30 EX_LEAN_VERSION=4.30.0
 	project_base
-	echo '-- config' >"$DEPS/tinylib/lakefile.lean"
+	printf 'import Lake\nopen Lake DSL\npackage tinylib\nlean_lib Tiny\n' >"$DEPS/tinylib/lakefile.lean"
 	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
 	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
 	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"

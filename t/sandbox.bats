@@ -207,6 +207,68 @@ status_ok() { # exit code
 	[ "$tc_before" = "$(find "$TC" -printf '%p %s\n' | sort)" ]
 }
 
+@test "Lake's environment: no release caches, the artifact cache off, its folder the sandbox's own, git's stat cache trusted" {
+	lean_file read-env=LAKE_NO_CACHE read-env=LAKE_ARTIFACT_CACHE read-env=LAKE_RESTORE_ARTIFACTS \
+		read-env=LAKE_CACHE_DIR read-env=GIT_CONFIG_COUNT read-env=GIT_CONFIG_KEY_1 \
+		read-env=GIT_CONFIG_VALUE_1 read-env=GIT_CONFIG_KEY_2 read-env=GIT_CONFIG_VALUE_2
+	sbx 60 lean -j1 "$M.lean"
+	[ "$status" -eq 0 ]
+	grep -qx 'read-env LAKE_NO_CACHE -> set 1' "$LOG"
+	grep -qx 'read-env LAKE_ARTIFACT_CACHE -> set false' "$LOG"
+	grep -qx 'read-env LAKE_RESTORE_ARTIFACTS -> set false' "$LOG"
+	grep -qx 'read-env LAKE_CACHE_DIR -> set /tmp/lake-cache' "$LOG"
+	grep -qx 'read-env GIT_CONFIG_COUNT -> set 3' "$LOG"
+	grep -qx 'read-env GIT_CONFIG_KEY_1 -> set core.checkStat' "$LOG"
+	grep -qx 'read-env GIT_CONFIG_VALUE_1 -> set minimal' "$LOG"
+	grep -qx 'read-env GIT_CONFIG_KEY_2 -> set core.trustctime' "$LOG"
+	grep -qx 'read-env GIT_CONFIG_VALUE_2 -> set false' "$LOG"
+}
+
+@test "attack: --cache DIR is read-only at /lake-cache (reads on, writes off); the operator's folder keeps every byte, mode and owner" {
+	C="$W/cache"
+	mkdir -p "$C/artifacts" "$C/outputs/demo"
+	echo olean >"$C/artifacts/0123.olean"
+	echo '"0123.olean"' >"$C/outputs/demo/abcd.json"
+	chmod -R o+rX "$C"
+	before=$(cd "$C" && find . -printf '%p %s %m %u %g %T@\n' | sort; find . -type f -exec sha256sum {} + | sort)
+	lean_file read-env=LAKE_CACHE_DIR read-env=LAKE_ARTIFACT_CACHE read-env=LAKE_RESTORE_ARTIFACTS \
+		read=/lake-cache/artifacts/0123.olean write=/lake-cache/artifacts/0123.olean \
+		write=/lake-cache/outputs/demo/abcd.json write=/lake-cache/artifacts/new.olean write=/lake-cache/lock
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --cache "$C" \
+		--time-file "$R/$M.time" --timeout 60 -- lean -j1 "$M.lean"
+	[ "$status" -eq 0 ]
+	grep -qx 'read-env LAKE_CACHE_DIR -> set /lake-cache' "$LOG"
+	grep -qx 'read-env LAKE_ARTIFACT_CACHE -> unset' "$LOG"
+	grep -qx 'read-env LAKE_RESTORE_ARTIFACTS -> set true' "$LOG"
+	grep -qx 'read /lake-cache/artifacts/0123.olean -> ok 6 bytes' "$LOG"
+	grep -qxE 'write /lake-cache/artifacts/0123.olean -> (EROFS|EACCES)' "$LOG"
+	grep -qxE 'write /lake-cache/outputs/demo/abcd.json -> (EROFS|EACCES)' "$LOG"
+	grep -qx 'write /lake-cache/artifacts/new.olean -> EROFS' "$LOG"
+	grep -qx 'write /lake-cache/lock -> EROFS' "$LOG"
+	after=$(cd "$C" && find . -printf '%p %s %m %u %g %T@\n' | sort; find . -type f -exec sha256sum {} + | sort)
+	[ "$before" = "$after" ]
+}
+
+@test "--cache must be a folder apart from the tree, the toolchain and the dependencies" {
+	mkdir -p "$T/.lake/cache"
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --cache "$T/.lake/cache" \
+		--time-file "$R/$M.time" --timeout 60 -- true
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--tree and --cache overlap"* ]]
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --cache "$D" \
+		--time-file "$R/$M.time" --timeout 60 -- true
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--dependencies and --cache overlap"* ]]
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --cache "$W/none" \
+		--time-file "$R/$M.time" --timeout 60 -- true
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--cache is not a directory"* ]]
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" --cache "$W" \
+		--time-file "$R/$M.time" --timeout 60 -- true
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"and --cache overlap"* ]]
+}
+
 @test "the time file's folder cannot be written from inside" {
 	lean_file write="$R/evil" write="$R/$M.time"
 	sbx 60

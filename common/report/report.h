@@ -59,6 +59,7 @@ struct sc_report_env {
 	const char *lean_sha256, *lake_sha256; /* NULL when not given */
 	const char *server_url;                /* links: never NULL (default github.com) */
 	const char *ci_repository, *ci_run_id; /* the CI run; NULL when not given */
+	int lake_cache;                        /* the operator's Lake artifact cache was mounted */
 };
 
 #define SC_DEFAULT_SERVER_URL "https://github.com"

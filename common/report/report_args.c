@@ -197,6 +197,7 @@ int sc_report_env_init(struct sc_report_env *env, const struct sc_report_args *a
 	env->server_url = a->server_url ? a->server_url : SC_DEFAULT_SERVER_URL;
 	env->ci_repository = a->ci_repository;
 	env->ci_run_id = a->ci_run_id;
+	env->lake_cache = a->lake_cache;
 	return 0;
 }
 

@@ -14,6 +14,7 @@ struct sc_report_args {
 	/* Where links point (NULL: https://github.com), and the CI run this
 	 * report came from (both or neither). */
 	const char *server_url, *ci_repository, *ci_run_id;
+	int lake_cache; /* --lake-cache: the prebuilds read a trusted Lake artifact cache */
 	struct sc_argv samples;
 };
 

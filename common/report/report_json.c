@@ -98,6 +98,7 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e, int task_clock)
 	sc_json_kv_str_or_null(g, "cpu_counter", task_clock == 1   ? "task_clock_and_rusage"
 	                                         : task_clock == 0 ? "rusage_only"
 	                                                           : NULL);
+	sc_json_kv_str(g, "lake_artifact_cache", e->lake_cache ? "operator prepared, read-only" : "none");
 	sc_json_map_close(g);
 }
 

@@ -513,7 +513,10 @@ static void environment(struct strbuf *md, const struct sc_report *r)
 		else
 			sb_adds(md, "not recorded");
 	}
-	sb_adds(md, "\n- Dependencies: operator prepared\n- CPU counter: ");
+	sb_adds(md, "\n- Dependencies: operator prepared\n- Lake artifact cache: ");
+	sb_adds(md, e->lake_cache ? "operator prepared, read-only (prebuilds restore from it; samples "
+	                            "elaborate their file)\n" : "none\n");
+	sb_adds(md, "- CPU counter: ");
 	int task_clock = sc_report_task_clock(r);
 	sb_adds(md, task_clock == 1   ? "GNU time's rusage, checked against the host's perf task clock"
 	            : task_clock == 0 ? "GNU time's rusage only (this host gave no perf task clock: "

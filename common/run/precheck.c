@@ -32,9 +32,30 @@ static void check_workspace_apart(const struct sc_run *r)
 			sc_die("toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
 		if (sc_path_within(future, deps) || sc_path_within(deps, future))
 			sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
+		char cache[PATH_MAX];
+		if (r->o.lake_cache && realpath(r->o.lake_cache, cache) &&
+		    (sc_path_within(future, cache) || sc_path_within(cache, future)))
+			sc_die("the Lake cache and workspace overlap (--cache %s)", r->o.lake_cache);
 		free(future);
 	}
 	free(pdir);
+}
+
+/* --cache is mounted read-only beside the toolchain and the dependencies:
+ * disjoint from both (and from the workspace, checked with it), so no
+ * mount ever exposes the operator's cache writable. */
+static void check_cache_apart(const struct sc_run *r)
+{
+	const char *c = r->o.lake_cache;
+	struct stat st;
+	if (!c)
+		return;
+	if (stat(c, &st) < 0 || !S_ISDIR(st.st_mode))
+		sc_die("the Lake cache folder is missing (--cache %s)", c);
+	if (sc_paths_overlap(c, r->o.toolchain))
+		sc_die("the Lake cache and toolchain overlap (--cache %s)", c);
+	if (sc_paths_overlap(c, r->o.deps))
+		sc_die("the Lake cache and dependencies overlap (--cache %s)", c);
 }
 
 void sc_run_check_host(struct sc_run *r)
@@ -54,6 +75,7 @@ void sc_run_check_host(struct sc_run *r)
 		sc_die("dependencies folder is missing (--dependencies %s)", r->o.deps);
 	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
 		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+	check_cache_apart(r);
 	if (lstat(r->o.workspace, &st) == 0)
 		sc_die("workspace already exists; runs are never resumed or overwritten (%s)",
 		       r->o.workspace);
@@ -66,7 +88,7 @@ void sc_run_check_host(struct sc_run *r)
 	free(parent);
 }
 
-static void read_manifest(const struct sc_run *r, struct sc_manifest *m)
+void sc_run_read_manifest(const struct sc_run *r, struct sc_manifest *m)
 {
 	memset(m, 0, sizeof *m);
 	const char *blob = r->plan.lake_blobs[SC_LAKE_MANIFEST];
@@ -129,10 +151,10 @@ static void check_reachable(const struct sc_run *r)
 	if (geteuid() != 0)
 		return;
 	char *ws_parent = sc_workspace_parent(r->o.workspace);
-	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps};
-	const char *flags[] = {"--workspace", "--toolchain", "--dependencies"};
+	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps, r->o.lake_cache};
+	const char *flags[] = {"--workspace", "--toolchain", "--dependencies", "--cache"};
 	struct strbuf err = STRBUF_INIT;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4 && paths[i]; i++)
 		if (sc_sandbox_can_reach(paths[i], r->o.sandbox_uid, r->o.sandbox_gid, &err) < 0)
 			sc_die("%s: give it search permission (%s)", err.buf, flags[i]);
 	sb_release(&err);
@@ -168,7 +190,7 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
 		sc_die("%s", err.buf);
 	struct sc_manifest m;
-	read_manifest(r, &m);
+	sc_run_read_manifest(r, &m);
 	if (sc_check_dependencies(r->o.deps, &m, &err) < 0)
 		sc_die("%s", err.buf);
 	sc_manifest_free(&m);
@@ -179,7 +201,7 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 int sc_run_preflight_diagnosis(const struct sc_run *r, struct strbuf *why)
 {
 	struct sc_manifest m;
-	read_manifest(r, &m);
+	sc_run_read_manifest(r, &m);
 	int found = sc_dependency_config_problem(r->o.deps, &m, r->tc.version_line, why);
 	sc_manifest_free(&m);
 	return found;

@@ -89,6 +89,8 @@ static void report_args(const struct sc_run *r, const char *plan, const char *sa
 	                       "--run-id", r->run_id, "--sandbox-user", r->o.sandbox_user, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(a, *p);
+	if (r->o.lake_cache)
+		sc_argv_push(a, "--lake-cache");
 	if (r->tc.version_line) {
 		const char *tc[] = {"--lean-version", r->tc.version_line, "--lean-sha256",
 		                    r->tc.lean_sha256, "--lake-sha256", r->tc.lake_sha256, NULL};

@@ -1,4 +1,6 @@
 #include "run/side.h"
+#include "plan/leanpath.h"
+#include "plan/manifest.h"
 #include "run/precheck.h"
 #include "run/samples.h"
 #include "run/schedule.h"
@@ -9,7 +11,9 @@
 #include "util/run.h"
 #include "util/safefile.h"
 
+#include <ftw.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +72,10 @@ static int sandboxed(struct sc_run *r, int side, const char *name, double timeou
 	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(&a, *p);
+	if (r->o.lake_cache) {
+		sc_argv_push(&a, "--cache");
+		sc_argv_push(&a, r->o.lake_cache);
+	}
 	if (r->o.keep_logs) {
 		sc_argv_push(&a, "--log");
 		sc_argv_push_owned(&a, sc_run_log_path(r, side, name));
@@ -147,6 +155,72 @@ static void preflight(struct sc_run *r, int side)
 	sc_run_seal_config(r, side);
 	free(time_file);
 	free(status_file);
+}
+
+/* nftw's context: the "+A.B" target of every olean below dep_lib. */
+static struct sc_argv *dep_targets;
+static size_t dep_lib_len;
+static int dep_olean(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	size_t n = strlen(path);
+	if (flag != FTW_F || n <= dep_lib_len + 7 || strcmp(path + n - 6, ".olean") != 0)
+		return 0;
+	char *rel = xasprintf("%.*s.lean", (int)(n - dep_lib_len - 7), path + dep_lib_len + 1);
+	struct strbuf mod = STRBUF_INIT;
+	if (sc_lean_module_of(rel, &mod) == 0)
+		sc_argv_push_owned(dep_targets, xasprintf("+%s", mod.buf));
+	sb_release(&mod);
+	free(rel);
+	return 0;
+}
+
+/* Lake rebuilds a dependency module whose trace is stale (another Lean
+ * githash or toolchain, other options, sources changed since its build)
+ * into the dependency's own build folder: read-only here, so the prebuild
+ * would fail on it.  Before any candidate code runs, each dependency's
+ * prepared modules (its .lake/build oleans) must be up to date:
+ * `lake build --no-build` (exit 3 otherwise) on them, one dependency at a
+ * time, so that the error names it.  The dependencies are the same for
+ * both sides: checked once. */
+static void check_dep_builds(struct sc_run *r, int side)
+{
+	struct sc_manifest m;
+	sc_run_read_manifest(r, &m);
+	for (size_t i = 0; i < m.n; i++) {
+		const struct sc_manifest_pkg *p = &m.pkgs[i];
+		char *lib = xasprintf("%s/%s%s%s/.lake/build/lib/lean", r->o.deps, p->name, p->subdir ? "/" : "",
+		                      p->subdir ? p->subdir : "");
+		struct sc_argv cmd = SC_ARGV_INIT;
+		sc_argv_push(&cmd, "lake");
+		sc_argv_push(&cmd, "build");
+		sc_argv_push(&cmd, "--no-build");
+		size_t fixed = cmd.n;
+		dep_targets = &cmd, dep_lib_len = strlen(lib);
+		struct stat st;
+		if (stat(lib, &st) == 0 && nftw(lib, dep_olean, 32, FTW_PHYS) != 0)
+			sc_die_sys_errno("cannot list dependency \"%s\"'s build (%s)", p->name, lib);
+		if (cmd.n > fixed) {
+			char *name = xasprintf("preflight-%s", p->name), *time_file, *status_file;
+			int rc = sandboxed(r, side, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
+			                   &time_file, &status_file);
+			if (rc != 0) {
+				char *hint = sc_run_output_hint(r, side, name);
+				sc_stage_die(rc, SC_EXIT_USAGE,
+				             "dependency \"%s\" was not prepared for this toolchain and "
+				             "workspace: Lake finds its built modules out of date and would rebuild "
+				             "them into the read-only --dependencies; prepare it with `lake build` "
+				             "in a trusted checkout of T with this toolchain (no LEAN_GITHASH or "
+				             "option changes); %s (%s/%s)",
+				             p->name, hint, r->o.deps, p->name);
+			}
+			free(time_file), free(status_file), free(name);
+		}
+		sc_argv_release(&cmd);
+		free(lib);
+	}
+	sc_manifest_free(&m);
+	r->deps_checked = 1;
 }
 
 static void prebuild_progress(struct sc_run *r, int side, size_t nmod, enum sc_step_outcome out,
@@ -276,6 +350,8 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 	}
 	sc_run_prepare_tree(r, side);
 	preflight(r, side);
+	if (!r->deps_checked)
+		check_dep_builds(r, side);
 	int built = prebuild(r, side);
 	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
 	for (size_t i = 0; i < r->plan.n_files; i++) {

@@ -14,6 +14,7 @@
 struct sc_run_opts {
 	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
 	const char *tmp_size;     /* validated; passed on as given */
+	const char *lake_cache;   /* --cache: the operator's Lake artifact cache, or NULL */
 	const char *max_procs;    /* validated; passed on as given */
 	const char *sandbox_user; /* "UID:GID", resolved (by default one of the run's own, held
 	                           * for the whole run: both sides, every sandbox) */
@@ -40,6 +41,7 @@ struct sc_run {
 	struct sc_argv sealed[2]; /* per side: paths below .lake read-only after the preflight */
 	int step, steps;
 	int measurement_failed; /* an error sample: exit 1 */
+	int deps_checked;       /* the dependencies' prepared builds were found up to date */
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
 	int disk_full;          /* a step left the disk full: the rest of the run is disk_full */
 };

@@ -17,10 +17,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* The three mounted folders, canonical; N the option names. */
+/* The mounted folders, canonical (the fourth, --cache, optional: NULL);
+ * name the option names. */
+#define NMOUNTS 4
 struct mounts {
-	char *dir[3];
-	const char *name[3];
+	char *dir[NMOUNTS + 1]; /* NULL-terminated */
+	const char *name[NMOUNTS];
+	int n; /* 3, or 4 with --cache */
 };
 
 static char *dir_arg(const char *path, const char *flag)
@@ -33,17 +36,22 @@ static char *dir_arg(const char *path, const char *flag)
 
 static void check_mounts(const struct sc_command_spec *spec, struct mounts *m)
 {
-	const char *in[] = {spec->tree, spec->toolchain, spec->deps};
-	const char *names[] = {"--tree", "--toolchain", "--dependencies"};
+	const char *in[] = {spec->tree, spec->toolchain, spec->deps, spec->lake_cache};
+	const char *names[] = {"--tree", "--toolchain", "--dependencies", "--cache"};
 	struct strbuf why = STRBUF_INIT;
 	if (sc_toolchain_misnamed(spec->toolchain, NULL, &why))
 		sc_die("%s", why.buf);
-	for (int i = 0; i < 3; i++) {
+	sb_release(&why);
+	m->n = spec->lake_cache ? 4 : 3;
+	m->dir[3] = m->dir[4] = NULL;
+	for (int i = 0; i < m->n; i++) {
 		m->name[i] = names[i];
 		m->dir[i] = dir_arg(in[i], names[i]);
 	}
-	for (int i = 0; i < 3; i++)
-		for (int j = i + 1; j < 3; j++)
+	/* the operator's cache is never written: disjoint from every other
+	 * mount, the writable tree above all */
+	for (int i = 0; i < m->n; i++)
+		for (int j = i + 1; j < m->n; j++)
 			if (sc_paths_overlap(m->dir[i], m->dir[j]))
 				sc_die("%s and %s overlap (%s, %s)", names[i], names[j], m->dir[i], m->dir[j]);
 }
@@ -109,7 +117,7 @@ static void check_reach(const struct sc_sandbox *sb, const struct mounts *m, con
 {
 	char *init_dir = xstrdup(init);
 	*strrchr(init_dir, '/') = '\0';
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < m->n; i++)
 		sc_sandbox_check_reachable(sb, m->dir[i], m->name[i]);
 	sc_sandbox_check_reachable(sb, init_dir, "sc-init");
 	free(init_dir);
@@ -171,7 +179,8 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 	char *time_file = sc_host_file(spec->time_file, "time file", dirs, m.name);
 	char *log = spec->log ? sc_host_file(spec->log, "log", dirs, m.name) : NULL;
 	char *init = sc_sandbox_find_init(spec->libexecdir);
-	if (sc_path_within(init, m.dir[0]) || sc_path_within(init, m.dir[2]))
+	if (sc_path_within(init, m.dir[0]) || sc_path_within(init, m.dir[2]) ||
+	    (m.dir[3] && sc_path_within(init, m.dir[3])))
 		sc_die("sc-init lies inside a sandbox mount (%s)", init);
 	check_mountpoint(m.dir[0], &sb);
 	check_sealed(m.dir[0], spec->sealed);
@@ -179,10 +188,11 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 	check_reach(&sb, &m, init);
 	sb.keep_output = log != NULL;
 	sb.init = init, sb.tree = m.dir[0], sb.toolchain = m.dir[1], sb.deps = m.dir[2];
+	sb.lake_cache = m.dir[3];
 	run(&sb, spec, timeout, time_file, log, o);
 	free(init);
 	free(log);
 	free(time_file);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < m.n; i++)
 		free(m.dir[i]);
 }

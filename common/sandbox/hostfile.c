@@ -40,7 +40,7 @@ char *sc_host_file(const char *in, const char *what, const char *const *dirs, co
 			sc_die("the %s already exists (%s)", what, in);
 		sc_die_path_errno("the %s's folder is not usable (%s)", what, in);
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; dirs[i]; i++)
 		if (sc_path_within(f, dirs[i]))
 			sc_die("the %s lies inside %s: the sandbox could write it (%s)", what, names[i], f);
 	return f;

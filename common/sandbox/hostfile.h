@@ -5,8 +5,9 @@
  * mount, and the time file appears only whole, from a complete run. */
 #include "sandbox/sandbox_run.h"
 
-/* A new file IN (canonical, allocated) outside the three mounted folders
- * DIRS (named NAMES in errors); dies when it exists or lies inside one. */
+/* A new file IN (canonical, allocated) outside the mounted folders DIRS
+ * (NULL-terminated, named NAMES in errors); dies when it exists or lies
+ * inside one. */
 char *sc_host_file(const char *in, const char *what, const char *const *dirs, const char *const *names);
 
 /* The time file's temporary (allocated, mode 0644) beside TIME_FILE. */

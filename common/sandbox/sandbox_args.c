@@ -83,6 +83,30 @@ static void proc_masks(struct sc_argv *a)
 	}
 }
 
+/* Lake's artifact cache (Config/Env.lean Env.compute; Config/Workspace.lean
+ * enableArtifactCache; README "The sandbox's Lake environment").  Set
+ * explicitly: an empty value counts as unspecified, and then reads default
+ * to on.  Without --cache: off, and LAKE_CACHE_DIR a folder of this sandbox
+ * alone (its private /tmp; unset, Lake would fall back to the toolchain's
+ * or the home's cache).  With --cache: the operator's cache read-only at
+ * SC_SANDBOX_LAKE_CACHE, LAKE_ARTIFACT_CACHE left unset so that reads
+ * default to on and writes to off (Config/Monad.lean
+ * isArtifactCacheReadable / isArtifactCacheWritable), and restored
+ * artifacts copied into the tree's .lake/build (LAKE_RESTORE_ARTIFACTS,
+ * Lean >= 4.31), where `lake lean` finds them. */
+static void lake_cache(const struct sc_sandbox *sb, struct sc_argv *a)
+{
+	if (!sb->lake_cache) {
+		push3(a, "--setenv", "LAKE_ARTIFACT_CACHE", "false");
+		push3(a, "--setenv", "LAKE_RESTORE_ARTIFACTS", "false");
+		push3(a, "--setenv", "LAKE_CACHE_DIR", SC_SANDBOX_OWN_CACHE);
+		return;
+	}
+	push3(a, "--ro-bind", sb->lake_cache, SC_SANDBOX_LAKE_CACHE);
+	push3(a, "--setenv", "LAKE_RESTORE_ARTIFACTS", "true");
+	push3(a, "--setenv", "LAKE_CACHE_DIR", SC_SANDBOX_LAKE_CACHE);
+}
+
 /* Between GNU time and bwrap, on the host: sc-init's host step closes every
  * descriptor but 0-2, the report pipe and the seccomp filter (GNU time's -o
  * file among them), drops to the sandbox user, bounds its processes and
@@ -156,9 +180,17 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 		"--as-pid-1",
 		"--clearenv", "--setenv", "PATH", SC_SANDBOX_PATH, "--setenv", "HOME", SC_SANDBOX_HOME,
 		/* Lake runs git in every dependency, owned by another uid than
-		 * the sandbox's: without this git says "dubious ownership" */
-		"--setenv", "GIT_CONFIG_COUNT", "1", "--setenv", "GIT_CONFIG_KEY_0", "safe.directory",
+		 * the sandbox's: without safe.directory git says "dubious
+		 * ownership"; that owner and a ctime git never recorded would
+		 * make every `git diff` re-hash every tracked file (checkStat,
+		 * trustctime) */
+		"--setenv", "GIT_CONFIG_COUNT", "3", "--setenv", "GIT_CONFIG_KEY_0", "safe.directory",
 		"--setenv", "GIT_CONFIG_VALUE_0", "*",
+		"--setenv", "GIT_CONFIG_KEY_1", "core.checkStat", "--setenv", "GIT_CONFIG_VALUE_1", "minimal",
+		"--setenv", "GIT_CONFIG_KEY_2", "core.trustctime", "--setenv", "GIT_CONFIG_VALUE_2", "false",
+		/* Lake (Config/Env.lean Env.compute): no release-cache downloads
+		 * (git and curl inside timed samples otherwise) */
+		"--setenv", "LAKE_NO_CACHE", "1",
 		"--ro-bind", "/usr", "/usr", NULL};
 	host_step(sb, a);
 	sc_argv_push(a, sb->bwrap);
@@ -183,6 +215,7 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	tree_binds(sb, a);
 	push3(a, "--ro-bind", sb->deps, SC_SANDBOX_DEPS);
 	push3(a, "--ro-bind", sb->init, SC_SANDBOX_INIT);
+	lake_cache(sb, a);
 	remount_ro(a, "/");
 	if (sb->seccomp_fd > 2) {
 		/* installed by bwrap right before it execs sc-init */

@@ -14,6 +14,10 @@
 #define SC_SANDBOX_INIT "/sc-init"
 #define SC_SANDBOX_PATH "/toolchain/bin:/usr/bin:/bin"
 #define SC_SANDBOX_HOME "/tmp/home"
+/* Lake's cache folder: the operator's --cache, read-only, else one of the
+ * sandbox's own in its private /tmp. */
+#define SC_SANDBOX_LAKE_CACHE "/lake-cache"
+#define SC_SANDBOX_OWN_CACHE "/tmp/lake-cache"
 /* The private /tmp lives in host RAM: bounded.  1 GiB by default. */
 #define SC_SANDBOX_TMP_DEFAULT (1ull << 30)
 /* RLIMIT_NPROC of the sandbox user (--max-procs): counts threads too.  Above
@@ -31,6 +35,7 @@ struct sc_sandbox {
 	const char *const *sealed; /* paths below TREE/.lake, read-only on top; NULL-terminated or NULL */
 	const char *toolchain; /* canonical; read-only at /toolchain */
 	const char *deps;      /* canonical; read-only at /project/.lake/packages */
+	const char *lake_cache; /* canonical --cache, read-only at /lake-cache; NULL: none */
 	int report_fd;         /* inherited pipe to the host (sc-init's REPORT_FD) */
 	unsigned uid, gid;     /* host uid/gid the sandbox runs as (never 0) */
 	unsigned long long tmp_size; /* bytes of the private /tmp, and of /dev/shm */

@@ -90,3 +90,29 @@ ex_lean() {
 		printf '%s\n' "$@"
 	} >"$r/$p"
 }
+
+# ex_trusted_build REPO REV DEPS CHECKOUT [CACHE]: the operator's trusted
+# build of REV: a fresh clone at CHECKOUT, each prepared dependency of DEPS
+# cloned into its .lake/packages as Lake would have it, then `lake build`
+# of every library module (the fixture builds only named targets).  With
+# CACHE, the build writes Lake's artifact cache there
+# (LAKE_ARTIFACT_CACHE=true): what `--cache CACHE` then reads.
+ex_trusted_build() {
+	local repo=$1 rev=$2 deps=$3 co=$4 cache=${5:-} d tc
+	tc=${EX_TOOLCHAIN:?set EX_TOOLCHAIN to the toolchain folder}
+	ex_git clone -q "$repo" "$co"
+	ex_git -C "$co" checkout -q --detach "$rev"
+	mkdir -p "$co/.lake/packages"
+	for d in "$deps"/*/; do
+		d=${d%/}
+		ex_git clone -q "$d" "$co/.lake/packages/${d##*/}"
+		ex_git -C "$co/.lake/packages/${d##*/}" checkout -q --detach "$(ex_git -C "$d" rev-parse HEAD)"
+	done
+	local -a targets
+	mapfile -t targets < <(ex_git -C "$co" ls-files '*.lean' | grep -v '^lakefile\.lean$')
+	if [ -n "$cache" ]; then
+		(cd "$co" && LAKE_CACHE_DIR=$cache LAKE_ARTIFACT_CACHE=true "$tc/bin/lake" build "${targets[@]}" >/dev/null)
+	else
+		(cd "$co" && "$tc/bin/lake" build "${targets[@]}" >/dev/null)
+	fi
+}

@@ -150,9 +150,19 @@ START_TEST(isolation_rules)
 	HAS("--die-with-parent");
 	HAS("--new-session");
 	HAS("--as-pid-1");
-	HAS("--setenv", "GIT_CONFIG_COUNT", "1");
+	HAS("--setenv", "GIT_CONFIG_COUNT", "3");
 	HAS("--setenv", "GIT_CONFIG_KEY_0", "safe.directory");
 	HAS("--setenv", "GIT_CONFIG_VALUE_0", "*");
+	HAS("--setenv", "GIT_CONFIG_KEY_1", "core.checkStat");
+	HAS("--setenv", "GIT_CONFIG_VALUE_1", "minimal");
+	HAS("--setenv", "GIT_CONFIG_KEY_2", "core.trustctime");
+	HAS("--setenv", "GIT_CONFIG_VALUE_2", "false");
+	/* Lake: no release caches; the artifact cache off, in a folder of
+	 * the sandbox's own (no --cache here) */
+	HAS("--setenv", "LAKE_NO_CACHE", "1");
+	HAS("--setenv", "LAKE_ARTIFACT_CACHE", "false");
+	HAS("--setenv", "LAKE_RESTORE_ARTIFACTS", "false");
+	HAS("--setenv", "LAKE_CACHE_DIR", "/tmp/lake-cache");
 	HAS("--perms", "1777", "--size", "1048576", "--tmpfs", "/tmp");
 	HAS("--ro-bind", "/tc", "/toolchain");
 	HAS("--ro-bind", "/deps", "/project/.lake/packages");
