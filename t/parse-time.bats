@@ -192,7 +192,8 @@ error_sample() {
 	parse
 	[ "$status" -eq 0 ]
 	[ "$(field task_clock_s)" = 1.1 ]
-	[ "$(field cpu_s)" = 1.0 ]
+	# jq prints the number 1.000 as 1 or 1.000, as its version likes
+	awk -v x="$(field cpu_s)" 'BEGIN { exit !(x == 1) }'
 	statusclock 0 0 false 1.5 1.110
 	parse
 	error_sample cpu_hidden
@@ -308,7 +309,7 @@ error_sample() {
 		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:Foo.Bar
 	[ "$status" -eq 3 ]
 	assert_error_line sc-parse-time
-	[[ "$stderr" == *"cannot write the sample (stdout)"* ]]
+	[[ "$stderr" == *"cannot write the sample: no space left on device (stdout)"* ]]
 }
 
 @test "--help shows the usage and every option; --version the version" {

@@ -575,7 +575,7 @@ copy_sources() {
 	run --separate-stderr bash -c 'sc-plan --repo "$1" --tooling "$2" --base "$2" --head "$2" >/dev/full' - "$R" "$T"
 	assert_error_line sc-plan
 	[ "$status" -eq 3 ]
-	grep -q 'cannot write the plan (stdout)' <<<"$stderr"
+	grep -q 'cannot write the plan: no space left on device (stdout)' <<<"$stderr"
 }
 
 # ---- issue 20: selected files must be modules of a lean_lib (Config/LeanLib.lean) ----

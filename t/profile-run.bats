@@ -384,7 +384,8 @@ except Exception:
 	[ "$(jqr .status)" = no_changes ]
 	[[ "$stderr" == *"sc-plan: warning: the head is already in the base (merged, or --base and --head swapped): nothing to measure (--head)"* ]]
 	[[ "$stderr" != *"no changed library or roadmap Lean files"* ]]
-	[ "$(head -n1 "$WS/report.md")" = "**The head is already in the base** (merged, or --base and --head swapped): nothing was measured." ]
+	# the line under the title
+	[ "$(grep -v -e '^# ' -e '^$' "$WS/report.md" | head -n1)" = "**The head is already in the base** (merged, or --base and --head swapped): nothing was measured." ]
 	[[ "$output" == "The head is already in the base (merged, or --base and --head swapped): nothing was measured."* ]]
 	# a real no_changes (no selected file changed) keeps its own words
 	rm -rf "$WS"
@@ -537,7 +538,7 @@ except OSError as e:
 	"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" --workspace "$WS" \
 		--toolchain "$TC" --dependencies "$DEPS" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	local pid=$!
-	wait_for 120 test -e "$WS/head/.lake/ready"
+	wait_for 120 test -e "$WS/head/.lake/ready" || { cat "$BATS_TEST_TMPDIR/err"; false; }
 	echo '-- changed during the sample' >>"$WS/head/$dir/Long.lean"
 	touch "$WS/head/.lake/go"
 	local rc=0
@@ -842,9 +843,10 @@ util_project() {
 	basic_change
 	profile
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
-	jq '.packages[0].subDir = "inner"' "$R/lake-manifest.json" >"$R/m" && mv "$R/m" "$R/lake-manifest.json"
-	M=$(ex_commit "$R" "subDir")
-	T=$M B=$M H=$M
+	manifest_commit '.packages[0].subDir = "inner"' "subDir"
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.07'
+	head_commit
 	rm -rf "$WS"
 	profile
 	[ "$status" -eq 2 ]

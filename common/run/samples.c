@@ -1,5 +1,6 @@
 #include "run/samples.h"
 #include "run/stage.h"
+#include "run/workspace.h"
 #include "util/die.h"
 
 #include <stdlib.h>
@@ -8,14 +9,20 @@ char *sc_run_fmt_seconds(double s) { return xasprintf("%.*f", s < 10 ? 2 : 1, s)
 
 char *sc_run_log_path(const struct sc_run *r, int side, const char *name)
 {
-	return xasprintf("%s/logs/%s-%s.log", r->ws, sc_side_name(side), name);
+	char *stem = sc_workspace_stem(sc_side_name(side), name);
+	char *path = xasprintf("%s/logs/%s.log", r->ws, stem);
+	free(stem);
+	return path;
 }
 
 char *sc_run_output_hint(const struct sc_run *r, int side, const char *name)
 {
 	if (!r->o.keep_logs)
 		return xstrdup("rerun with --keep-logs to keep Lake's output");
-	return xasprintf("Lake's output: logs/%s-%s.log", sc_side_name(side), name);
+	char *stem = sc_workspace_stem(sc_side_name(side), name);
+	char *hint = xasprintf("Lake's output: logs/%s.log", stem);
+	free(stem);
+	return hint;
 }
 
 /* Record one sample line produced by sc-parse-time; returns it parsed. */

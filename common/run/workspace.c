@@ -1,6 +1,7 @@
 #include "run/workspace.h"
 #include "util/die.h"
 #include "util/safefile.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -49,9 +50,26 @@ char *sc_workspace_parent(const char *ws)
 	return xstrndup(ws, slash == ws ? 1 : (size_t)(slash - ws));
 }
 
+/* A module name is chosen by the candidate and may be far longer than a
+ * file name can be (NAME_MAX, 255 bytes): past SC_STEM_MAX bytes the stem
+ * is its first bytes and a digest of the whole name, so that every step
+ * still gets a file of its own and a hostile path cannot cost the run. */
+#define SC_STEM_MAX 160
+char *sc_workspace_stem(const char *side, const char *name)
+{
+	if (strlen(name) <= SC_STEM_MAX)
+		return xasprintf("%s-%s", side, name);
+	char hex[65];
+	sc_sha256_hex(name, strlen(name), hex);
+	return xasprintf("%s-%.*s-%.16s", side, SC_STEM_MAX - 17, name, hex);
+}
+
 char *sc_workspace_raw(const char *ws, const char *side, const char *name, const char *ext)
 {
-	return xasprintf("%s/raw/%s-%s.%s", ws, side, name, ext);
+	char *stem = sc_workspace_stem(side, name);
+	char *path = xasprintf("%s/raw/%s.%s", ws, stem, ext);
+	free(stem);
+	return path;
 }
 
 void sc_workspace_restrict(const char *ws, long gid)

@@ -39,7 +39,10 @@ void sc_workspace_complete(const char *ws);
 /* The folder that will hold WS, before WS exists: its path up to the last
  * '/' ("/" for "/x", "." for a bare name); allocated. */
 char *sc_workspace_parent(const char *ws);
-/* WS/raw/<side>-<name>.<ext> (allocated). */
+/* <side>-<name>, or for a name too long for a file name, its first bytes
+ * and a digest of the whole (allocated). */
+char *sc_workspace_stem(const char *side, const char *name);
+/* WS/raw/<stem>.<ext> (allocated). */
 char *sc_workspace_raw(const char *ws, const char *side, const char *name, const char *ext);
 
 #endif
