@@ -25,6 +25,14 @@ manifest_commit() {
 	T=$M B=$M
 }
 
+# dependency_commit MSG: commit tinylib's working tree, and the manifest at
+# that rev (T = B = M).
+dependency_commit() {
+	ex_commit "$DEPS/tinylib" "$1" >/dev/null
+	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
+	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+}
+
 # failing_import_change: Demo/Basic.lean now imports Demo/Helper.lean, whose
 # build fails (the prebuild builds imports only: +Mod:deps).
 failing_import_change() {
@@ -528,22 +536,10 @@ except OSError as e:
 	# detail is longer than any bound a detail gets
 	local dir=Demo c
 	for c in A B C D E; do dir+=/$c$(printf 'x%.0s' {1..189}); done
-	# the sample says it runs, then waits until the test has changed the file
-	printf '%s\n' '#!/usr/bin/python3' 'import os, time' 'open(".lake/ready", "w").close()' \
-		't = time.monotonic()' 'while not os.path.exists(".lake/go") and time.monotonic() - t < 60:' \
-		'    time.sleep(0.02)' >"$R/wait.py"
-	chmod 755 "$R/wait.py"
+	waiting_script
 	ex_lean "$R" "$dir/Long.lean" '-- fixture: run=./wait.py cpu=0.05'
 	head_commit
-	"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" --workspace "$WS" \
-		--toolchain "$TC" --dependencies "$DEPS" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
-	local pid=$!
-	wait_for 120 test -e "$WS/head/.lake/ready" || { cat "$BATS_TEST_TMPDIR/err"; false; }
-	echo '-- changed during the sample' >>"$WS/head/$dir/Long.lean"
-	touch "$WS/head/.lake/go"
-	local rc=0
-	wait "$pid" || rc=$?
-	cat "$BATS_TEST_TMPDIR/err"
+	change_during_sample "$dir/Long.lean"
 	[ "$rc" -eq 1 ]
 	[ "$(file_field "$dir/Long.lean" .head.error)" = source_changed ]
 	[ "$(jqr .status)" = error ]
@@ -751,9 +747,7 @@ util_project() {
 @test "preflight: a dependency whose prepared build is stale (Lake would rebuild it into the read-only mount) is named, exit 2, before any prebuild" {
 	# its options changed after the operator's build: every trace of it is stale
 	printf 'name = "tinylib"\nleanOptions = { autoImplicit = false }\n[[lean_lib]]\nname = "Tiny"\n' >"$DEPS/tinylib/lakefile.toml"
-	ex_commit "$DEPS/tinylib" "options" >/dev/null
-	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
-	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+	dependency_commit "options"
 	basic_change
 	profile
 	[ "$status" -eq 2 ]
@@ -777,9 +771,7 @@ util_project() {
 	TC=$BATS_TEST_TMPDIR/tc30 EX_LEAN_VERSION=4.30.0
 	project_base
 	printf 'import Lake\nopen Lake DSL\npackage tinylib\nlean_lib Tiny\n' >"$DEPS/tinylib/lakefile.lean"
-	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
-	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
-	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+	dependency_commit "lakefile.lean"
 	basic_change
 	profile
 	[ "$status" -eq 2 ]
@@ -807,9 +799,7 @@ util_project() {
 	# The checkout moved on (a new lakefile.lean), nothing was rebuilt.
 	echo '-- config, edited' >"$DEPS/tinylib/lakefile.lean"
 	touch -d '+1 minute' "$DEPS/tinylib/lakefile.lean"
-	ex_commit "$DEPS/tinylib" "lakefile.lean" >/dev/null
-	DEP_REV=$(ex_git -C "$DEPS/tinylib" rev-parse HEAD)
-	manifest_commit '.packages[0].rev = $r' "dep rev" --arg r "$DEP_REV"
+	dependency_commit "lakefile.lean"
 	basic_change
 	profile
 	[ "$status" -eq 2 ]

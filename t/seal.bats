@@ -87,22 +87,10 @@ attempt_py() {
 
 @test "the source is checked after its sample too: a change while it runs is source_changed" {
 	candidate
-	# the sample says it runs, then waits until the test has changed the file (a
-	# writer the mounts did not stop)
-	script wait.py '#!/usr/bin/python3' 'import os, time' 'open(".lake/ready", "w").close()' \
-		't = time.monotonic()' 'while not os.path.exists(".lake/go") and time.monotonic() - t < 60:' \
-		'    time.sleep(0.02)'
+	waiting_script
 	ex_lean "$R" Demo/Ring.lean '-- fixture: run=./wait.py cpu=0.05'
 	head_commit
-	"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" --workspace "$WS" \
-		--toolchain "$TC" --dependencies "$DEPS" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
-	local pid=$!
-	wait_for 120 test -e "$WS/head/.lake/ready"
-	echo '-- changed during the sample' >>"$WS/head/Demo/Ring.lean"
-	touch "$WS/head/.lake/go"
-	local rc=0
-	wait "$pid" || rc=$?
-	cat "$BATS_TEST_TMPDIR/err"
+	change_during_sample Demo/Ring.lean
 	[ "$rc" -eq 1 ]
 	[ "$(file_field Demo/Ring.lean .head.error)" = source_changed ]
 	grep -q 'after its sample' "$WS/samples.jsonl"

@@ -97,3 +97,26 @@ no_process_left() {
 	[ -f "$BATS_TEST_TMPDIR/left" ]
 	[ ! -s "$BATS_TEST_TMPDIR/left" ] || { echo "left running:"; cat "$BATS_TEST_TMPDIR/left"; return 1; }
 }
+
+# waiting_script, change_during_sample PATH: the candidate's ./wait.py (run= it from PATH's
+# directives) says its sample runs (.lake/ready) and waits for the test's
+# .lake/go; meanwhile profile-run runs in the background, and PATH in the head
+# tree gets one more line (a writer the mounts did not stop).  Sets rc;
+# stderr in $BATS_TEST_TMPDIR/err.
+waiting_script() {
+	printf '%s\n' '#!/usr/bin/python3' 'import os, time' 'open(".lake/ready", "w").close()' \
+		't = time.monotonic()' 'while not os.path.exists(".lake/go") and time.monotonic() - t < 60:' \
+		'    time.sleep(0.02)' >"$R/wait.py"
+	chmod 755 "$R/wait.py"
+}
+change_during_sample() {
+	"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" --workspace "$WS" \
+		--toolchain "$TC" --dependencies "$DEPS" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	local pid=$!
+	wait_for 120 test -e "$WS/head/.lake/ready" || { cat "$BATS_TEST_TMPDIR/err"; false; }
+	echo '-- changed during the sample' >>"$WS/head/$1"
+	touch "$WS/head/.lake/go"
+	rc=0
+	wait "$pid" || rc=$?
+	cat "$BATS_TEST_TMPDIR/err"
+}
