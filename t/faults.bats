@@ -170,6 +170,7 @@ prebuild_candidate() {
 	# The interrupted sample left no counters, not even under a temporary.
 	[ ! -e "$WS/raw/head-Demo.Basic.time" ]
 	WS=$BATS_TEST_TMPDIR/fresh profile --sample-timeout 1
+	echo "fresh run: status $status; $stderr" # shown only if what follows fails
 	[ "$status" -eq 1 ]
 	[ "$(jq -r '.files[0].head.error' "$BATS_TEST_TMPDIR/fresh/report.json")" = timeout ]
 	[ ! -e "$BATS_TEST_TMPDIR/fresh/INCOMPLETE" ]

@@ -895,10 +895,11 @@ PY
 }
 
 @test "lake lean: the setup's importArts name each direct import's olean in its package; lean loads it from there" {
-    mkdir -p .lake/packages/dep/Dep .lake/packages/dep/.lake/build/lib/lean/Dep
+    depdir dep Dep # Config/Workspace.lean findModule?: only a dependency's lean_libs provide its modules
+    mkdir -p .lake/packages/dep/Dep
     echo 'def d := 1' > .lake/packages/dep/Dep/Core.lean
-    echo prebuilt > .lake/packages/dep/.lake/build/lib/lean/Dep/Core.olean
     manifest '"1.1.0"' dep "$(gitdep dep)"
+    (cd .lake/packages/dep && lake build Dep.Core >/dev/null) # the operator's build, in the dependency
     # a planted olean named like the dependency's module, in the root's build folder
     mkdir -p .lake/build/lib/lean/Dep
     echo planted > .lake/build/lib/lean/Dep/Core.olean

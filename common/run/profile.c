@@ -59,18 +59,23 @@ static void materialize(struct sc_run *r, struct sc_stage *self_test)
 		sc_stage_start(&job[side], r->dir, "materialize", args, SC_STAGE_ALL_OUTPUT);
 	}
 	sc_run_finish_check(r, self_test);
+	/* Both end before either failure is told: dying first would send the
+	 * other SIGTERM mid-write, a truncated file under its final name in a
+	 * workspace we just said stays for inspection. */
+	struct strbuf out[2] = {STRBUF_INIT, STRBUF_INIT};
+	int rc[2];
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
+		rc[side] = sc_stage_finish(&job[side], &out[side]);
+	sc_run_stop_if_interrupted(r);
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
 		/* Its stdout is the summary, only written on success; on failure
 		 * the output is its error line. */
-		struct strbuf out = STRBUF_INIT;
-		int rc = sc_stage_finish(&job[side], &out);
-		sc_run_stop_if_interrupted(r);
-		if (rc != 0) {
-			fwrite(out.buf, 1, out.len, stderr);
-			sc_stage_die(rc, SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
+		if (rc[side] != 0) {
+			fwrite(out[side].buf, 1, out[side].len, stderr);
+			sc_stage_die(rc[side], SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
 			             sc_side_name(side), dest[side]);
 		}
-		sb_release(&out);
+		sb_release(&out[side]);
 		free(dest[side]);
 	}
 	free(plan_path);
