@@ -195,7 +195,9 @@ teardown() {
 }
 
 @test "attack: Lake's compiled configuration the preflight made is read-only to the prebuild and the samples" {
-	echo '-- the root package configuration, compiled by the preflight' >"$R/lakefile.lean"
+	# the root package configuration, compiled by the preflight (Lake reads
+	# it before lakefile.toml: its libraries are the project's)
+	printf '%s\n' 'import Lake' 'open Lake DSL' 'package demo' 'lean_lib Demo' 'lean_lib Roadmap' >"$R/lakefile.lean"
 	M=$(ex_commit "$R" "a lakefile.lean")
 	T=$M B=$M
 	candidate
