@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_line[] =
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
@@ -125,6 +126,7 @@ int main(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	if (sc_sandbox_user(o.user, &sb.uid, &sb.gid, &err) < 0)
 		sc_die("%s", err.buf);
+	sb.own_uid = !o.user && geteuid() == 0;
 	if (o.tmp_size && sc_sandbox_tmp_size(o.tmp_size, &sb.tmp_size) < 0)
 		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (%s)", o.tmp_size);
 	if (o.max_procs && sc_sandbox_max_procs(o.max_procs, &sb.max_procs) < 0)

@@ -12,9 +12,6 @@ setup() {
 	# A unique module name: lets us find this test's processes in /proc.
 	M="Probe_${BATS_TEST_NUMBER}_$$"
 	LOG="$T/.lake/.fixture-log" # the tree is read-only inside but for .lake
-	# the dependencies' mount point, made here: as root, each run is a uid
-	# of its own, and a test's runs share this tree
-	mkdir -p "$T/.lake/packages"
 }
 
 # lean_file 'directive...': the test's source file with these directives.
@@ -644,6 +641,37 @@ C
 	grep -q 'dubious ownership' "$T/.lake/without"
 }
 
+@test "as root, a uid of the run's own has the tree's .lake for the run only: runs on one tree each write it, after each it is the tree owner's, no link followed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	# the operator's tree (not root's), with a .lake of root's from an
+	# earlier build, the dependencies' mount point in it, and a planted link
+	chown 4321:4322 "$T"
+	mkdir -p "$T/.lake/packages"
+	echo outside > "$W/outside"
+	ln -s "$W/outside" "$T/.lake/link"
+	cat > "$T/w.py" <<'PY'
+import os
+os.makedirs("/project/.lake/build/deep", exist_ok=True)
+with open("/project/.lake/build/deep/uids", "a") as f:
+    f.write("%d\n" % os.getuid())
+PY
+	for i in 1 2 3; do
+		rm -f "$R/$M.time"
+		sbx 60 /usr/bin/python3 w.py
+		[ "$status" -eq 0 ]
+		status_ok 0
+		# between runs nothing is a uid of the run's own, links included
+		[ -z "$(find "$T/.lake" \( ! -uid 4321 -o ! -gid 4322 \) -printf '%p %u:%g\n')" ]
+	done
+	[ "$(wc -l < "$T/.lake/build/deep/uids")" -eq 3 ]
+	while read -r uid; do
+		[ "$uid" -ge 61184 ]
+		[ "$uid" -le 65519 ]
+	done < "$T/.lake/build/deep/uids"
+	[ "$(stat -c %u:%g "$W/outside")" = 0:0 ]
+	[ -L "$T/.lake/link" ]
+}
+
 @test "sc-sandbox-exec returns only once every process of its PID namespace is gone (timeout)" {
 	cat > "$T/stay.py" <<'PY'
 import os, signal, time
@@ -852,7 +880,7 @@ print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
 		--dependencies "$D" --time-file "$R/$M.time" --timeout 60 -- /usr/bin/true
 	[ "$status" -eq 3 ]
 	assert_error_line sc-sandbox-exec
-	[[ "$stderr" == *"cannot write the status line (stdout)"* ]]
+	[[ "$stderr" == *"cannot write the status line: no space left on device (stdout)"* ]]
 	run --separate-stderr bash -c '"$@" > /dev/full' - sc-sandbox-exec --self-test
 	[ "$status" -eq 3 ]
 	assert_error_line sc-sandbox-exec

@@ -58,7 +58,9 @@ static void check_mounts(const struct sc_command_spec *spec, struct mounts *m)
 
 /* bwrap mounts TREE/.lake read-write and the dependencies at
  * TREE/.lake/packages: sandboxed code of an earlier run could have made
- * either a symlink.  A tree without .lake gets one, the sandbox user's. */
+ * either a symlink.  A tree without .lake gets one, the sandbox user's
+ * (a uid of the run's own gets it, as every .lake, only for the run:
+ * hand_over). */
 static void check_mountpoint(const char *tree, const struct sc_sandbox *sb)
 {
 	const char *rel[] = {SC_SANDBOX_LAKE, SC_SANDBOX_LAKE "/packages"};
@@ -68,7 +70,7 @@ static void check_mountpoint(const char *tree, const struct sc_sandbox *sb)
 		if (i == 0 && lstat(p, &st) < 0 && errno == ENOENT) {
 			if (mkdir(p, 0755) < 0)
 				sc_die_path_errno("cannot create the tree's %s (%s)", rel[i], p);
-			if (geteuid() == 0 && lchown(p, sb->uid, sb->gid) < 0)
+			if (geteuid() == 0 && !sb->own_uid && lchown(p, sb->uid, sb->gid) < 0)
 				sc_die_sys_errno("cannot hand the tree's %s to the sandbox user (%s)", rel[i], p);
 		}
 		if (lstat(p, &st) == 0 ? !S_ISDIR(st.st_mode) : i == 0)
@@ -101,14 +103,55 @@ static void check_sealed(const char *tree, const char *const *sealed)
 	close(tfd);
 }
 
+/* Who TREE/.lake belongs to after the run: with a uid of the run's own,
+ * the tree's owner (uid and gid -1 otherwise: owners stay). */
+struct lake_owner {
+	long uid, gid;
+};
+
 /* Nothing the candidate made outlives the run: no setuid or setgid file
- * stays in the writable folder (util/fswalk: no link followed). */
-static void clear_leftovers(const char *tree)
+ * stays in the writable folder, and no file stays a uid's of the run's
+ * own, which no user reserves (util/fswalk: no link followed). */
+static void clear_leftovers(const char *tree, const struct lake_owner *back)
 {
 	char *lake = xasprintf("%s/" SC_SANDBOX_LAKE, tree), *where = NULL;
-	if (sc_fswalk_seal(lake, -1, -1, &where) < 0)
-		sc_die_sys_errno("cannot clear setuid and setgid bits the sandbox left (%s)", where ? where : lake);
+	if (sc_fswalk_seal(lake, back->uid, back->gid, &where) < 0)
+		sc_die_sys_errno("cannot give the tree's %s back and clear setuid and setgid bits the "
+		                 "sandbox left (%s)", SC_SANDBOX_LAKE, where ? where : lake);
+	free(where);
 	free(lake);
+}
+
+/* A uid of the run's own is a stranger to the tree and another one on
+ * each run: TREE/.lake, every entry of it, is that uid's for the run, so
+ * repeated runs on one tree work; clear_leftovers gives it back.  What the
+ * walk handed before a failure goes back at once. */
+static void hand_over(const struct sc_sandbox *sb, const struct lake_owner *back, char *tmp)
+{
+	char *lake = xasprintf("%s/" SC_SANDBOX_LAKE, sb->tree), *where = NULL, *ignored = NULL;
+	if (sc_fswalk_seal(lake, sb->uid, sb->gid, &where) == 0) {
+		free(lake);
+		return;
+	}
+	int e = errno;
+	sc_fswalk_seal(lake, back->uid, back->gid, &ignored);
+	sc_time_file_abandon(tmp);
+	errno = e;
+	sc_die_sys_errno("cannot hand the tree's %s to the sandbox user %u:%u (%s)", SC_SANDBOX_LAKE,
+	                 sb->uid, sb->gid, where ? where : lake);
+}
+
+/* The tree's owner, with a uid of the run's own; else -1, -1. */
+static struct lake_owner lake_owner(const struct sc_sandbox *sb)
+{
+	struct lake_owner o = {-1, -1};
+	struct stat st;
+	if (!sb->own_uid)
+		return o;
+	if (stat(sb->tree, &st) < 0)
+		sc_die_path_errno("cannot read the owner of --tree (%s)", sb->tree);
+	o.uid = (long)st.st_uid, o.gid = (long)st.st_gid;
+	return o;
 }
 
 /* bwrap runs as the sandbox user: a folder it cannot reach is named here,
@@ -137,14 +180,17 @@ static void init_args(const struct sc_command_spec *spec, int keep_output, struc
 static void run(struct sc_sandbox *sb, const struct sc_command_spec *spec, double timeout,
                 const char *time_file, const char *log, struct sc_outcome *o)
 {
+	struct lake_owner back = lake_owner(sb);
 	sc_sandbox_hold_stop_signals();
 	char *tmp = sc_time_file_begin(time_file);
+	if (sb->own_uid)
+		hand_over(sb, &back, tmp);
 	struct sc_argv args = SC_ARGV_INIT;
 	init_args(spec, log != NULL, &args);
 	struct sc_sandbox_result r;
 	int started = sc_sandbox_run(sb, tmp, args.v, timeout, &r);
 	int e = errno;
-	clear_leftovers(sb->tree);
+	clear_leftovers(sb->tree, &back);
 	if (started < 0) {
 		sc_time_file_abandon(tmp);
 		errno = e;

@@ -38,6 +38,7 @@ struct sc_sandbox {
 	const char *lake_cache; /* canonical --cache, read-only at /lake-cache; NULL: none */
 	int report_fd;         /* inherited pipe to the host (sc-init's REPORT_FD) */
 	unsigned uid, gid;     /* host uid/gid the sandbox runs as (never 0) */
+	int own_uid;           /* uid/gid are the run's own (sandbox/dynuser.h), not named */
 	unsigned long long tmp_size; /* bytes of the private /tmp, and of /dev/shm */
 	unsigned max_procs;    /* RLIMIT_NPROC of the sandbox user; 0: the default */
 	int seccomp_fd;        /* inherited memfd with the filter (bwrap --seccomp), > 2 */
