@@ -33,7 +33,7 @@ teardown() {
 # Kill whatever of the run a failed test left behind.
 end_leftovers() {
 	local pid
-	for pid in $(python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID" | cut -d' ' -f1); do
+	for pid in $(/usr/bin/python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID" | cut -d' ' -f1); do
 		kill -KILL "$pid" 2>/dev/null || true
 	done
 }
@@ -63,7 +63,7 @@ wait_inside() {
 }
 step_running() {
 	compgen -G "$WS/raw/$1.time.tmp-*" >/dev/null || return 1
-	python3 "$RUNPROCS" snapshot "$RUN_PID" | awk -v c="$2" '$4 == c { f = 1 } END { exit !f }'
+	/usr/bin/python3 "$RUNPROCS" snapshot "$RUN_PID" | awk -v c="$2" '$4 == c { f = 1 } END { exit !f }'
 }
 hang_ready() { [ "$(grep -cx 'hang -> ready' "$WS/head/.lake/.fixture-log" 2>/dev/null)" -ge "$1" ]; }
 ready_or_ended() { hang_ready "$1" || gone "$RUN_PID"; }
@@ -71,9 +71,9 @@ ready_or_ended() { hang_ready "$1" || gone "$RUN_PID"; }
 # signal_run SIG [group]: snapshot the run's process tree, send SIG to the
 # run (or to its whole process group, as a terminal's Ctrl-C does), wait.
 signal_run() {
-	python3 "$RUNPROCS" snapshot "$RUN_PID" >"$BATS_TEST_TMPDIR/snap"
+	/usr/bin/python3 "$RUNPROCS" snapshot "$RUN_PID" >"$BATS_TEST_TMPDIR/snap"
 	cat "$BATS_TEST_TMPDIR/snap"
-	grep -q ' sc-sandbox-exec$' "$BATS_TEST_TMPDIR/snap"
+	grep -q ' sc-sandbox-exec$' "$BATS_TEST_TMPDIR/snap" || { cat "$BATS_TEST_TMPDIR/run.err"; false; }
 	if [ "${2:-}" = group ]; then
 		kill -s "$1" -- "-$RUN_PID"
 	else
@@ -86,9 +86,9 @@ signal_run() {
 # Every process the run started has ended (the sandbox's grace before
 # SIGKILL is 2 s).
 run_ended() {
-	wait_for 30 python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID" >/dev/null && return 0
+	wait_for 30 /usr/bin/python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID" >/dev/null && return 0
 	echo "left running:"
-	python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID"
+	/usr/bin/python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID"
 	return 1
 }
 
@@ -236,7 +236,7 @@ prebuild_candidate() {
 	head_commit
 	start_run
 	wait_inside head-Demo.Basic lean
-	python3 "$RUNPROCS" snapshot "$RUN_PID" >"$BATS_TEST_TMPDIR/snap"
+	/usr/bin/python3 "$RUNPROCS" snapshot "$RUN_PID" >"$BATS_TEST_TMPDIR/snap"
 	local exe
 	exe=$(awk '$4 == "sc-sandbox-exec" { print $1 }' "$BATS_TEST_TMPDIR/snap")
 	[ -n "$exe" ]

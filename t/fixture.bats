@@ -44,7 +44,7 @@ gitdep() {
 # manifest VERSION NAME REV [NAME REV...]: a lake-manifest.json (entries in
 # the shape of that version: V6's {"git": {...}} below 7) built with python3's json.
 manifest() {
-    python3 - "$@" > lake-manifest.json <<'PY'
+    /usr/bin/python3 - "$@" > lake-manifest.json <<'PY'
 import json, sys
 ver = json.loads(sys.argv[1]); a = sys.argv[2:]
 pk = []
@@ -572,11 +572,11 @@ depdir() {
 
 @test "-- fixture: connect logs a refused and an accepted TCP connection" {
     # a port nobody listens on: bind one, then close it
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     mod A "-- fixture: connect=127.0.0.1:$port"
     lean -j1 A.lean 2>/dev/null
     grep -qx "connect 127.0.0.1:$port -> ECONNREFUSED" .fixture-log
-    python3 -c '
+    /usr/bin/python3 -c '
 import socket, sys
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
 print(s.getsockname()[1], flush=True); sys.stdout.close()
@@ -881,7 +881,7 @@ TOML
 name = "Doc"
 ' > .lake/packages/doc-gen4/inner/lakefile.toml
     rev=$(gitdep doc-gen4)
-    python3 - "$rev" > lake-manifest.json <<'PY'
+    /usr/bin/python3 - "$rev" > lake-manifest.json <<'PY'
 import json, sys
 print(json.dumps({"version": "1.1.0", "packagesDir": ".lake/packages", "name": "root", "lakeDir": ".lake",
   "packages": [{"type": "git", "name": "«doc-gen4»", "url": "https://example.invalid/d", "rev": sys.argv[1],

@@ -12,7 +12,7 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup() {
-	python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml is not installed"
+	/usr/bin/python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml is not installed"
 	YML=$BATS_TEST_DIRNAME/../contrib/github/profile.yml
 	SAVER=$BATS_TEST_DIRNAME/../contrib/github/deps.yml
 }
@@ -21,7 +21,7 @@ setup() {
 # one job as `job`, its steps as `steps`, every step's run text as `runs`;
 # the saver's the same with an `s_` prefix.
 check() {
-	python3 - "$YML" "$SAVER" "$1" <<'PY'
+	/usr/bin/python3 - "$YML" "$SAVER" "$1" <<'PY'
 import re, sys, yaml
 def load(p):
     w = yaml.safe_load(open(p))

@@ -141,7 +141,7 @@ outside() {
 	# 200 levels of 200-byte directory names: ten times PATH_MAX.  The
 	# chain of tree IDs is computed here, then git writes all 201 trees.
 	mkdir "$W/deep"
-	deep=$(python3 -c '
+	deep=$(/usr/bin/python3 -c '
 import hashlib, sys
 oid, out = bytes.fromhex(sys.argv[1]), sys.argv[2]
 entry = b"100644 leaf\0" + oid
@@ -204,7 +204,7 @@ print(oid.hex())
 @test "10,000 entries: sc-plan refuses them under a root and ignores them outside; sc-materialize writes them all" {
 	local b
 	b=$(blob 'def x := 3')
-	python3 -c '
+	/usr/bin/python3 -c '
 import sys
 oid = bytes.fromhex(sys.argv[1])
 sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range(1, 10001)))

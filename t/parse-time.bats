@@ -215,7 +215,7 @@ error_sample() {
 }
 
 @test "a detail of any length is kept, cut at a UTF-8 boundary with a marker (issue 19 item 8)" {
-	long=$(python3 -c 'print("é" * 700)')
+	long=$(/usr/bin/python3 -c 'print("é" * 700)')
 	run --separate-stderr sc-parse-time --unmeasured source_changed --detail "$long" \
 		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample base:X.Y
 	error_sample source_changed
@@ -223,7 +223,7 @@ error_sample() {
 	[ "$(printf '%s' "$d" | wc -c)" -le 1024 ]
 	[ "$(printf '%s' "$d" | wc -c)" -ge 1000 ]
 	[[ "$d" == *"é [cut]" ]]
-	python3 -c 'import sys; sys.argv[1].encode("utf-8")' "$d"
+	/usr/bin/python3 -c 'import sys; sys.argv[1].encode("utf-8")' "$d"
 }
 
 @test "--unmeasured emits an error sample for a sample that never ran" {

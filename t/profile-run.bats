@@ -118,7 +118,7 @@ basic_change() {
 @test "hostile candidate: no credentials, no network, no forged counters, deps and raw untouched" {
 	local port_file=$BATS_TEST_TMPDIR/port got=$BATS_TEST_TMPDIR/got
 	# A loopback listener that records any connection.
-	python3 -c '
+	/usr/bin/python3 -c '
 import socket, sys
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(5)
 open(sys.argv[1], "w").write(str(s.getsockname()[1]))
