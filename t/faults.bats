@@ -17,12 +17,15 @@ setup_file() { project_template; }
 setup() {
 	project_base
 	RUN_PID=
+	RUN_STATUS=
 	MNT=
 }
 
 teardown() {
 	if [ -n "$RUN_PID" ]; then
-		kill -KILL "$RUN_PID" 2>/dev/null || true
+		# only while not reaped: a reaped PID may be another test's by now
+		# (the suites run side by side)
+		if [ -z "$RUN_STATUS" ]; then kill -KILL "$RUN_PID" 2>/dev/null || true; fi
 		if [ -f "$BATS_TEST_TMPDIR/snap" ]; then end_leftovers; fi
 	fi
 	if [ -n "$MNT" ] && mountpoint -q "$MNT"; then

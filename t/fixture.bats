@@ -24,8 +24,13 @@ setup() {
 teardown() {
     # Orphans of orphan-* tests: never leave them behind.
     local pid
+    # Only while the PID is still an orphan of this test (its cwd is this
+    # test's folder): once it is gone, its PID may be another test's
+    # process (the suites run side by side).
     for pid in $(sed -n 's/^orphan-[a-z]* pid=\([0-9]*\) -> started$/\1/p' "$P/.fixture-log" 2>/dev/null); do
-        kill -KILL "$pid" 2>/dev/null || true
+        if [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$(readlink -f "$P")" ]; then
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
     done
 }
 
