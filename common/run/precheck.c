@@ -170,6 +170,7 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 		char *bwrap = sc_sandbox_resolve_bwrap(r->o.bwrap ? r->o.bwrap : "/usr/bin/bwrap");
 		struct strbuf line = STRBUF_INIT;
 		sc_bwrap_pin_line(bwrap, &line);
+		free(bwrap);
 		sc_die("no bubblewrap pin: commit this line under [sandbox] in .sphereceti on the base "
 		       "branch, after reviewing this host's bubblewrap: %s (.sphereceti at %.12s)",
 		       line.buf, r->plan.tooling);

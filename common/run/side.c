@@ -200,12 +200,15 @@ static void check_dep_builds(struct sc_run *r, int side)
 		struct stat st;
 		if (stat(lib, &st) == 0 && nftw(lib, dep_olean, 32, FTW_PHYS) != 0)
 			sc_die_sys_errno("cannot list dependency \"%s\"'s build (%s)", p->name, lib);
+		free(lib);
 		if (cmd.n > fixed) {
 			char *name = xasprintf("preflight-%s", p->name), *time_file, *status_file;
 			int rc = sandboxed(r, side, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
 			                   &time_file, &status_file);
+			free(time_file), free(status_file);
 			if (rc != 0) {
 				char *hint = sc_run_output_hint(r, side, name);
+				free(name);
 				sc_stage_die(rc, SC_EXIT_USAGE,
 				             "dependency \"%s\" was not prepared for this toolchain and "
 				             "workspace: Lake finds its built modules out of date and would rebuild "
@@ -214,10 +217,9 @@ static void check_dep_builds(struct sc_run *r, int side)
 				             "option changes); %s (%s/%s)",
 				             p->name, hint, r->o.deps, p->name);
 			}
-			free(time_file), free(status_file), free(name);
+			free(name);
 		}
 		sc_argv_release(&cmd);
-		free(lib);
 	}
 	sc_manifest_free(&m);
 	r->deps_checked = 1;
