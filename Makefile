@@ -140,7 +140,8 @@ check: deps
 check-lint:
 	/usr/bin/python3 t/lint/lint.py
 
-# `make check` three times beside two CPU burners; fails if any run fails.
+# `make check` three times beside two CPU burners; fails if any run fails
+# (LOAD_RUNS=N runs, LOAD_TARGET=check-asan the sanitizer suite instead).
 check-load:
 	MAKE='$(MAKE)' bash t/check-load.sh BUILD=$(BUILD)
 

@@ -785,7 +785,7 @@ util_project() {
 	(cd "$DEPS/tinylib" && "$TC/bin/lake" env true)
 	rm -rf "$WS"
 	profile
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 }
 
 @test "preflight: a dependency's stale compiled lakefile.lean configuration (Lean 4.30) is named" {
