@@ -223,6 +223,9 @@ static void check_targets_known(struct sc_run *r, int side)
 	char *time_file, *status_file;
 	int rc = sandboxed_log(r, side, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
 	                       &time_file, &status_file, log);
+	if (rc != 0 && rc != 1)
+		sc_stage_die(rc, SC_EXIT_USAGE, "Lake's check of the selected modules did not run in the "
+		             "sandbox (%s)", r->ws);
 	struct strbuf out = STRBUF_INIT;
 	const struct sc_plan_file *f = NULL;
 	if (rc == 1 && exited_with(status_file, 1) &&
