@@ -6,7 +6,9 @@
 # lakefile.lean, prepared as an operator would (a trusted checkout of the
 # base, `lake build` there); that build also fills Lake's artifact cache
 # (LAKE_ARTIFACT_CACHE=true), and a second run passes it as --cache: the
-# report must say so, and both prebuilds restore what the base built.
+# report must say so, and both prebuilds restore what the base built.  A
+# third run, with the root configured by a lakefile.lean, selects a file no
+# lean_lib builds: refused (exit 2, the file named) before any prebuild.
 #
 # It cannot run on our CI or test machines: Lean cannot be installed there.
 # It was written against Lake's sources (lakefile.toml [[lean_lib]],
@@ -157,4 +159,34 @@ rep=$work/run2/report.json
 [ "$(jq -r .status "$rep")" = ok ] || fail "report status with --cache is not ok"
 [ "$(jq -r .environment.lake_artifact_cache "$rep")" = "operator prepared, read-only" ] || fail "the report does not say the cache was used"
 [ "$before" = "$(cd "$work/cache" && find . -printf '%p %m %s\n' | LC_ALL=C sort)" ] || fail "the cache changed"
+
+# A lakefile.lean root, whose libraries only Lake can read, and a roadmap
+# root no lean_lib builds: Lake names the module ("unknown module") after
+# the preflight, exit 2 naming the file, before any prebuild.
+g rm -q lakefile.toml
+cat >"$r/lakefile.lean" <<LEAN
+import Lake
+open Lake DSL
+
+package smoke
+require smokedep from git "file://$d" @ "main"
+
+@[default_target]
+lean_lib Smoke
+LEAN
+sed -i 's/^\tlibrary = Smoke$/&\n\troadmap = Roadmap/' "$r/.sphereceti"
+g add -A && g commit -q -m "lakefile.lean, a roadmap root"
+base3=$(g rev-parse HEAD)
+mkdir -p "$r/Roadmap"
+printf 'theorem plan : True := trivial\n' >"$r/Roadmap/Plan.lean"
+g add -A && g commit -q -m "a roadmap file no lean_lib builds"
+head3=$(g rev-parse HEAD)
+rc=0
+"$sc" profile-run --repo "$r" --tooling "$base3" --base "$base3" --head "$head3" \
+	--workspace "$work/run3" --toolchain "$tc" --dependencies "$t/.lake/packages" \
+	>"$work/out3" 2>"$work/err3" || rc=$?
+[ "$rc" -eq 2 ] || { cat "$work/err3" >&2; fail "profile-run with a file no lean_lib of the lakefile.lean builds exited $rc, not 2"; }
+grep -qF "builds module Roadmap.Plan, so Roadmap/Plan.lean cannot be measured" "$work/err3" ||
+	{ cat "$work/err3" >&2; fail "the refusal does not name Roadmap/Plan.lean"; }
+[ ! -e "$work/run3/raw/head-prebuild.time" ] || fail "a prebuild ran before the refusal"
 printf 'real-lean-smoke: ok: Lean %s, %s\n' "$version" "$(head -n 1 "$work/out")"

@@ -203,7 +203,7 @@ logged() { grep -qx -- "$1" .fixture-log 2>/dev/null; }
     [ ! -e .lake/build/lib/lean/A.olean ]
     run lake build Nope
     [ "$status" -ne 0 ]
-    [[ "$output" == *"unknown module 'Nope'"* ]]
+    [[ "$output" == *'unknown module `Nope`'* ]]
     mod X 'import Y'
     mod Y 'import Z'
     mod Z 'import X'
@@ -371,7 +371,7 @@ depdir() {
     [[ "$output" == *"Built Q"* ]]
     run lake build A
     [ "$status" -eq 1 ]
-    [[ "$output" == *"unknown module 'A'"* ]]
+    [[ "$output" == *'unknown module `A`'* ]]
 }
 
 @test "lake lean passes the file's absolute path to lean" {
@@ -804,12 +804,21 @@ TOML
     mod Outside 'def o := 1'
     run lake build +Lib.X.Y +Other.Deep
     [ "$status" -eq 0 ]
+    rm -rf .lake/build
     run lake build +Lib.X.Y +Outside
     [ "$status" -eq 1 ]
-    [[ "$output" == *"error: unknown module 'Outside'"* ]]
+    [[ "$output" == *'error: unknown module `Outside`'* ]]
+    # CLI/Build.lean parseTargetSpecs: every target is resolved before any is
+    # built or checked; --no-build: unknown is 1, out of date 3
+    [ ! -e .lake/build/lib/lean/Lib/X/Y.olean ]
+    run lake build --no-build +Lib.X.Y +Outside
+    [ "$status" -eq 1 ]
+    [[ "$output" != *"out of date"* ]]
+    run lake build --no-build +Lib.X.Y
+    [ "$status" -eq 3 ]
     run lake build +Other.Shallow
     [ "$status" -eq 1 ]
-    [[ "$output" == *"unknown module 'Other.Shallow'"* ]]
+    [[ "$output" == *'unknown module `Other.Shallow`'* ]]
 }
 
 @test "globs: A.* is A and below, A.+ only below, a plain glob one module" {
@@ -854,7 +863,7 @@ TOML
     [ "$status" -eq 1 ]
     run lake build +Nope:deps
     [ "$status" -eq 1 ]
-    [[ "$output" == *"unknown module 'Nope'"* ]]
+    [[ "$output" == *'unknown module `Nope`'* ]]
 }
 
 # ---- lake-manifest.json (Load/Manifest.lean) ----

@@ -922,3 +922,43 @@ util_project() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "sc-plan: error: no lean_lib of lakefile.toml builds module Roadmap.Goals"* ]]
 }
+
+@test "a selected file no lean_lib of lakefile.lean builds: Lake says so in the preflight, exit 2 naming the file, before any prebuild" {
+	# Issue 20: with a lakefile.lean the host cannot read the libraries; the
+	# run went through every prebuild ("unknown module") and exited 1.
+	ex_git -C "$R" checkout -q main
+	ex_git -C "$R" rm -q lakefile.toml
+	printf 'import Lake\nopen Lake DSL\npackage demo\nlean_lib Demo\n' >"$R/lakefile.lean"
+	M=$(ex_commit "$R" "lakefile.lean without Roadmap")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	ex_lean "$R" Roadmap/Added.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile --keep-logs
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"no lean_lib of T's configuration builds module Roadmap.Added, so Roadmap/Added.lean cannot be measured"* ]]
+	[ ! -e "$WS/raw/base-prebuild.time" ]
+	[ ! -e "$WS/raw/head-prebuild.time" ]
+	# one check, in the first side's tree, for both sides' modules (Lake
+	# resolves names; the added file exists only in the head tree)
+	[ -e "$WS/logs/base-lake-targets.log" ]
+	[ ! -e "$WS/raw/head-preflight.time" ]
+	# with a lean_lib for it the run measures it; the check ran in the base
+	# tree, where the added file is missing (a build error, not "unknown")
+	ex_git -C "$R" checkout -q main
+	printf 'import Lake\nopen Lake DSL\npackage demo\nlean_lib Demo\nlean_lib Roadmap\n' >"$R/lakefile.lean"
+	M=$(ex_commit "$R" "Roadmap library")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	ex_lean "$R" Roadmap/Added.lean '-- fixture: cpu=0.06'
+	head_commit
+	rm -rf "$WS"
+	profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(file_field Roadmap/Added.lean .head.status)" = ok ]
+	[ "$(file_field Demo/Basic.lean .base.status)" = ok ]
+	[ ! -e "$WS/raw/base-lake-targets.log" ]
+}

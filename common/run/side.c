@@ -10,6 +10,7 @@
 #include "util/die.h"
 #include "util/run.h"
 #include "util/safefile.h"
+#include "sandbox/sandbox_args.h"
 
 #include <ftw.h>
 #include <stdlib.h>
@@ -60,8 +61,9 @@ static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_fi
 
 /* Run one command in the side's sandbox; the status line is kept beside the
  * raw counters.  Returns sc-sandbox-exec's exit code. */
-static int sandboxed(struct sc_run *r, int side, const char *name, double timeout,
-                     const char *const *cmd, char **time_file, char **status_file)
+static int sandboxed_log(struct sc_run *r, int side, const char *name, double timeout,
+                         const char *const *cmd, char **time_file, char **status_file,
+                         const char *log)
 {
 	char *tree = sc_run_tree(r, side);
 	*time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
@@ -76,7 +78,10 @@ static int sandboxed(struct sc_run *r, int side, const char *name, double timeou
 		sc_argv_push(&a, "--cache");
 		sc_argv_push(&a, r->o.lake_cache);
 	}
-	if (r->o.keep_logs) {
+	if (log) {
+		sc_argv_push(&a, "--log");
+		sc_argv_push(&a, log);
+	} else if (r->o.keep_logs) {
 		sc_argv_push(&a, "--log");
 		sc_argv_push_owned(&a, sc_run_log_path(r, side, name));
 	}
@@ -99,6 +104,12 @@ static int sandboxed(struct sc_run *r, int side, const char *name, double timeou
 	return rc;
 }
 
+static int sandboxed(struct sc_run *r, int side, const char *name, double timeout,
+                     const char *const *cmd, char **time_file, char **status_file)
+{
+	return sandboxed_log(r, side, name, timeout, cmd, time_file, status_file, NULL);
+}
+
 /* Candidate code ran in the tree (the prebuild, earlier samples, this
  * sample): the file measured and the Lake configuration must still be the
  * plan's blobs, WHEN ("before" or "after") the sample.  1 if they are;
@@ -119,16 +130,29 @@ static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_f
 	return same;
 }
 
+/* The command's status line, read; 0 when there is none. */
+static int read_status(const char *status_file, struct sc_status *st)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	int ok = sc_read_file(status_file, &buf, 4096) == 0 &&
+	         sc_status_from_json(buf.buf, buf.len, st, &err) == 0;
+	sb_release(&buf);
+	sb_release(&err);
+	return ok;
+}
+
 /* 1 when the status line says the command ran out of time. */
 static int timed_out(const char *status_file)
 {
-	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
 	struct sc_status st = {0};
-	int t = sc_read_file(status_file, &buf, 4096) == 0 &&
-	        sc_status_from_json(buf.buf, buf.len, &st, &err) == 0 && st.timed_out;
-	sb_release(&buf);
-	sb_release(&err);
-	return t;
+	return read_status(status_file, &st) && st.timed_out;
+}
+
+/* 1 when the status line says the command exited with CODE. */
+static int exited_with(const char *status_file, int code)
+{
+	struct sc_status st = {0};
+	return read_status(status_file, &st) && !st.timed_out && st.exit_code == code;
 }
 
 /* Lake loads the workspace read-only before anything is built (DESIGN.md
@@ -155,6 +179,68 @@ static void preflight(struct sc_run *r, int side)
 	sc_run_seal_config(r, side);
 	free(time_file);
 	free(status_file);
+}
+
+/* The prebuild's targets for SIDE (every side when SIDE is -1), "+A.B:deps"
+ * each, pushed onto CMD; returns how many. */
+static size_t push_targets(const struct sc_run *r, int side, struct sc_argv *cmd)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->plan.n_files; i++) {
+		const struct sc_plan_file *f = &r->plan.files[i];
+		if (side < 0 || sc_change_on_side(f->change, side)) {
+			sc_argv_push_owned(cmd, xasprintf("+%s:deps", f->module));
+			n++;
+		}
+	}
+	return n;
+}
+
+/* A selected file that no lean_lib of T's lakefile.lean builds (sc-plan
+ * checks a lakefile.toml's itself): Lake resolves every target by name
+ * (Config/Workspace.lean findTargetModule?, Config/LeanLib.lean
+ * isBuildableModule, never the file) before it checks or builds anything,
+ * and an unresolved one is "error: unknown module `A.B`", exit 1
+ * (CLI/Build.lean parseTargetSpecs, CLI/Error.lean, CLI/Main.lean).  So
+ * one `lake build --no-build` of both sides' targets, in the first side's
+ * tree after its preflight (T's configuration, no candidate code: nothing
+ * is elaborated), names such a module before any prebuild.  Its output is
+ * read for that one line only, and only when Lake exited 1; anything else
+ * (out of date: 3, a module's broken header: 1 without that line) is the
+ * prebuild's to report.  Both sides load T's configuration: one call. */
+static void check_targets_known(struct sc_run *r, int side)
+{
+	if (!r->plan.lake_blobs[SC_LAKE_LEAN])
+		return;
+	struct sc_argv cmd = SC_ARGV_INIT;
+	sc_argv_push(&cmd, "lake");
+	sc_argv_push(&cmd, "build");
+	sc_argv_push(&cmd, "--no-build");
+	push_targets(r, -1, &cmd);
+	const char *name = "lake-targets";
+	char *log = r->o.keep_logs ? sc_run_log_path(r, side, name)
+	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
+	char *time_file, *status_file;
+	int rc = sandboxed_log(r, side, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
+	                       &time_file, &status_file, log);
+	if (rc != 0 && rc != 1)
+		sc_stage_die(rc, SC_EXIT_USAGE, "Lake's check of the selected modules did not run in the "
+		             "sandbox (%s)", r->ws);
+	struct strbuf out = STRBUF_INIT;
+	const struct sc_plan_file *f = NULL;
+	if (rc == 1 && exited_with(status_file, 1) &&
+	    sc_read_file(log, &out, SC_SANDBOX_LOG_MAX + 4096) == 0)
+		f = sc_run_unknown_target(&r->plan, out.buf, out.len);
+	if (!r->o.keep_logs)
+		unlink(log);
+	if (f)
+		sc_die("no lean_lib of T's configuration builds module %s, so %s cannot be measured "
+		       "(Lake: \"unknown module\"): add it to a lean_lib's roots or globs, or drop its root "
+		       "from .sphereceti (lakefile.lean at %.12s)",
+		       f->module, f->path, r->plan.tooling);
+	sb_release(&out);
+	sc_argv_release(&cmd);
+	free(log), free(time_file), free(status_file);
 }
 
 /* nftw's context: the "+A.B" target of every olean below dep_lib. */
@@ -248,16 +334,9 @@ static void prebuild_progress(struct sc_run *r, int side, size_t nmod, enum sc_s
 static int prebuild(struct sc_run *r, int side)
 {
 	struct sc_argv cmd = SC_ARGV_INIT;
-	size_t nmod = 0;
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
-	for (size_t i = 0; i < r->plan.n_files; i++) {
-		const struct sc_plan_file *f = &r->plan.files[i];
-		if (sc_change_on_side(f->change, side)) {
-			sc_argv_push_owned(&cmd, xasprintf("+%s:deps", f->module));
-			nmod++;
-		}
-	}
+	size_t nmod = push_targets(r, side, &cmd);
 	char *time_file, *status_file;
 	double t0 = sc_monotonic_now();
 	int rc = sandboxed(r, side, "prebuild", r->o.prebuild_timeout, cmd.v, &time_file, &status_file);
@@ -352,8 +431,10 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 	}
 	sc_run_prepare_tree(r, side);
 	preflight(r, side);
-	if (!r->deps_checked)
+	if (!r->deps_checked) {
+		check_targets_known(r, side);
 		check_dep_builds(r, side);
+	}
 	int built = prebuild(r, side);
 	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
 	for (size_t i = 0; i < r->plan.n_files; i++) {
