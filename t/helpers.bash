@@ -61,19 +61,28 @@ repo_state() {
 # Run as root, the sandbox runs as `nobody` (sc-sandbox-exec's default
 # --sandbox-user): it must be able to reach the test's folders, which bats
 # creates 0700.
+# One chmod for every folder on the way, parents found with bash's own
+# string operations: a dirname and a chmod per level, in every test, were a
+# tenth of the suite's process starts.
 sandbox_reach() {
-	local d
+	local d dirs=()
 	for d in "$@"; do
-		while [ "$d" != / ]; do
-			chmod o+x "$d"
-			d=$(dirname "$d")
+		[[ $d == /* ]] || d=$PWD/$d
+		while [ -n "$d" ] && [ "$d" != / ]; do
+			dirs+=("$d")
+			d=${d%/*}
 		done
 	done
+	[ ${#dirs[@]} -eq 0 ] || chmod o+x -- "${dirs[@]}"
 }
 # The build folder (sc-init) and the fixture toolchain are mounted into every
 # sandbox: a checkout under a 0700 folder (/root) gets search permission
-# (never read permission) along their paths.
-[ "$(id -u)" -ne 0 ] || sandbox_reach "$SC_BIN" "${SC_FIXTURE:-$SC_BIN}"
+# (never read permission) along their paths.  Once per file: bats sources
+# this for setup_file, and each test inherits the exported mark.
+if [ "$EUID" -eq 0 ] && [ "${SC_TEST_REACHED-}" != "$SC_BIN:${SC_FIXTURE-}" ]; then
+	sandbox_reach "$SC_BIN" "${SC_FIXTURE:-$SC_BIN}"
+	export SC_TEST_REACHED="$SC_BIN:${SC_FIXTURE-}"
+fi
 
 # sandbox_dirs: the folders of one sandboxed run, in the test's own folder:
 # TC (fixture toolchain), W (the test folder), T (tree, writable for the

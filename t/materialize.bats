@@ -368,20 +368,18 @@ refused_tree() { # TREE-ENTRIES-FILE EXPECTED-MESSAGE-PART
 }
 
 @test "a tree deeper than 256 levels is refused with a clear error" {
-	b=$(blob leaf)
-	(mk_entry 100644 leaf "$b") >"$T/t.bin"
-	tree=$(hash_tree "$T/t.bin")
-	for _ in $(seq 256); do
-		(mk_entry 40000 d "$tree") >"$T/t.bin"
-		tree=$(hash_tree "$T/t.bin")
-	done
+	# Both commits in one git fast-import, not a hash-object per level: a
+	# file leaf under 256 folders d/, and under 257.
+	local p
+	p=$(printf 'd/%.0s' {1..256})
+	printf 'commit refs/heads/%s\ncommitter T <t@example.invalid> 0 +0000\ndata 0\nM 100644 inline %sleaf\ndata 4\nleaf\n' \
+		ok "$p" deep "d/$p" | git -C "$R" fast-import --quiet
+	[ "$(git -C "$R" ls-tree -r --name-only deep)" = "d/${p}leaf" ]
 	# 256 directory levels are fine.
-	run sc-materialize --repo "$R" --commit "$(commit_tree "$tree")" --dest "$T/ok"
+	run sc-materialize --repo "$R" --commit "$(git -C "$R" rev-parse ok)" --dest "$T/ok"
 	[ "$status" -eq 0 ]
 	jq -e '.directories == 256 and .files == 1' <<<"$output"
-	(mk_entry 40000 d "$tree") >"$T/t.bin"
-	tree=$(hash_tree "$T/t.bin")
-	run --separate-stderr sc-materialize --repo "$R" --commit "$(commit_tree "$tree")" --dest "$T/deep"
+	run --separate-stderr sc-materialize --repo "$R" --commit "$(git -C "$R" rev-parse deep)" --dest "$T/deep"
 	assert_error_line sc-materialize
 	[[ "$stderr" == *"deeper than 256 levels"* ]]
 	[ ! -e "$T/deep" ]

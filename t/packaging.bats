@@ -21,9 +21,21 @@ setup_file() {
 	# check-asan SAN=... down, in MAKEFLAGS and the environment): a
 	# packager's clean build.
 	unset MAKEFLAGS MFLAGS MAKELEVEL DEVELOPER SAN
-	make -C "$SRC" BUILD="$PKG" CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
-		CFLAGS="$(dpkg-buildflags --get CFLAGS)" LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" \
+	PKG_CPPFLAGS=$(dpkg-buildflags --get CPPFLAGS)
+	PKG_CFLAGS=$(dpkg-buildflags --get CFLAGS)
+	PKG_LDFLAGS=$(dpkg-buildflags --get LDFLAGS)
+	export PKG_CPPFLAGS PKG_CFLAGS PKG_LDFLAGS
+	# Built once, with the paths of the first install test: its install then
+	# only copies (other flags or paths would rebuild or relink).
+	make -C "$SRC" BUILD="$PKG" CPPFLAGS="$PKG_CPPFLAGS" CFLAGS="$PKG_CFLAGS" LDFLAGS="$PKG_LDFLAGS" \
+		prefix=/usr libexecdir=/usr/libexec mandir=/usr/share/man \
 		all fixture >"$BATS_FILE_TMPDIR/build.log" 2>&1
+}
+
+# pkg_vars VAR=VALUE...: $vars, make's variables for this build folder, its
+# flags and the given paths.
+pkg_vars() {
+	vars=(BUILD="$PKG" CPPFLAGS="$PKG_CPPFLAGS" CFLAGS="$PKG_CFLAGS" LDFLAGS="$PKG_LDFLAGS" "$@")
 }
 
 @test "dpkg-buildflags reach every compile and link line, sc-init and the fixture included" {
@@ -68,9 +80,12 @@ setup_file() {
 
 @test "install honours DESTDIR, bindir, libexecdir and mandir; uninstall removes it all" {
 	local d=$BATS_TEST_TMPDIR/dest
-	vars=(BUILD="$PKG" DESTDIR="$d" prefix=/usr bindir=/usr/bin libexecdir=/usr/libexec
-		mandir=/usr/share/man)
-	make -s -C "$SRC" "${vars[@]}" install >/dev/null
+	pkg_vars DESTDIR="$d" prefix=/usr bindir=/usr/bin libexecdir=/usr/libexec mandir=/usr/share/man
+	make -C "$SRC" "${vars[@]}" install >"$BATS_TEST_TMPDIR/install.log"
+	# built in setup_file with the same flags and paths: install only
+	# copies, as a packager's make then make install does
+	run grep -E '^(cc|gcc) ' "$BATS_TEST_TMPDIR/install.log"
+	[ "$status" -eq 1 ]
 	for b in sphereceti sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
 		[ -x "$d/usr/bin/$b" ]
 	done
@@ -103,7 +118,7 @@ setup_file() {
 @test "a libexecdir and mandir apart from bindir are built in: sc-init and the pages are found there" {
 	[ -z "${SC_VALGRIND:-}" ] || skip "needs the real binaries, not valgrind's wrappers"
 	local p=$BATS_TEST_TMPDIR/p
-	vars=(BUILD="$PKG" prefix="$p/usr" libexecdir="$p/lib/pkg" mandir="$p/doc/man")
+	pkg_vars prefix="$p/usr" libexecdir="$p/lib/pkg" mandir="$p/doc/man"
 	make -s -C "$SRC" "${vars[@]}" install >/dev/null
 	[ -x "$p/lib/pkg/sphereceti/sc-init" ]
 	[ ! -e "$p/usr/libexec" ]

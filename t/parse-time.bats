@@ -36,17 +36,20 @@ parse() {
 		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample head:Foo.Bar "$@"
 }
 
-# error_sample REASON: exit 1, one sample line, ok false, no numbers.
+# error_sample REASON: exit 1, one sample line, ok false, no numbers.  One
+# jq for all of it (a loop of cases calls this): it prints what is wrong.
 error_sample() {
 	[ "$status" -eq 1 ] || { echo "status $status: $output $stderr"; return 1; }
 	[ -z "$stderr" ]
-	[ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
-	[ "$(field ok)" = false ]
-	[ "$(field error)" = "$1" ] || { echo "error $(field error), wanted $1"; return 1; }
-	for k in cpu_user_s cpu_sys_s cpu_s wall_s max_rss_kib exit_status; do
-		[ "$(field $k)" = null ] || { echo "$k is not null"; return 1; }
-	done
-	[ "$(field detail)" != null ]
+	[[ $output != *$'\n'* ]] || { echo "more than one line: $output"; return 1; }
+	local wrong
+	wrong=$(jq -rs --arg r "$1" 'if length != 1 or (.[0] | type) != "object" then "not one JSON document"
+		else .[0] | [if .ok != false then "ok is \(.ok)" else empty end,
+			if .error != $r then "error \(.error), wanted \($r)" else empty end,
+			(("cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s", "max_rss_kib", "exit_status") as $k
+				| select((has($k) | not) or .[$k] != null) | "\($k) is not null"),
+			if .detail == null then "no detail" else empty end] | join("; ") end' <<<"$output")
+	[ -z "$wrong" ] || { echo "$wrong"; return 1; }
 }
 
 @test "an ok sample carries the binding and the numbers; cpu_s = user + sys" {

@@ -5,7 +5,17 @@ load helpers
 bats_require_minimum_version 1.5.0
 load lib/plan
 
-setup() { plan_repo; }
+# plan_repo once for the file; each test gets a copy (same commit IDs: the
+# dates are fixed), not a git init and a commit of its own.
+setup_file() {
+	BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR plan_repo
+	export PLAN_TEMPLATE=$R PLAN_BASE=$T
+}
+setup() {
+	R=$BATS_TEST_TMPDIR/repo
+	cp -a "$PLAN_TEMPLATE" "$R"
+	T=$PLAN_BASE B=$PLAN_BASE
+}
 
 # ---------------------------------------------------------------- plan shape
 
@@ -449,10 +459,11 @@ copy_sources() {
 	local src=$BATS_TEST_DIRNAME/.. dest=$1
 	git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1 || skip "sources are not a git checkout"
 	mkdir -p "$dest"
-	(cd "$src" && git ls-files -z | while IFS= read -r -d '' f; do
-		[ -e "$f" ] || [ -L "$f" ] || continue
-		mkdir -p "$dest/$(dirname "$f")" && cp -P -p "$f" "$dest/$f"
-	done)
+	# One tar each side, not a mkdir and a cp per file.  A tracked file
+	# deleted in the checkout is left out (--ignore-failed-read); links are
+	# kept as links, modes and times as they are.
+	(cd "$src" && git ls-files -z | tar --null --no-recursion --ignore-failed-read \
+		--warning=no-failed-read -T - -cf -) | tar -xpf - -C "$dest"
 }
 
 @test "profile.tooling: our own sources at that path pass, in SHA-1 and SHA-256 repositories" {

@@ -42,13 +42,15 @@ unwritable() {
 	mount -o remount,ro "$1"
 }
 
-# entry PATH ROLE CHANGE -> one plan file entry (module and id from the path)
-entry() {
-	jq -nc --arg p "$1" --arg r "$2" --arg c "$3" '
+# entry($p; $r; $c) in jq: one plan file entry (module and id from the path)
+ENTRY_JQ='def entry($p; $r; $c):
 		($p | rtrimstr(".lean") | gsub("/"; ".")) as $m
 		| {id: $m, path: $p, module: $m, role: $r, change: $c,
 		   base_blob: (if $c == "added" then null else "a" * 40 end),
-		   head_blob: (if $c == "removed" then null else "b" * 40 end)}'
+		   head_blob: (if $c == "removed" then null else "b" * 40 end)};'
+# entry PATH ROLE CHANGE -> one plan file entry
+entry() {
+	jq -nc --arg p "$1" --arg r "$2" --arg c "$3" "$ENTRY_JQ"' entry($p; $r; $c)'
 }
 
 # mkplan OUT GITHUB ENTRY... -> plan file (GITHUB "" for none)
@@ -70,9 +72,18 @@ mkplan() {
 
 digest() { sha256sum "$1" | cut -d' ' -f1; }
 
-# ok SIDE MODULE CPU WALL [RUN] [DIGEST] [REV] -> one ok sample line.
-# CPU splits into user + 0.25 s system (less when CPU is smaller); a CPU of
-# "U+S" gives user and system as they are, CPU their sum (as sc-parse-time).
+# ok_sample(...) in jq: one ok sample.  CPU splits into user + 0.25 s system
+# (less when CPU is smaller); with CPU null, user and system are given and
+# CPU is their sum (as sc-parse-time).
+OK_JQ='def ok_sample($run; $d; $rev; $s; $cpu; $user; $sys; $w; $clock):
+		(if $cpu == null then $sys else ([0.25, $cpu] | min) end) as $sys
+		| (if $cpu == null then $user else $cpu - $sys end) as $user
+		| {schema: "sphereceti.sample/1", run_id: $run, plan_digest: $d, revision: $rev,
+		   sample: $s, ok: true, cpu_user_s: $user, cpu_sys_s: $sys, cpu_s: ($user + $sys),
+		   wall_s: $w, max_rss_kib: 524288, exit_status: 0, error: null, detail: null}
+		| if $clock then . + {task_clock_s: .cpu_s} else . end;'
+# ok SIDE MODULE CPU WALL [RUN] [DIGEST] [REV] -> one ok sample line; a CPU
+# of "U+S" gives user and system as they are.
 ok() {
 	local side=$1 mod=$2 cpu=$3 wall=$4 run=${5:-$RUN} d=${6:-$(digest plan.json)} rev=$7
 	if [ -z "$rev" ]; then
@@ -83,13 +94,9 @@ ok() {
 		user=${cpu%+*} sys=${cpu#*+} cpu=null
 	fi
 	jq -nc --arg run "$run" --arg d "$d" --arg rev "$rev" --arg s "$side:$mod" \
-		--argjson cpu "$cpu" --argjson user "$user" --argjson sys "$sys" --argjson w "$wall" '
-		(if $cpu == null then $sys else ([0.25, $cpu] | min) end) as $sys
-		| (if $cpu == null then $user else $cpu - $sys end) as $user
-		| {schema: "sphereceti.sample/1", run_id: $run, plan_digest: $d, revision: $rev,
-		   sample: $s, ok: true, cpu_user_s: $user, cpu_sys_s: $sys, cpu_s: ($user + $sys),
-		   wall_s: $w, max_rss_kib: 524288, exit_status: 0, error: null, detail: null}
-		| if $clock then . + {task_clock_s: .cpu_s} else . end' --argjson clock "${TASK_CLOCK:-false}"
+		--argjson cpu "$cpu" --argjson user "$user" --argjson sys "$sys" --argjson w "$wall" \
+		--argjson clock "${TASK_CLOCK:-false}" \
+		"$OK_JQ"' ok_sample($run; $d; $rev; $s; $cpu; $user; $sys; $w; $clock)'
 }
 
 # bad SIDE MODULE REASON DETAIL -> one error sample line
@@ -528,29 +535,37 @@ assert_error_report() {
 	done
 }
 
-# anchor_chunk "CHANGE BASE HEAD WANT"...: one plan, one report, every verdict.
+# anchor_chunk "CHANGE BASE HEAD WANT"...: one plan, one report, every
+# verdict.  Row i is Lib/Row<i>.lean; its entries and samples are entry and
+# ok's (ok base/head Lib.Row<i> CPU 1), one jq for all rows, not one a row.
 anchor_chunk() {
-	local entries=() i=0 r change base head want got
-	for r in "$@"; do
-		i=$((i + 1))
-		entries+=("$(entry "Lib/Row$i.lean" library "${r%% *}")")
-	done
+	local entries=() i=0 r change base head want d
+	local -A got=()
+	mapfile -t entries < <(printf '%s\n' "$@" | jq -Rnc "$ENTRY_JQ"'
+		[inputs | split(" ")] | to_entries[]
+		| entry("Lib/Row\(.key + 1).lean"; "library"; .value[0])')
+	[ ${#entries[@]} -eq $# ]
 	mkplan plan.json "" "${entries[@]}"
-	i=0
-	for r in "$@"; do
-		read -r change base head want <<<"$r"
-		i=$((i + 1))
-		[ "$change" = added ] || ok base "Lib.Row$i" "$base" 1
-		[ "$change" = removed ] || ok head "Lib.Row$i" "$head" 1
-	done >samples.jsonl
+	d=$(digest plan.json)
+	printf '%s\n' "$@" | jq -Rnc --arg run "$RUN" --arg d "$d" --arg M $M --arg H $H "$OK_JQ"'
+		def cpu: if test("[+]") then split("+") | map(fromjson) | {cpu: null, user: .[0], sys: .[1]}
+			else {cpu: fromjson, user: null, sys: null} end;
+		def side($rev; $s; $cell): ($cell | cpu) as $c
+			| ok_sample($run; $d; $rev; $s; $c.cpu; $c.user; $c.sys; 1; false);
+		[inputs | split(" ")] | to_entries[] | (.key + 1) as $i | .value as [$change, $base, $head]
+		| (if $change == "added" then empty else side($M; "base:Lib.Row\($i)"; $base) end),
+		  (if $change == "removed" then empty else side($H; "head:Lib.Row\($i)"; $head) end)' >samples.jsonl
 	report --samples samples.jsonl
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	while read -r r want; do
+		got[$r]+="${got[$r]:+ }$want"
+	done < <(jq -r '.files[] | "\(.id) \(.verdict)"' out/report.json)
+	[ ${#got[@]} -eq $# ]
 	i=0
 	for r in "$@"; do
 		read -r change base head want <<<"$r"
 		i=$((i + 1))
-		got=$(jq -r --arg id "Lib.Row$i" '.files[] | select(.id == $id) | .verdict' out/report.json)
-		[ "$got" = "$want" ] || { echo "row ($r): got $got"; return 1; }
+		[ "${got[Lib.Row$i]-}" = "$want" ] || { echo "row ($r): got ${got[Lib.Row$i]-}"; return 1; }
 	done
 }
 
