@@ -159,36 +159,81 @@ YML
 
 # --- replaying the profile job ---------------------------------------------
 
-# replay_setup: a bare repository standing in for GitHub (main = B = T with
-# the profiler vendored at tools/sphereceti, refs/pull/7/head = H), the
-# runner's folders, and the stand-ins: the checkout, elan (the fixture
-# toolchain in place of elan's), the cache (a local store), the upload.
-replay_setup() {
-	W=$BATS_TEST_TMPDIR
-	sandbox_reach "$W"
-	local ex=$W/example src=$BATS_TEST_DIRNAME/..
+# The replay's repositories and the vendored profiler's build, once per file
+# (setup_file): the example (git and lake) and the build (a full make, ~20 s
+# of CPU) are the same for every replay, so each test copies what it
+# changes instead of making it again.
+setup_file() {
+	/usr/bin/python3 -c 'import yaml' 2>/dev/null || return 0 # setup skips
+	replay_template
+}
+
+# replay_template: in $BATS_FILE_TMPDIR/replay, a bare repository standing in
+# for GitHub (main = B = T with the profiler vendored at tools/sphereceti,
+# refs/pull/7/head = H), the cache store holding the prepared dependencies
+# under the job's key, and the profiler built by the job's own build step
+# (its run: block and the job's PROFILER_PATH, read from the workflow) in a
+# runner folder of its own.
+replay_template() {
+	local f=$BATS_FILE_TMPDIR/replay src=$BATS_TEST_DIRNAME/..
+	local ex=$f/example
+	mkdir -p "$f"
 	bash "$src/contrib/example/make-example.sh" "$ex" "$SC_FIXTURE/toolchain" >/dev/null
 	# shellcheck disable=SC1091
 	. "$ex/revs"
 	local r=$ex/repo
 	mkdir -p "$r/tools/sphereceti"
 	(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$r/tools/sphereceti")
-	printf '\ttooling = tools/sphereceti\n' >"$W/tooling"
-	sed -i "/^\\[profile\\]/r $W/tooling" "$r/.sphereceti"
+	printf '\ttooling = tools/sphereceti\n' >"$f/tooling"
+	sed -i "/^\\[profile\\]/r $f/tooling" "$r/.sphereceti"
 	B=$(ex_commit "$r" "vendor sphereceti")
-	git clone -q --bare "$r" "$W/origin.git"
-	git -C "$W/origin.git" update-ref refs/pull/7/head "$H"
-	STORE=$W/cache-store
+	git clone -q --bare "$r" "$f/origin.git"
+	git -C "$f/origin.git" update-ref refs/pull/7/head "$H"
 	KEY=sphereceti-deps-v1-Linux-$(git -C "$r" rev-parse "$B:lean-toolchain")-$(git -C "$r" rev-parse "$B:lake-manifest.json")
-	mkdir -p "$STORE/$KEY/packages"
-	cp -a "$ex/deps/tinylib" "$STORE/$KEY/packages/"
+	mkdir -p "$f/cache-store/$KEY/packages"
+	cp -a "$ex/deps/tinylib" "$f/cache-store/$KEY/packages/"
+	local run=$f/runner
+	mkdir -p "$run"
+	/usr/bin/python3 - "$src/contrib/github/profile.yml" "$run" <<'PY'
+import sys, yaml
+(job,) = yaml.safe_load(open(sys.argv[1]))["jobs"].values()
+(step,) = [s for s in job["steps"] if s.get("id") == "build"]
+open(sys.argv[2] + "/build.sh", "w").write(step["run"])
+open(sys.argv[2] + "/profiler-path", "w").write(job["env"]["PROFILER_PATH"])
+PY
+	: >"$run/path"
+	(cd "$f/origin.git" && RUNNER_TEMP=$run GITHUB_PATH=$run/path TOOLING_SHA=$B \
+		PROFILER_PATH=$(cat "$run/profiler-path") bash --noprofile --norc -eo pipefail "$run/build.sh")
+	[ -s "$run/path" ]
+	sandbox_reach "$run"
+	git -C "$f/origin.git" rev-parse "$B:$(cat "$run/profiler-path")" >"$run/tree"
+	printf '%s %s %s\n' "$B" "$H" "$KEY" >"$f/ids"
+}
+
+# replay_setup: the test's own copy of the bare repository and the cache
+# store, the runner's folders, and the stand-ins: the checkout, the build
+# (the profiler replay_template built with the step's own script, once it is
+# sure the step would build that same tree here), elan (the fixture
+# toolchain in place of elan's), the cache (a local store), the upload.
+replay_setup() {
+	W=$BATS_TEST_TMPDIR
+	sandbox_reach "$W"
+	local f=$BATS_FILE_TMPDIR/replay
+	read -r B H KEY <"$f/ids"
+	cp -a "$f/origin.git" "$W/origin.git"
+	STORE=$W/cache-store
+	cp -a "$f/cache-store" "$STORE"
 
 	export RUNNER_TEMP=$W/_temp GITHUB_WORKSPACE=$W/work/proj GITHUB_STEP_SUMMARY=$W/summary.md
-	export HOME=$W/runner-home ORIGIN=$W/origin.git STORE SC_FIXTURE
+	export HOME=$W/runner-home ORIGIN=$W/origin.git STORE SC_FIXTURE PREBUILT=$f/runner
 	mkdir -p "$RUNNER_TEMP" "$HOME"
 	: >"$GITHUB_STEP_SUMMARY"
 	S=$W/standins
 	mkdir -p "$S"
+	cat >"$S/build.sh" <<'SH'
+[ "$(git rev-parse "$TOOLING_SHA:$PROFILER_PATH")" = "$(cat "$PREBUILT/tree")" ]
+cat "$PREBUILT/path" >> "$GITHUB_PATH"
+SH
 	cat >"$S/checkout.sh" <<'SH'
 git clone -q "$ORIGIN" "$GITHUB_WORKSPACE"
 git -C "$GITHUB_WORKSPACE" checkout -q --detach "$WITH_REF"

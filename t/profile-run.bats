@@ -53,7 +53,7 @@ basic_change() {
 @test "complete run: modified, added, removed and roadmap files, verdicts, workspace layout" {
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- reworded' '-- fixture: cpu=0.06'
-	ex_lean "$R" Demo/Ring.lean '-- heavy' '-- fixture: cpu=1.60'
+	ex_lean "$R" Demo/Ring.lean '-- heavy' '-- fixture: cpu=1.20'
 	ex_lean "$R" Demo/Field.lean '-- new' '-- fixture: cpu=0.10'
 	rm "$R/Demo/Legacy.lean"
 	ex_lean "$R" Roadmap/Goals.lean '-- more' '-- fixture: cpu=0.06'
@@ -73,7 +73,7 @@ basic_change() {
 	[ "$(file_field Demo/Legacy.lean .flagged)" = false ]
 	[ "$(file_field Roadmap/Goals.lean .role)" = roadmap ]
 	# Counted CPU is the fixture's burn plus start-up, never less.
-	jq -e '.files[] | select(.path == "Demo/Ring.lean") | .head.cpu_s >= 1.5 and .head.cpu_s < 4' "$WS/report.json"
+	jq -e '.files[] | select(.path == "Demo/Ring.lean") | .head.cpu_s >= 1.1 and .head.cpu_s < 4' "$WS/report.json"
 	# Bound to this run's plan and revisions.
 	[ "$(jqr .plan_digest)" = "$(sha256sum "$WS/plan.json" | cut -d' ' -f1)" ]
 	[ "$(jqr .revisions.head)" = "$H" ]
@@ -506,7 +506,7 @@ SH
 
 @test "attack: a prebuild cannot rewrite the selected source: the tree is read-only, the file measured as planned" {
 	candidate
-	ex_lean "$R" Demo/Ring.lean '-- heavy' '-- fixture: cpu=1.60'
+	ex_lean "$R" Demo/Ring.lean '-- heavy' '-- fixture: cpu=1.20'
 	head_commit
 	hostile_toolchain 'p = "Demo/Ring.lean"
 try:

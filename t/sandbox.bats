@@ -36,11 +36,14 @@ between() {
 	}
 }
 
-# Processes of this test still alive anywhere (any namespace).
+# Processes of this test still alive anywhere (any namespace): one grep
+# over every command line, not two processes per process of the host (the
+# pattern is expanded before grep starts, so grep never reads its own).
 leftovers() {
-	local p
-	for p in /proc/[0-9]*; do
-		tr '\0' ' ' < "$p/cmdline" 2>/dev/null | grep -q "$M" && echo "${p#/proc/}: $(tr '\0' ' ' < "$p/cmdline")"
+	local f
+	for f in $(grep -laF -- "$M" /proc/[0-9]*/cmdline 2>/dev/null); do
+		f=${f%/cmdline}
+		echo "${f#/proc/}: $(tr '\0' ' ' <"$f/cmdline" 2>/dev/null)"
 	done
 	return 0
 }
