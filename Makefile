@@ -25,7 +25,9 @@ VERSION := 0.1.0
 
 YAJL_CFLAGS  := $(shell pkg-config --cflags yajl 2>/dev/null)
 YAJL_LIBS    := $(shell pkg-config --libs yajl 2>/dev/null || echo -lyajl)
-# The sandbox's seccomp filter is built on the host (sandbox/seccomp.c).
+# The sandbox's seccomp filter is compiled to BPF once, at build time
+# (common/gen/seccomp-bpf.c): only that helper and the unit tests link
+# libseccomp, no program does.
 SECCOMP_CFLAGS := $(shell pkg-config --cflags libseccomp 2>/dev/null)
 SECCOMP_LIBS   := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -102,7 +104,7 @@ $(COMMON_LIB): $(COMMON_OBJ)
 
 $(BUILD)/%: cmd/%.c $(COMMON_LIB) $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(SECCOMP_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
 
 # The init runs as PID 1 inside the sandbox: no sanitizer runtime, static so
 # that it needs nothing from the sandbox's /usr.
@@ -115,7 +117,7 @@ $(BUILD)/sc-init: cmd/sc-init.c $(BUILD)/version.h $(BUILD)/build-flags
 # so unchanged sources rebuild nothing.
 $(BUILD)/gen/srctree-id: common/gen/srctree-id.c $(COMMON_LIB) $(COMMON_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(SECCOMP_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
 
 $(BUILD)/srctree-id.h: $(BUILD)/gen/srctree-id FORCE
 	@$(BUILD)/gen/srctree-id > $@.tmp
@@ -123,6 +125,18 @@ $(BUILD)/srctree-id.h: $(BUILD)/gen/srctree-id FORCE
 
 $(BUILD)/sc-plan: $(BUILD)/srctree-id.h
 FORCE:
+
+# The seccomp filter's BPF, from the rule table (sandbox/seccomp_rules.c),
+# built by libseccomp for this machine's architecture.
+$(BUILD)/gen/seccomp-bpf: common/gen/seccomp-bpf.c common/sandbox/seccomp_rules.c \
+                          common/sandbox/seccomp_rules.h $(BUILD)/build-flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ common/gen/seccomp-bpf.c common/sandbox/seccomp_rules.c $(SECCOMP_LIBS) $(ALL_LDFLAGS)
+
+$(BUILD)/seccomp-bpf.h: $(BUILD)/gen/seccomp-bpf
+	$(BUILD)/gen/seccomp-bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/common/sandbox/seccomp.o: $(BUILD)/seccomp-bpf.h
 
 $(BUILD)/t/unit/%: t/unit/%.c $(COMMON_LIB) $(COMMON_HDR)
 	@mkdir -p $(@D)

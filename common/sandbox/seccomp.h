@@ -11,6 +11,12 @@
  * ones kill the process, so no other numbering slips past the list. */
 #include "util/strbuf.h"
 
+#include <stddef.h>
+
+/* The filter as BPF (struct sock_filter, native byte order), compiled from
+ * the rule table (sandbox/seccomp_rules.h) at build time. */
+const unsigned char *sc_seccomp_filter(size_t *len);
+
 /* The filter as BPF in a sealed memfd at offset 0, for bwrap's --seccomp
  * FD: inherited (not close-on-exec), the caller closes it once bwrap has
  * started.  Returns the descriptor, or -1 with the reason in err (errno

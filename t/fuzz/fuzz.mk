@@ -16,6 +16,8 @@ $(BUILD)/fuzz/common/%.o: common/%.c $(COMMON_HDR) $(BUILD)/version.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
 
+$(BUILD)/fuzz/common/sandbox/seccomp.o: $(BUILD)/seccomp-bpf.h
+
 $(BUILD)/fuzz/%: t/fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(YAJL_LIBS) $(SECCOMP_LIBS)

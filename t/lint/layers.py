@@ -25,7 +25,7 @@ ALLOWED = {
     "run": {"util", "git", "plan", "sandbox", "report", "run"},
     "gen": {"util", "git", "plan", "sandbox", "report", "run"},
 }
-GENERATED = {"version.h", "paths.h", "srctree-id.h"}
+GENERATED = {"version.h", "paths.h", "srctree-id.h", "seccomp-bpf.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
