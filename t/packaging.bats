@@ -26,8 +26,10 @@ setup_file() {
 		all fixture >"$BATS_FILE_TMPDIR/build.log" 2>&1
 }
 
-@test "dpkg-buildflags reach every compile and link line, sc-init and the fixture included" {
-	[ -x "$PKG/sc-init" ]
+@test "dpkg-buildflags reach every compile and link line, the standalone programs and the fixture included" {
+	for b in sc-applyuidgid sc-init sc-sandbox-probe; do
+		[ -x "$PKG/$b" ]
+	done
 	[ -x "$PKG/fixture/toolchain/bin/lean" ]
 	run grep -E '^(cc|gcc|\$\(CC\)) ' "$BATS_FILE_TMPDIR/build.log"
 	[ "$status" -eq 0 ]
@@ -47,11 +49,17 @@ setup_file() {
 		done
 	done <<<"$output"
 	[ "$n" -ge 10 ]
-	# ... and are in the binaries: full RELRO (sc-init is static: no
-	# dynamic section, nothing to bind).
-	for b in sphereceti sc-plan sc-sandbox-exec sc-init; do
+	# ... and are in the binaries: full RELRO (the standalone programs are
+	# static: no dynamic section, nothing to bind).
+	for b in sphereceti sc-plan sc-sandbox-exec sc-applyuidgid sc-init sc-sandbox-probe; do
 		readelf -lW "$PKG/$b" | grep -q GNU_RELRO
-		[ "$b" = sc-init ] || readelf -dW "$PKG/$b" | grep -qE 'BIND_NOW|FLAGS.*NOW'
+		case $b in sc-applyuidgid | sc-init | sc-sandbox-probe) continue ;; esac
+		readelf -dW "$PKG/$b" | grep -qE 'BIND_NOW|FLAGS.*NOW'
+	done
+	# static: nothing loaded from a /usr candidate code could have touched
+	for b in sc-applyuidgid sc-init sc-sandbox-probe; do
+		run readelf -lW "$PKG/$b"
+		[[ "$output" != *INTERP* ]]
 	done
 }
 
@@ -74,7 +82,10 @@ setup_file() {
 	for b in sphereceti sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
 		[ -x "$d/usr/bin/$b" ]
 	done
-	[ -x "$d/usr/libexec/sphereceti/sc-init" ]
+	for b in sc-applyuidgid sc-init sc-sandbox-probe; do
+		[ -x "$d/usr/libexec/sphereceti/$b" ]
+		[ ! -e "$d/usr/bin/$b" ]
+	done
 	[ -f "$d/usr/share/man/man1/sc-profile-run.1" ]
 	[ -f "$d/usr/share/man/man1/sphereceti.1" ]
 	# completion where bash-completion looks (its pkg-config completionsdir
@@ -105,7 +116,9 @@ setup_file() {
 	local p=$BATS_TEST_TMPDIR/p
 	vars=(BUILD="$PKG" prefix="$p/usr" libexecdir="$p/lib/pkg" mandir="$p/doc/man")
 	make -s -C "$SRC" "${vars[@]}" install >/dev/null
-	[ -x "$p/lib/pkg/sphereceti/sc-init" ]
+	for b in sc-applyuidgid sc-init sc-sandbox-probe; do
+		[ -x "$p/lib/pkg/sphereceti/$b" ]
+	done
 	[ ! -e "$p/usr/libexec" ]
 	[ -f "$p/usr/share/bash-completion/completions/sphereceti" ]
 	run --separate-stderr "$p/usr/bin/sphereceti" sandbox-exec --self-test
