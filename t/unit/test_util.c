@@ -5,10 +5,13 @@
 #include "util/decimal.h"
 #include "util/die.h"
 #include "util/options.h"
+#include "util/run.h"
 #include "util/seconds.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -234,6 +237,30 @@ START_TEST(decimal_digits_within_bounds)
 END_TEST
 
 
+/* One child setup (issue 21): a child started without waiting for its exec
+ * gets what sc_spawn's get, an empty signal mask among them, whatever the
+ * parent holds blocked (the porcelain holds the stop signals). */
+START_TEST(nowait_child_has_an_empty_signal_mask)
+{
+	sigset_t term, old;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	const char *const argv[] = {"/usr/bin/grep", "^SigBlk:", "/proc/self/status", NULL};
+	const char *const envp[] = {NULL};
+	struct sc_proc p;
+	ck_assert_int_eq(sc_spawn_nowait(&p, argv, envp), 0);
+	struct strbuf out = STRBUF_INIT;
+	ck_assert_int_eq(sc_read_all(p.out_fd, &out), 0);
+	close(p.out_fd);
+	ck_assert_int_eq(sc_wait(p.pid), 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	ck_assert_str_eq(out.buf, "SigBlk:\t0000000000000000\n");
+	sb_release(&out);
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -242,6 +269,7 @@ int main(void)
 	tcase_add_test(tc, options_values_prefixes_lists);
 	tcase_add_test(tc, errno_input_or_system);
 	tcase_add_test(tc, decimal_digits_within_bounds);
+	tcase_add_test(tc, nowait_child_has_an_empty_signal_mask);
 	tcase_add_test(tc, mode_required_given);
 	tcase_add_test(tc, seconds_between_zero_and_a_day);
 	tcase_add_test(tc, suggest_nearest_names);
