@@ -103,9 +103,13 @@ int sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timef
 		if (ir.exec_errno)
 			sb_addf(why, "self-test: cannot run the probe %s: %s (%s)", SC_SANDBOX_PROBE,
 			        strerror(ir.exec_errno), bwrap);
+		else if (*failure)
+			sb_addf(why, "self-test: %s (%s)", failure, bwrap);
+		else if (!ir.has_status)
+			sb_addf(why, "self-test: the sandbox check did not finish (%s)", bwrap);
 		else
-			sb_addf(why, "self-test: %s (%s)", *failure ? failure : "the sandbox check did not finish",
-			        bwrap);
+			sb_addf(why, "self-test: the sandbox check did not finish: the probe ended with %s %d (%s)",
+			        ir.signal ? "signal" : "exit", ir.signal ? ir.signal : ir.exit_code, bwrap);
 	} else if (*tf_err) {
 		sb_addf(why, "self-test: GNU time wrote no valid counters: %s (%s)", tf_err, time_file);
 	} else if (tf->user_s + tf->sys_s < SC_SELFTEST_MIN_CPU_S) {

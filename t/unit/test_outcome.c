@@ -218,8 +218,12 @@ START_TEST(the_self_test_verdict)
 	self_test_fails("ready -\nexit 1\n", "self-test-failed network reachable\n",
 	                "self-test: network reachable (/b)");
 	/* the probe's word counts only from the probe's output, with its exit 0 */
-	self_test_fails("ready -\nself-test-ok -\nexit 0\n", "", "self-test: the sandbox check did not finish (/b)");
-	self_test_fails("ready -\nexit 1\n", "self-test-ok -\n", "self-test: the sandbox check did not finish (/b)");
+	self_test_fails("ready -\nself-test-ok -\nexit 0\n", "",
+	                "self-test: the sandbox check did not finish: the probe ended with exit 0 (/b)");
+	self_test_fails("ready -\nexit 1\n", "self-test-ok -\n",
+	                "self-test: the sandbox check did not finish: the probe ended with exit 1 (/b)");
+	self_test_fails("ready -\nsignal 9\n", "",
+	                "self-test: the sandbox check did not finish: the probe ended with signal 9 (/b)");
 	self_test_fails("ready -\nexec-failed 2\n", "", "self-test: cannot run the probe /sc-sandbox-probe: No such file or directory (/b)");
 	self_test_fails("ready -\ninit-failed lost the command\n", "", "self-test: lost the command (/b)");
 	self_test_fails("", "bwrap: denied\n", "self-test: the sandbox did not start: bwrap: denied (/b)");
