@@ -45,11 +45,18 @@ COMMON_HDR := $(wildcard common/*/*.h)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 COMMON_LIB := $(BUILD)/libsccommon.a
 
-# Every cmd/X.c is an executable X; sc-init is the trusted sandbox PID 1 and
-# stands alone (static, no library) because it runs inside the sandbox.
-CMD_SRC   := $(filter-out cmd/sc-init.c,$(wildcard cmd/*.c))
+# Every cmd/X.c is an executable X.  The standalone programs run between
+# GNU time and the candidate: the host step (sc-applyuidgid), the sandbox's
+# PID 1 (sc-init) and the self-test's probe, its command (sc-sandbox-probe).
+# They are static, with nothing of the library but its one argv number
+# parser and error line, because they run inside the sandbox or right
+# before it: nothing they load can come from what candidate code touched.
+# They go to libexec, not bin.
+STANDALONE     := sc-applyuidgid sc-init sc-sandbox-probe
+STANDALONE_LIB := common/util/die.c common/util/decimal.c
+CMD_SRC   := $(filter-out $(STANDALONE:%=cmd/%.c),$(wildcard cmd/*.c))
 CMD_BIN   := $(CMD_SRC:cmd/%.c=$(BUILD)/%)
-INIT_BIN  := $(if $(wildcard cmd/sc-init.c),$(BUILD)/sc-init)
+LIBEXEC_BIN := $(patsubst cmd/%.c,$(BUILD)/%,$(wildcard $(STANDALONE:%=cmd/%.c)))
 UNIT_SRC  := $(wildcard t/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/unit/%)
 MAN_SRC   := $(wildcard man/*.1)
@@ -62,7 +69,7 @@ MAN_DATE  := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%
 
 .PHONY: all check check-unit check-bats check-lint check-workflows check-layers check-shape check-load check-asan check-valgrind check-fuzz \
         bench demo install uninstall clean fixture deps man check-mutants
-all: $(CMD_BIN) $(INIT_BIN) man
+all: $(CMD_BIN) $(LIBEXEC_BIN) man
 
 # Every compile depends on the flags it used: a build with other CFLAGS (or
 # DEVELOPER=1) recompiles instead of mixing objects.
@@ -85,7 +92,7 @@ $(BUILD)/version.h: Makefile
 	@mkdir -p $(@D)
 	@printf '#define SC_VERSION "%s"\n' '$(VERSION)' > $@.tmp && mv $@.tmp $@
 
-# Where install puts sc-init and the pages, for the programs that look
+# Where install puts sc-init (and its siblings) and the pages, for the programs that look
 # there when the relative layout (../libexec, ../share/man) does not hold.
 $(BUILD)/paths.h: FORCE
 	@mkdir -p $(@D)
@@ -106,11 +113,11 @@ $(BUILD)/%: cmd/%.c $(COMMON_LIB) $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/buil
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(ALL_LDFLAGS)
 
-# The init runs as PID 1 inside the sandbox: no sanitizer runtime, static so
-# that it needs nothing from the sandbox's /usr.
-$(BUILD)/sc-init: cmd/sc-init.c $(BUILD)/version.h $(BUILD)/build-flags
+# The standalone programs: no sanitizer runtime, static so that they need
+# nothing from the sandbox's /usr.
+$(LIBEXEC_BIN): $(BUILD)/%: cmd/%.c $(STANDALONE_LIB) $(STANDALONE_LIB:.c=.h) $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -I$(BUILD) $(CPPFLAGS) $(CFLAGS) -static -o $@ $< $(LDFLAGS)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) $(CPPFLAGS) $(CFLAGS) -static -o $@ $< $(STANDALONE_LIB) $(LDFLAGS)
 
 # The profiler's own source tree ID, embedded in sc-plan (profile.tooling).
 # Recomputed on every make; the header is replaced only when the ID changes,
@@ -198,8 +205,8 @@ check-asan:
 # points at those scripts).  A tool finds its sibling stages through
 # /proc/self/exe, i.e. in the real build folder, so stages started by a tool
 # (profile-run's, the dispatcher's exec) run natively: each tool is checked
-# where a test calls it directly.  sc-init is static and runs inside bwrap:
-# it stays native.  Errors and definite leaks make valgrind exit 99 (the
+# where a test calls it directly.  The standalone programs are static and
+# run around or inside bwrap: they stay native.  Errors and definite leaks make valgrind exit 99 (the
 # test fails) and leave a log in $(BUILD)-vg/logs, which must stay empty.
 # SC_VALGRIND=1 tells the tests that memory and time bounds are valgrind's.
 VALGRIND ?= valgrind
@@ -236,15 +243,16 @@ bench: all fixture
 demo:
 	bash contrib/demo.sh
 
-# sc-sandbox-exec finds sc-init at ../libexec/sphereceti/ from its own
-# folder, else in $(libexecdir)/sphereceti; `sphereceti help` the pages at
+# sc-sandbox-exec finds the standalone programs (sc-init and its siblings) at
+# ../libexec/sphereceti/ from its own folder, else in
+# $(libexecdir)/sphereceti; `sphereceti help` the pages at
 # ../share/man/man1/, else in $(mandir)/man1, else on man's own path.  Both
 # paths are built in: give the same libexecdir and mandir to make and to
 # make install.
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/sphereceti $(DESTDIR)$(mandir)/man1
 	install -m 755 $(CMD_BIN) $(DESTDIR)$(bindir)/
-	$(if $(INIT_BIN),install -m 755 $(INIT_BIN) $(DESTDIR)$(libexecdir)/sphereceti/)
+	$(if $(LIBEXEC_BIN),install -m 755 $(LIBEXEC_BIN) $(DESTDIR)$(libexecdir)/sphereceti/)
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
 	install -d $(DESTDIR)$(bashcompdir)
 	install -m 644 contrib/completion/sphereceti.bash $(DESTDIR)$(bashcompdir)/sphereceti
@@ -252,7 +260,7 @@ install: all
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CMD_BIN))) \
-	      $(DESTDIR)$(libexecdir)/sphereceti/sc-init \
+	      $(addprefix $(DESTDIR)$(libexecdir)/sphereceti/,$(notdir $(LIBEXEC_BIN))) \
 	      $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN_PAGES))) \
 	      $(addprefix $(DESTDIR)$(bashcompdir)/,$(notdir $(CMD_BIN)))
 	-rmdir $(DESTDIR)$(libexecdir)/sphereceti

@@ -38,8 +38,10 @@ pkg_vars() {
 	vars=(BUILD="$PKG" CPPFLAGS="$PKG_CPPFLAGS" CFLAGS="$PKG_CFLAGS" LDFLAGS="$PKG_LDFLAGS" "$@")
 }
 
-@test "dpkg-buildflags reach every compile and link line, sc-init and the fixture included" {
-	[ -x "$PKG/sc-init" ]
+@test "dpkg-buildflags reach every compile and link line, the standalone programs and the fixture included" {
+	for b in sc-applyuidgid sc-init sc-sandbox-probe; do
+		[ -x "$PKG/$b" ]
+	done
 	[ -x "$PKG/fixture/toolchain/bin/lean" ]
 	run grep -E '^(cc|gcc|\$\(CC\)) ' "$BATS_FILE_TMPDIR/build.log"
 	[ "$status" -eq 0 ]
@@ -59,11 +61,17 @@ pkg_vars() {
 		done
 	done <<<"$output"
 	[ "$n" -ge 10 ]
-	# ... and are in the binaries: full RELRO (sc-init is static: no
-	# dynamic section, nothing to bind).
-	for b in sphereceti sc-plan sc-sandbox-exec sc-init; do
+	# ... and are in the binaries: full RELRO (the standalone programs are
+	# static: no dynamic section, nothing to bind).
+	for b in sphereceti sc-plan sc-sandbox-exec sc-applyuidgid sc-init sc-sandbox-probe; do
 		readelf -lW "$PKG/$b" | grep -q GNU_RELRO
-		[ "$b" = sc-init ] || readelf -dW "$PKG/$b" | grep -qE 'BIND_NOW|FLAGS.*NOW'
+		case $b in sc-applyuidgid | sc-init | sc-sandbox-probe) continue ;; esac
+		readelf -dW "$PKG/$b" | grep -qE 'BIND_NOW|FLAGS.*NOW'
+	done
+	# static: nothing loaded from a /usr candidate code could have touched
+	for b in sc-applyuidgid sc-init sc-sandbox-probe; do
+		run readelf -lW "$PKG/$b"
+		[[ "$output" != *INTERP* ]]
 	done
 }
 
@@ -89,7 +97,10 @@ pkg_vars() {
 	for b in sphereceti sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
 		[ -x "$d/usr/bin/$b" ]
 	done
-	[ -x "$d/usr/libexec/sphereceti/sc-init" ]
+	for b in sc-applyuidgid sc-init sc-sandbox-probe; do
+		[ -x "$d/usr/libexec/sphereceti/$b" ]
+		[ ! -e "$d/usr/bin/$b" ]
+	done
 	[ -f "$d/usr/share/man/man1/sc-profile-run.1" ]
 	[ -f "$d/usr/share/man/man1/sphereceti.1" ]
 	# completion where bash-completion looks (its pkg-config completionsdir
@@ -120,7 +131,9 @@ pkg_vars() {
 	local p=$BATS_TEST_TMPDIR/p
 	pkg_vars prefix="$p/usr" libexecdir="$p/lib/pkg" mandir="$p/doc/man"
 	make -s -C "$SRC" "${vars[@]}" install >/dev/null
-	[ -x "$p/lib/pkg/sphereceti/sc-init" ]
+	for b in sc-applyuidgid sc-init sc-sandbox-probe; do
+		[ -x "$p/lib/pkg/sphereceti/$b" ]
+	done
 	[ ! -e "$p/usr/libexec" ]
 	[ -f "$p/usr/share/bash-completion/completions/sphereceti" ]
 	run --separate-stderr "$p/usr/bin/sphereceti" sandbox-exec --self-test

@@ -44,7 +44,7 @@ start_waiter() {
 }
 
 # pid1_of PID: the sandbox's PID 1 (sc-init) under sc-sandbox-exec PID:
-# sc-sandbox-exec -> GNU time -> bwrap (the host step) -> sc-init.
+# sc-sandbox-exec -> GNU time -> bwrap (exec'd by the host step) -> sc-init.
 pid1_of() {
 	local p=$1 i
 	for i in 1 2 3; do
@@ -104,8 +104,9 @@ EOF
 }
 
 @test "the host step alone joins a new, empty session keyring (seccomp aside)" {
-	# sc-init's host step runs a python3 that looks for the key its parent's
-	# session holds: not possessed, and its session keyring is another.
+	# The host step (sc-applyuidgid) runs a python3 that looks for the key
+	# its parent's session holds: not possessed, and its session keyring is
+	# another.
 	cat > "$W/operator.py" <<'EOF'
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -119,7 +120,7 @@ print("session", "same" if libc.syscall(250, 0, -3, 0) == %d else "new")
 print("secret", "found" if libc.syscall(250, 10, -3, b"user", b"sc-operator-secret", 0) >= 0 else "none")
 """ % mine])
 EOF
-	run --separate-stderr /usr/bin/python3 "$W/operator.py" "$SC_BIN/sc-init" --host 65534 65534 3 -- 3>/dev/null
+	run --separate-stderr /usr/bin/python3 "$W/operator.py" "$SC_BIN/sc-applyuidgid" --uid 65534 --gid 65534 --keep-fd 3 -- 3>/dev/null
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "session new" ]
 	[ "${lines[1]}" = "secret none" ]

@@ -45,23 +45,32 @@ const char *const *sc_git_env(void)
 	return env;
 }
 
-int sc_git_runv(const struct sc_git *g, struct strbuf *out, int keep_stderr,
-                const char *const *args)
+const char **sc_git_argv(const char *program, const char *opt, const char *val,
+                         const char *const *args)
 {
 	size_t n = 0;
 	while (args[n])
 		n++;
-	const char **argv = xcalloc(n + 8, sizeof *argv);
-	char *dirarg = g ? xasprintf("--git-dir=%s", g->git_dir) : NULL;
+	const char **argv = xcalloc(n + 6, sizeof *argv);
 	size_t k = 0;
-	argv[k++] = "git";
-	if (dirarg)
-		argv[k++] = dirarg;
+	argv[k++] = program;
+	if (opt)
+		argv[k++] = opt;
+	if (val)
+		argv[k++] = val;
 	argv[k++] = "-c";
 	argv[k++] = "core.fsmonitor=false";
 	for (size_t i = 0; i < n; i++)
 		argv[k++] = args[i];
 	argv[k] = NULL;
+	return argv;
+}
+
+int sc_git_runv(const struct sc_git *g, struct strbuf *out, int keep_stderr,
+                const char *const *args)
+{
+	char *dirarg = g ? xasprintf("--git-dir=%s", g->git_dir) : NULL;
+	const char **argv = sc_git_argv("git", dirarg, NULL, args);
 	int st = sc_run_capture(argv, sc_git_env(), NULL, keep_stderr ? 0 : SC_NULL_ERR, out);
 	int saved = errno;
 	free(argv);
@@ -75,35 +84,26 @@ int sc_git_runv(const struct sc_git *g, struct strbuf *out, int keep_stderr,
 
 int sc_git_run(const struct sc_git *g, struct strbuf *out, int keep_stderr, ...)
 {
-	const char *args[64];
 	size_t n = 0;
-	va_list ap;
+	va_list ap, count;
 	va_start(ap, keep_stderr);
-	const char *a;
-	while ((a = va_arg(ap, const char *)) && n < 63)
-		args[n++] = a;
+	va_copy(count, ap);
+	while (va_arg(count, const char *))
+		n++;
+	va_end(count);
+	const char **args = xcalloc(n + 1, sizeof *args);
+	for (size_t i = 0; i < n; i++)
+		args[i] = va_arg(ap, const char *);
 	va_end(ap);
-	args[n] = NULL;
-	return sc_git_runv(g, out, keep_stderr, args);
+	int rc = sc_git_runv(g, out, keep_stderr, args);
+	free(args);
+	return rc;
 }
 
 static void start(struct sc_gitjob *j, const char *opt, const char *val,
                   const char *const *args)
 {
-	size_t n = 0;
-	while (args[n])
-		n++;
-	const char **argv = xcalloc(n + 6, sizeof *argv);
-	size_t k = 0;
-	argv[k++] = "git";
-	argv[k++] = opt;
-	if (val)
-		argv[k++] = val;
-	argv[k++] = "-c";
-	argv[k++] = "core.fsmonitor=false";
-	for (size_t i = 0; i < n; i++)
-		argv[k++] = args[i];
-	argv[k] = NULL;
+	const char **argv = sc_git_argv("git", opt, val, args);
 	/* Not sc_spawn: it waits for each exec to succeed, which would line
 	 * the start-ups up one after another again. */
 	if (sc_spawn_nowait(&j->proc, argv, sc_git_env()) < 0)
@@ -196,9 +196,11 @@ struct sc_catfile *sc_catfile_open(const struct sc_git *g)
 {
 	struct sc_catfile *c = xcalloc(1, sizeof *c);
 	char *dirarg = xasprintf("--git-dir=%s", g->git_dir);
-	const char *argv[] = {"git", dirarg, "cat-file", "--batch", NULL};
+	const char *const args[] = {"cat-file", "--batch", NULL};
+	const char **argv = sc_git_argv("git", dirarg, NULL, args);
 	if (sc_spawn(&c->proc, argv, sc_git_env(), NULL, SC_PIPE_IN | SC_PIPE_OUT) < 0)
 		sc_die_sys_errno("cannot run git cat-file (PATH)");
+	free(argv);
 	free(dirarg);
 	c->in = fdopen(c->proc.in_fd, "w");
 	c->out = fdopen(c->proc.out_fd, "r");

@@ -27,6 +27,12 @@ void sc_git_close(struct sc_git *g);
 /* The environment every git child gets (NULL-terminated, static). */
 const char *const *sc_git_env(void);
 
+/* The one place git's argv is built (git's run-command.h is the model):
+ * PROGRAM [OPT [VAL]] -c core.fsmonitor=false ARGS... (OPT, VAL: NULL for
+ * none; args NULL-terminated, no bound).  Allocated: free the array. */
+const char **sc_git_argv(const char *program, const char *opt, const char *val,
+                         const char *const *args);
+
 /* Run "git --git-dir=<dir> ARGS..." (args NULL-terminated), collect stdout.
  * Returns the exit code (or -1 if git could not start / was signalled);
  * stderr of git is discarded unless keep_stderr. */

@@ -233,10 +233,13 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 	sb.sealed = spec->sealed;
 	check_reach(&sb, &m, init);
 	sb.keep_output = log != NULL;
-	sb.init = init, sb.tree = m.dir[0], sb.toolchain = m.dir[1], sb.deps = m.dir[2];
+	char *host_step = sc_sandbox_beside_init(init, "sc-applyuidgid");
+	sb.init = init, sb.host_step = host_step;
+	sb.tree = m.dir[0], sb.toolchain = m.dir[1], sb.deps = m.dir[2];
 	sb.lake_cache = m.dir[3];
 	run(&sb, spec, timeout, time_file, log, o);
 	free(init);
+	free(host_step);
 	free(log);
 	free(time_file);
 	for (int i = 0; i < m.n; i++)

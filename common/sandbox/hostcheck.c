@@ -56,6 +56,18 @@ char *sc_sandbox_find_init(const char *libexecdir)
 	return found;
 }
 
+char *sc_sandbox_beside_init(const char *init, const char *name)
+{
+	size_t dir = (size_t)(strrchr(init, '/') - init);
+	char *path = xasprintf("%.*s/%s", (int)dir, init, name);
+	char *real = realpath(path, NULL);
+	if (!real || !sc_is_executable_file(real) || strncmp(real, init, dir + 1) != 0 ||
+	    strchr(real + dir + 1, '/'))
+		sc_die("%s, installed with sc-init, is missing (%s)", name, path);
+	free(path);
+	return real;
+}
+
 void sc_sandbox_check_reachable(const struct sc_sandbox *sb, const char *path, const char *what)
 {
 	struct strbuf err = STRBUF_INIT;

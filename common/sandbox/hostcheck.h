@@ -22,6 +22,11 @@ void sc_sandbox_check_gnu_time(void);
  * configured with.  Canonical, allocated. */
 char *sc_sandbox_find_init(const char *libexecdir);
 
+/* NAME, a standalone program installed with sc-init (sc-applyuidgid,
+ * sc-sandbox-probe), in INIT's folder itself, not a link out of it: what
+ * is checked of sc-init's place holds for it.  Canonical, allocated. */
+char *sc_sandbox_beside_init(const char *init, const char *name);
+
 /* Run as root, the sandbox user must search every folder down to path;
  * WHAT names it in the error. */
 void sc_sandbox_check_reachable(const struct sc_sandbox *sb, const char *path, const char *what);

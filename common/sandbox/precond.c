@@ -126,10 +126,9 @@ static int dep_git(struct strbuf *out, const char *const *args)
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
 		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*", NULL,
 	};
-	const char *argv[12] = {"/usr/bin/git"};
-	for (size_t i = 0; args[i] && i < 10; i++)
-		argv[i + 1] = args[i];
+	const char **argv = sc_git_argv("/usr/bin/git", NULL, NULL, args);
 	int st = sc_run_capture(argv, env, NULL, SC_NULL_ERR, out);
+	free(argv);
 	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

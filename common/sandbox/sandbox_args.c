@@ -1,5 +1,6 @@
 #include "sandbox/sandbox_args.h"
 #include "sandbox/dynuser.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "sandbox/timefile.h"
 
@@ -107,21 +108,23 @@ static void lake_cache(const struct sc_sandbox *sb, struct sc_argv *a)
 	push3(a, "--setenv", "LAKE_CACHE_DIR", SC_SANDBOX_LAKE_CACHE);
 }
 
-/* Between GNU time and bwrap, on the host: sc-init's host step closes every
+/* Between GNU time and bwrap, on the host: sc-applyuidgid closes every
  * descriptor but 0-2, the report pipe and the seccomp filter (GNU time's -o
  * file among them), drops to the sandbox user, bounds its processes and
- * joins a new session keyring before bwrap starts. */
+ * joins a new session keyring, then execs bwrap. */
 static void host_step(const struct sc_sandbox *sb, struct sc_argv *a)
 {
-	sc_argv_push(a, sb->init);
-	sc_argv_push(a, "--host");
+	sc_argv_push(a, sb->host_step);
+	sc_argv_push(a, "--uid");
 	sc_argv_push_owned(a, xasprintf("%u", sb->uid));
+	sc_argv_push(a, "--gid");
 	sc_argv_push_owned(a, xasprintf("%u", sb->gid));
-	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
 	sc_argv_push(a, "--max-procs");
 	sc_argv_push_owned(a, xasprintf("%u", sb->max_procs ? sb->max_procs : SC_SANDBOX_MAX_PROCS_DEFAULT));
+	sc_argv_push(a, "--keep-fd");
+	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
 	if (sb->seccomp_fd > 2) {
-		sc_argv_push(a, "--seccomp-fd");
+		sc_argv_push(a, "--keep-fd");
 		sc_argv_push_owned(a, xasprintf("%d", sb->seccomp_fd));
 	}
 	sc_argv_push(a, "--");
@@ -215,6 +218,8 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	tree_binds(sb, a);
 	push3(a, "--ro-bind", sb->deps, SC_SANDBOX_DEPS);
 	push3(a, "--ro-bind", sb->init, SC_SANDBOX_INIT);
+	if (sb->probe)
+		push3(a, "--ro-bind", sb->probe, SC_SANDBOX_PROBE);
 	lake_cache(sb, a);
 	remount_ro(a, "/");
 	if (sb->seccomp_fd > 2) {
@@ -229,17 +234,11 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
 }
 
+/* A uid, gid or count below 2^32 - 1 (-1 is no id). */
 static int parse_id(const char *s, size_t n, unsigned *v)
 {
-	if (n == 0 || n > 10)
-		return -1;
-	unsigned long long x = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		x = x * 10 + (unsigned)(s[i] - '0');
-	}
-	if (x >= 0xffffffffull)
+	unsigned long long x;
+	if (sc_decimal(s, n, 0, 0xfffffffeull, &x) < 0)
 		return -1;
 	*v = (unsigned)x;
 	return 0;

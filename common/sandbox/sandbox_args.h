@@ -12,6 +12,7 @@
 #define SC_SANDBOX_LAKE ".lake" /* the one writable folder of the tree */
 #define SC_SANDBOX_DEPS "/project/.lake/packages"
 #define SC_SANDBOX_INIT "/sc-init"
+#define SC_SANDBOX_PROBE "/sc-sandbox-probe" /* the self-test's command, only there */
 #define SC_SANDBOX_PATH "/toolchain/bin:/usr/bin:/bin"
 #define SC_SANDBOX_HOME "/tmp/home"
 /* Lake's cache folder: the operator's --cache, read-only, else one of the
@@ -31,6 +32,8 @@
 struct sc_sandbox {
 	const char *bwrap;     /* canonical path of the bwrap binary */
 	const char *init;      /* canonical path of sc-init on the host */
+	const char *host_step; /* canonical path of sc-applyuidgid, beside it */
+	const char *probe;     /* sc-sandbox-probe, bound at SC_SANDBOX_PROBE; NULL: none */
 	const char *tree;      /* canonical; read-only at /project, its .lake read-write */
 	const char *const *sealed; /* paths below TREE/.lake, read-only on top; NULL-terminated or NULL */
 	const char *toolchain; /* canonical; read-only at /toolchain */
@@ -72,9 +75,9 @@ int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes);
 #define SC_SANDBOX_MAX_PROCS_MIN 8u
 int sc_sandbox_max_procs(const char *s, unsigned *n);
 
-/* Append "sc-init --host UID GID FD --max-procs N --seccomp-fd FD -- bwrap OPTIONS -- /sc-init FD"
- * to a (--seccomp-fd and bwrap's --seccomp only when sb->seccomp_fd > 2); the caller appends
- * "-- CMD ARG..." or "--self-test ...". */
+/* Append "sc-applyuidgid --uid UID --gid GID --max-procs N --keep-fd FD --keep-fd FD --
+ * bwrap OPTIONS -- /sc-init FD" to a (the seccomp filter's --keep-fd and bwrap's --seccomp
+ * only when sb->seccomp_fd > 2); the caller appends "[--keep-output] -- CMD ARG...". */
 void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a);
 
 /* Append "/usr/bin/time -o TIME_FILE -f FORMAT" to a. */

@@ -64,12 +64,16 @@ static void scratch_remove(struct scratch *s)
 	free(s->tree), free(s->toolchain), free(s->deps), free(s->base);
 }
 
-/* "--self-test pid=INODE ...": our own namespaces, which the sandbox's must
- * differ from. */
+/* "--keep-output -- /sc-sandbox-probe pid=INODE ...": the probe runs as a
+ * candidate of a --log run does, and says on its stdout whether our own
+ * namespaces, which the sandbox's must differ from, and everything else
+ * a candidate must see, hold. */
 static void self_test_args(struct sc_argv *args)
 {
 	static const char *const ns[] = {"pid", "net", "mnt", "ipc", "uts", NULL};
-	sc_argv_push(args, "--self-test");
+	sc_argv_push(args, "--keep-output");
+	sc_argv_push(args, "--");
+	sc_argv_push(args, SC_SANDBOX_PROBE);
 	for (const char *const *n = ns; *n; n++) {
 		char *path = xasprintf("/proc/self/ns/%s", *n);
 		struct stat st;
@@ -84,17 +88,28 @@ int sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timef
                         const char *tf_err, const char *bwrap, const char *time_file,
                         struct strbuf *why)
 {
-	struct sc_init_report ir;
+	struct sc_init_report ir, probe;
 	sc_init_report_parse(r->report.buf, &ir);
+	sc_init_report_parse(r->output.buf, &probe);
+	int probe_ok = probe.self_test_ok && ir.has_status && ir.exit_code == 0;
+	const char *failure = probe.failure[0] ? probe.failure : ir.failure;
 	if (r->timed_out) {
 		sb_addf(why, "self-test: the sandbox did not finish within %d s (%s)", SC_SELFTEST_TIMEOUT_S,
 		        bwrap);
-	} else if (!ir.ready && !ir.self_test_ok && !ir.failure[0]) {
+	} else if (!ir.ready && !ir.failure[0]) {
 		sb_adds(why, "self-test: ");
 		sc_outcome_why_not_started(r, bwrap, why);
-	} else if (!ir.self_test_ok) {
-		sb_addf(why, "self-test: %s (%s)", ir.failure[0] ? ir.failure : "the sandbox check did not finish",
-		        bwrap);
+	} else if (!probe_ok) {
+		if (ir.exec_errno)
+			sb_addf(why, "self-test: cannot run the probe %s: %s (%s)", SC_SANDBOX_PROBE,
+			        strerror(ir.exec_errno), bwrap);
+		else if (*failure)
+			sb_addf(why, "self-test: %s (%s)", failure, bwrap);
+		else if (!ir.has_status)
+			sb_addf(why, "self-test: the sandbox check did not finish (%s)", bwrap);
+		else
+			sb_addf(why, "self-test: the sandbox check did not finish: the probe ended with %s %d (%s)",
+			        ir.signal ? "signal" : "exit", ir.signal ? ir.signal : ir.exit_code, bwrap);
 	} else if (*tf_err) {
 		sb_addf(why, "self-test: GNU time wrote no valid counters: %s (%s)", tf_err, time_file);
 	} else if (tf->user_s + tf->sys_s < SC_SELFTEST_MIN_CPU_S) {
@@ -148,6 +163,8 @@ int sc_selftest_run(struct sc_sandbox sb, const char *libexecdir)
 {
 	sc_sandbox_check_gnu_time();
 	char *init = sc_sandbox_find_init(libexecdir);
+	char *host_step = sc_sandbox_beside_init(init, "sc-applyuidgid");
+	char *probe = sc_sandbox_beside_init(init, "sc-sandbox-probe");
 	/* A stop signal waits for the run loop; the folder is removed before
 	 * we die of it. */
 	sc_sandbox_hold_stop_signals();
@@ -155,7 +172,8 @@ int sc_selftest_run(struct sc_sandbox sb, const char *libexecdir)
 	scratch_make(&s, &sb);
 	struct sc_argv args = SC_ARGV_INIT;
 	self_test_args(&args);
-	sb.init = init, sb.tree = s.tree, sb.toolchain = s.toolchain, sb.deps = s.deps;
+	sb.init = init, sb.host_step = host_step, sb.probe = probe, sb.keep_output = 1;
+	sb.tree = s.tree, sb.toolchain = s.toolchain, sb.deps = s.deps;
 	struct sc_sandbox_result r;
 	int ran = sc_sandbox_run(&sb, s.time_file, args.v, SC_SELFTEST_TIMEOUT_S, &r);
 	int e = errno;
@@ -177,6 +195,6 @@ int sc_selftest_run(struct sc_sandbox sb, const char *libexecdir)
 	sb_release(&err), sb_release(&why);
 	sc_argv_release(&args);
 	sc_sandbox_result_release(&r);
-	free(s.time_file), free(init);
+	free(s.time_file), free(init), free(host_step), free(probe);
 	return SC_EXIT_OK;
 }

@@ -119,14 +119,12 @@ static int child_errno(int report[2], pid_t pid)
 	return err;
 }
 
-int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp,
-             const char *cwd, unsigned flags)
-{
-	return sc_spawn_held(p, argv, envp, cwd, flags, NULL, NULL);
-}
-
-int sc_spawn_held(struct sc_proc *p, const char *const *argv, const char *const *envp,
-                  const char *cwd, unsigned flags, void (*before_exec)(pid_t, void *), void *arg)
+/* Every child of ours is set up by child(); wait_exec: whether to wait
+ * for its exec (a failure is then our -1), else a failed exec is its exit
+ * 127. */
+static int spawn(struct sc_proc *p, const char *const *argv, const char *const *envp,
+                 const char *cwd, unsigned flags, void (*before_exec)(pid_t, void *), void *arg,
+                 int wait_exec)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, report[2] = {-1, -1}, hold[2] = {-1, -1};
 	p->pid = -1;
@@ -136,7 +134,7 @@ int sc_spawn_held(struct sc_proc *p, const char *const *argv, const char *const 
 	if ((flags & SC_PIPE_OUT) && pipe2(out, O_CLOEXEC) < 0)
 		goto fail;
 	/* The child reports a failed exec through this close-on-exec pipe. */
-	if (pipe2(report, O_CLOEXEC) < 0)
+	if (wait_exec && pipe2(report, O_CLOEXEC) < 0)
 		goto fail;
 	if (before_exec && pipe2(hold, O_CLOEXEC) < 0)
 		goto fail;
@@ -153,7 +151,7 @@ int sc_spawn_held(struct sc_proc *p, const char *const *argv, const char *const 
 		close(hold[1]);
 		hold[1] = -1;
 	}
-	int err = child_errno(report, pid);
+	int err = wait_exec ? child_errno(report, pid) : 0;
 	if (err) {
 		errno = err;
 		goto fail;
@@ -177,6 +175,18 @@ fail: {
 	errno = saved;
 	return -1;
 }
+}
+
+int sc_spawn(struct sc_proc *p, const char *const *argv, const char *const *envp,
+             const char *cwd, unsigned flags)
+{
+	return spawn(p, argv, envp, cwd, flags, NULL, NULL, 1);
+}
+
+int sc_spawn_held(struct sc_proc *p, const char *const *argv, const char *const *envp,
+                  const char *cwd, unsigned flags, void (*before_exec)(pid_t, void *), void *arg)
+{
+	return spawn(p, argv, envp, cwd, flags, before_exec, arg, 1);
 }
 
 int sc_die_with_parent(int sig)
@@ -282,27 +292,6 @@ double sc_monotonic_now(void)
 
 int sc_spawn_nowait(struct sc_proc *p, const char *const *argv, const char *const *envp)
 {
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(fds[0]);
-		close(fds[1]);
-		errno = e;
-		return -1;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (nul < 0 || dup2(nul, 0) < 0 || dup2(nul, 2) < 0 || dup2(fds[1], 1) < 0)
-			_exit(127);
-		execvpe(argv[0], (char *const *)argv, (char *const *)envp);
-		_exit(127);
-	}
-	close(fds[1]);
-	p->pid = pid;
-	p->out_fd = fds[0];
-	p->in_fd = -1;
-	return 0;
+	return spawn(p, argv, envp, NULL, SC_NULL_IN | SC_PIPE_OUT | SC_NULL_ERR | SC_PARENT_DEATH_TERM,
+	             NULL, NULL, 0);
 }

@@ -41,7 +41,8 @@ int sc_spawn_held(struct sc_proc *p, const char *const *argv, const char *const 
 
 /* Start argv[0] (PATH search) with stdin and stderr on /dev/null and stdout
  * piped to out_fd, without waiting for the exec: several can start at once.
- * A failed exec shows as exit 127.  Returns 0, or -1 (errno) when the pipe
+ * The same child setup as sc_spawn's (empty signal mask, SIGPIPE default,
+ * SIGTERM when we die).  A failed exec shows as exit 127.  Returns 0, or -1 (errno) when the pipe
  * or fork fails. */
 int sc_spawn_nowait(struct sc_proc *p, const char *const *argv, const char *const *envp);
 

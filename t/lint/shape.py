@@ -8,11 +8,12 @@ NULL.
   shape.py DIR      check DIR/cmd and DIR/common
 
 Rules, each finding one line "shape: error: what (where)"; exit 1 if any:
-  cmd-length   a cmd/*.c file but sc-init.c has more than CMD_MAX lines
-               (sc-init stands alone: it runs inside the sandbox)
+  cmd-length   a cmd/*.c file but the standalone ones (STANDALONE: they
+               run around or inside the sandbox, without the library) has
+               more than CMD_MAX lines
   fn-length    a function in cmd/ or common/ spans more than FN_MAX lines,
                its signature and braces included
-  one-table    a cmd/*.c file but sc-init.c does not call sc_parse_options,
+  one-table    a cmd/*.c file but the standalone ones does not call sc_parse_options,
                or any file but util/options.c includes <getopt.h>
   strbuf-null  `X.buf ? X.buf : ...`: strbuf's buf is never NULL
 """
@@ -22,7 +23,7 @@ import sys
 
 CMD_MAX = 250
 FN_MAX = 80
-STANDALONE = {"sc-init.c"}
+STANDALONE = {"sc-applyuidgid.c", "sc-init.c", "sc-sandbox-probe.c"}
 NAME = re.compile(r"^[A-Za-z_].*?\b(\w+)\s*\(")
 GUARD = re.compile(r"([\w.>-]+)\.buf \? \1\.buf :|([\w.>-]+)->buf \? \2->buf :")
 

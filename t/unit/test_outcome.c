@@ -179,7 +179,8 @@ static int verdict(struct sc_sandbox_result *r, double cpu, const char *tf_err, 
 	return sc_selftest_verdict(r, &tf, tf_err, "/b", "/tmp/x/time", why);
 }
 
-/* sc-init's report (and bwrap's output) fail the self-test with WHY. */
+/* sc-init's report and the output (bwrap's, the probe's) fail the
+ * self-test with WHY. */
 static void self_test_fails(const char *report, const char *output, const char *want)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -193,7 +194,7 @@ static void self_test_fails(const char *report, const char *output, const char *
 START_TEST(the_self_test_verdict)
 {
 	struct strbuf why = STRBUF_INIT;
-	struct sc_sandbox_result r = result(EXITED(0), "ready -\nself-test-ok -\n", "");
+	struct sc_sandbox_result r = result(EXITED(0), "ready -\nexit 0\n", "self-test-ok -\n");
 	ck_assert_int_eq(verdict(&r, 0.2, "", &why), SC_EXIT_OK);
 	ck_assert_uint_eq(why.len, 0);
 	/* a host that does not hold the sandbox is an unmet precondition */
@@ -214,8 +215,17 @@ START_TEST(the_self_test_verdict)
 	ck_assert_int_eq(verdict(&r, 0.2, "", &why), SC_EXIT_SYSTEM);
 	ck_assert_str_eq(why.buf, "self-test: the sandbox did not finish within 60 s (/b)");
 	sc_sandbox_result_release(&r);
-	self_test_fails("ready -\nself-test-failed network reachable\n", "",
+	self_test_fails("ready -\nexit 1\n", "self-test-failed network reachable\n",
 	                "self-test: network reachable (/b)");
+	/* the probe's word counts only from the probe's output, with its exit 0 */
+	self_test_fails("ready -\nself-test-ok -\nexit 0\n", "",
+	                "self-test: the sandbox check did not finish: the probe ended with exit 0 (/b)");
+	self_test_fails("ready -\nexit 1\n", "self-test-ok -\n",
+	                "self-test: the sandbox check did not finish: the probe ended with exit 1 (/b)");
+	self_test_fails("ready -\nsignal 9\n", "",
+	                "self-test: the sandbox check did not finish: the probe ended with signal 9 (/b)");
+	self_test_fails("ready -\nexec-failed 2\n", "", "self-test: cannot run the probe /sc-sandbox-probe: No such file or directory (/b)");
+	self_test_fails("ready -\ninit-failed lost the command\n", "", "self-test: lost the command (/b)");
 	self_test_fails("", "bwrap: denied\n", "self-test: the sandbox did not start: bwrap: denied (/b)");
 	self_test_fails("ready -\n", "", "self-test: the sandbox check did not finish (/b)");
 	sb_release(&why);

@@ -150,6 +150,22 @@ static void git(struct strbuf *out, const char *const *args)
 		out->buf[--out->len] = '\0';
 }
 
+/* One place builds git's argv, without a bound: sc_git_run passed only the
+ * first 63 of its arguments on (issue 21). */
+#define TEN "x", "x", "x", "x", "x", "x", "x", "x", "x", "x"
+START_TEST(git_gets_every_argument)
+{
+	struct strbuf out = STRBUF_INIT;
+	ck_assert_int_eq(sc_git_run(NULL, &out, 0, "rev-parse", "--sq-quote", TEN, TEN, TEN, TEN, TEN,
+	                            TEN, TEN, NULL), 0);
+	size_t n = 0;
+	for (const char *p = out.buf; (p = strstr(p, " 'x'")); p++)
+		n++;
+	ck_assert_uint_eq(n, 70);
+	sb_release(&out);
+}
+END_TEST
+
 START_TEST(commits_of_a_real_repository)
 {
 	dir = sc_unit_tmp_make("revs");
@@ -185,6 +201,7 @@ int main(void)
 	Suite *s = suite_create("revs");
 	TCase *tc = tcase_create("revs");
 	tcase_add_test(tc, full_ids_only_before_the_hash_is_known);
+	tcase_add_test(tc, git_gets_every_argument);
 	tcase_add_test(tc, every_bad_id_in_one_line);
 	tcase_add_test(tc, commit_verdicts);
 	tcase_add_test(tc, configuration_errors_in_their_order);

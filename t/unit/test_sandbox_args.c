@@ -16,15 +16,21 @@
 
 static struct sc_argv a = SC_ARGV_INIT;
 
-static void build(void)
+static void build_probe(const char *probe)
 {
 	static const char *const sealed[] = {".lake/config", NULL};
-	struct sc_sandbox sb = {.bwrap = "/usr/bin/bwrap", .init = "/opt/sc/sc-init", .tree = "/w/head",
+	struct sc_sandbox sb = {.bwrap = "/usr/bin/bwrap", .init = "/opt/sc/sc-init",
+	                        .host_step = "/opt/sc/sc-applyuidgid", .probe = probe, .tree = "/w/head",
 	                        .toolchain = "/tc", .deps = "/deps", .report_fd = 7, .uid = 65534,
 	                        .gid = 65533, .tmp_size = 1u << 20, .seccomp_fd = 9,
 	                        .sealed = sealed};
 	sc_argv_release(&a);
 	sc_sandbox_bwrap_argv(&sb, &a);
+}
+
+static void build(void)
+{
+	build_probe(NULL);
 }
 
 /* Index of the run of words in the argv, or -1. */
@@ -45,10 +51,15 @@ static int find(const char *const *words)
 START_TEST(host_step_then_bwrap)
 {
 	build();
-	const char *const head[] = {"/opt/sc/sc-init", "--host", "65534", "65533", "7", "--max-procs",
-	                            "4096", "--seccomp-fd", "9", "--", "/usr/bin/bwrap", NULL};
+	const char *const head[] = {"/opt/sc/sc-applyuidgid", "--uid", "65534", "--gid", "65533",
+	                            "--max-procs", "4096", "--keep-fd", "7", "--keep-fd", "9", "--",
+	                            "/usr/bin/bwrap", NULL};
 	ck_assert_int_eq(find(head), 0);
 	HAS("--", "/sc-init", "7");
+	/* the self-test's probe is mounted only when there is one */
+	ck_assert_int_lt(find((const char *const[]){"/sc-sandbox-probe", NULL}), 0);
+	build_probe("/opt/sc/sc-sandbox-probe");
+	HAS("--ro-bind", "/opt/sc/sc-sandbox-probe", "/sc-sandbox-probe");
 }
 END_TEST
 

@@ -2,12 +2,16 @@
  * parses with. */
 #include "util/suggest.h"
 #include "unit_main.h"
+#include "util/decimal.h"
 #include "util/die.h"
 #include "util/options.h"
+#include "util/run.h"
 #include "util/seconds.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -206,6 +210,57 @@ START_TEST(suggest_nearest_names)
 }
 END_TEST
 
+/* The one argv number parser: digits only, within [min, max], overflow
+ * refused rather than wrapped. */
+START_TEST(decimal_digits_within_bounds)
+{
+	unsigned long long v = 7;
+	ck_assert_int_eq(sc_decimal("42", 2, 0, 100, &v), 0);
+	ck_assert_uint_eq(v, 42);
+	ck_assert_int_eq(sc_decimal("4294967294", 10, 1, 0xfffffffeull, &v), 0);
+	static const char *const bad[] = {"", "-1", "+1", " 1", "1 ", "0x10", "1e3", "4294967295",
+	                                  "18446744073709551616", "99999999999999999999", NULL};
+	for (const char *const *b = bad; *b; b++)
+		ck_assert_int_eq(sc_decimal(*b, strlen(*b), 1, 0xfffffffeull, &v), -1);
+	ck_assert_int_eq(sc_decimal("0", 1, 1, 5, &v), -1);
+	ck_assert_int_eq(sc_decimal("12", 1, 0, 5, &v), 0); /* only n bytes */
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(sc_decimal("7", 1, 0, 5, &v), -1);
+	ck_assert_int_eq(sc_decimal("18446744073709551615", 20, 0, ~0ull, &v), 0);
+	ck_assert_int_eq(sc_decimal("18446744073709551616", 20, 0, ~0ull, &v), -1);
+	int fd;
+	ck_assert_int_eq(sc_decimal_int("2147483648", 3, 2147483647, &fd), -1);
+	ck_assert_int_eq(sc_decimal_int("2", 3, 2147483647, &fd), -1);
+	ck_assert_int_eq(sc_decimal_int("3", 3, 2147483647, &fd), 0);
+	ck_assert_int_eq(fd, 3);
+}
+END_TEST
+
+
+/* One child setup (issue 21): a child started without waiting for its exec
+ * gets what sc_spawn's get, an empty signal mask among them, whatever the
+ * parent holds blocked (the porcelain holds the stop signals). */
+START_TEST(nowait_child_has_an_empty_signal_mask)
+{
+	sigset_t term, old;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	const char *const argv[] = {"/usr/bin/grep", "^SigBlk:", "/proc/self/status", NULL};
+	const char *const envp[] = {NULL};
+	struct sc_proc p;
+	ck_assert_int_eq(sc_spawn_nowait(&p, argv, envp), 0);
+	struct strbuf out = STRBUF_INIT;
+	ck_assert_int_eq(sc_read_all(p.out_fd, &out), 0);
+	close(p.out_fd);
+	ck_assert_int_eq(sc_wait(p.pid), 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	ck_assert_str_eq(out.buf, "SigBlk:\t0000000000000000\n");
+	sb_release(&out);
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -213,6 +268,8 @@ int main(void)
 	tcase_add_test(tc, strbuf_never_null);
 	tcase_add_test(tc, options_values_prefixes_lists);
 	tcase_add_test(tc, errno_input_or_system);
+	tcase_add_test(tc, decimal_digits_within_bounds);
+	tcase_add_test(tc, nowait_child_has_an_empty_signal_mask);
 	tcase_add_test(tc, mode_required_given);
 	tcase_add_test(tc, seconds_between_zero_and_a_day);
 	tcase_add_test(tc, suggest_nearest_names);
