@@ -9,7 +9,7 @@
 #include "git/git.h"
 #include "git/treelookup.h"
 #include "plan/changes.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "plan/planner.h"
 #include "plan/repoconfig.h"
 #include "plan/revs.h"

@@ -1,8 +1,8 @@
 #include "report/sample.h"
 #include "util/json.h"
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
 #include "util/oid.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "report/verdict.h"
 
 #include <math.h>

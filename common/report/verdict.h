@@ -15,7 +15,7 @@
  * A base of 0 ms makes the ratio undefined: the ratio condition holds
  * (head >= ratio * 0 for any head), so the delta decides; the ratio is
  * reported as absent (has_ratio = 0) rather than as infinity. */
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "util/strbuf.h"
 
 struct sc_thresholds {

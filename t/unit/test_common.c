@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "util/json.h"
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
 #include "plan/manifest.h"
 #include "util/oid.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "report/sample.h"
 #include "util/sha256.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "plan/changes.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "report/sample.h"
 #include "util/strbuf.h"
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "report/report.h"
 #include "report/report_args.h"
 #include "report/sample_file.h"
