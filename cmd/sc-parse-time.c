@@ -1,9 +1,10 @@
 /* sc-parse-time: turn one raw GNU time file and its sandbox status line into
  * one sample bound to its run, plan, revision and file.  Anything doubtful
  * becomes an error sample, never a number.  See man/sc-parse-time.1. */
-#include "report/sample.h"
+#include "contract/sample.h"
+#include "contract/status.h"
 #include "report/verdict.h"
-#include "sandbox/timefile.h"
+#include "contract/timefile.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/oid.h"

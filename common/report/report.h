@@ -8,7 +8,7 @@
  * report_md.c.  Documented in sc-report(1). */
 #include <stddef.h>
 #include "contract/plan.h"
-#include "report/sample.h"
+#include "contract/sample.h"
 #include "util/strbuf.h"
 #include "report/verdict.h"
 

@@ -3,7 +3,7 @@
 #include "report/mdescape.h"
 #include "plan/repoconfig.h"
 #include "util/oid.h"
-#include "report/sample.h"
+#include "contract/sample.h"
 #include "report/sample_file.h"
 #include "util/safepath.h"
 

@@ -6,7 +6,7 @@
  * profile.c sequences the phases; precheck.c, side.c and samples.c hold
  * them. */
 #include "contract/plan.h"
-#include "report/sample.h"
+#include "contract/sample.h"
 #include "sandbox/precond.h"
 #include "util/argv.h"
 #include "util/strbuf.h"

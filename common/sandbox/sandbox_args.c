@@ -1,7 +1,7 @@
 #include "sandbox/sandbox_args.h"
 #include "sandbox/dynuser.h"
 #include "util/strbuf.h"
-#include "sandbox/timefile.h"
+#include "contract/timefile.h"
 
 #include <errno.h>
 #include <pwd.h>

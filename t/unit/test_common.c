@@ -11,7 +11,8 @@
 #include "plan/manifest.h"
 #include "util/oid.h"
 #include "contract/plan.h"
-#include "report/sample.h"
+#include "contract/sample.h"
+#include "contract/status.h"
 #include "util/sha256.h"
 
 START_TEST(sha256_known_vectors)

@@ -8,7 +8,7 @@
 
 #include "plan/changes.h"
 #include "contract/plan.h"
-#include "report/sample.h"
+#include "contract/sample.h"
 #include "util/strbuf.h"
 
 static const char plan_head[] =
