@@ -105,10 +105,11 @@ $(BUILD)/%: cmd/%.c $(COMMON_LIB) $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/buil
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(YAJL_LIBS) $(SECCOMP_LIBS) $(ALL_LDFLAGS)
 
 # The init runs as PID 1 inside the sandbox: no sanitizer runtime, static so
-# that it needs nothing from the sandbox's /usr.
-$(BUILD)/sc-init: cmd/sc-init.c $(BUILD)/version.h $(BUILD)/build-flags
+# that it needs nothing from the sandbox's /usr; of common/ it includes only
+# the header-only protocol words (contract/initproto.h).
+$(BUILD)/sc-init: cmd/sc-init.c common/contract/initproto.h $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -I$(BUILD) $(CPPFLAGS) $(CFLAGS) -static -o $@ $< $(LDFLAGS)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) $(CPPFLAGS) $(CFLAGS) -static -o $@ $< $(LDFLAGS)
 
 # The profiler's own source tree ID, embedded in sc-plan (profile.tooling).
 # Recomputed on every make; the header is replaced only when the ID changes,

@@ -49,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contract/initproto.h"
 #include "version.h"
 
 static int report_fd = -1;
@@ -223,20 +224,20 @@ static int run(char **argv)
 	/* kill(-1) below must only ever reach this sandbox's namespace: outside
 	 * one it would kill every process of the sandbox user on the host. */
 	if (getpid() != 1) {
-		say_str("init-failed", "not PID 1 of its own PID namespace");
+		say_str(SC_INIT_FAILED, "not PID 1 of its own PID namespace");
 		return 125;
 	}
 	/* The child reports a failed exec on a close-on-exec copy: a
 	 * successful exec leaves CMD without any path to the host. */
 	int child_fd = fcntl(report_fd, F_DUPFD_CLOEXEC, 3);
 	if (child_fd < 0) {
-		say_str("init-failed", "cannot set up descriptors");
+		say_str(SC_INIT_FAILED, "cannot set up descriptors");
 		return 125;
 	}
-	say_str("ready", "-"); /* the sandbox is up, CMD starts now */
+	say_str(SC_INIT_READY, SC_INIT_NO_ARG); /* the sandbox is up, CMD starts now */
 	pid_t pid = fork();
 	if (pid < 0) {
-		say_str("init-failed", "fork");
+		say_str(SC_INIT_FAILED, "fork");
 		return 125;
 	}
 	if (pid == 0) {
@@ -247,7 +248,7 @@ static int run(char **argv)
 		execvp(argv[0], argv);
 		int e = errno;
 		char line[64];
-		int n = snprintf(line, sizeof line, "exec-failed %d\n", e);
+		int n = snprintf(line, sizeof line, SC_INIT_EXEC_FAILED " %d\n", e);
 		if (write(child_fd, line, (size_t)n) < 0) {
 			/* nothing more to say */
 		}
@@ -256,14 +257,14 @@ static int run(char **argv)
 	close(child_fd);
 	int status = reap_all(pid, 0, 0);
 	if (status < 0) {
-		say_str("init-failed", "lost the command");
+		say_str(SC_INIT_FAILED, "lost the command");
 		return 125;
 	}
 	if (WIFSIGNALED(status)) {
-		say("signal %ld\n", WTERMSIG(status));
+		say(SC_INIT_SIGNAL " %ld\n", WTERMSIG(status));
 		return 128 + WTERMSIG(status);
 	}
-	say("exit %ld\n", WEXITSTATUS(status));
+	say(SC_INIT_EXIT " %ld\n", WEXITSTATUS(status));
 	return WEXITSTATUS(status);
 }
 
@@ -271,7 +272,7 @@ static int run(char **argv)
 
 static int fail(const char *what)
 {
-	say_str("self-test-failed", what);
+	say_str(SC_INIT_SELF_TEST_FAILED, what);
 	return 1;
 }
 
@@ -563,7 +564,7 @@ static int self_test(int argc, char **argv)
 		if (access(*p, F_OK) == 0)
 			return fail2("%s is visible", *p);
 	hidden_cpu_probes();
-	say_str("self-test-ok", "-");
+	say_str(SC_INIT_SELF_TEST_OK, SC_INIT_NO_ARG);
 	return 0;
 }
 
@@ -595,20 +596,20 @@ int main(int argc, char **argv)
 	/* Non-dumpable: sandboxed code (same uid, no capabilities) cannot
 	 * ptrace us or open /proc/1/fd/REPORT_FD. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0) {
-		say_str("init-failed", "cannot make PID 1 non-dumpable (prctl)");
+		say_str(SC_INIT_FAILED, "cannot make PID 1 non-dumpable (prctl)");
 		return 125;
 	}
 	int keep_output = strcmp(argv[2], "--keep-output") == 0;
 	if (keep_output)
 		argv++, argc--;
 	if (candidate_descriptors(keep_output) < 0) {
-		say_str("init-failed", "cannot set up the candidate's descriptors");
+		say_str(SC_INIT_FAILED, "cannot set up the candidate's descriptors");
 		return 125;
 	}
 	if (strcmp(argv[2], "--self-test") == 0)
 		return self_test(argc - 3, argv + 3);
 	if (strcmp(argv[2], "--") != 0 || argc < 4) {
-		say_str("init-failed", "usage");
+		say_str(SC_INIT_FAILED, "usage");
 		return 2;
 	}
 	return run(argv + 3);
