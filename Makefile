@@ -106,8 +106,9 @@ $(BUILD)/%: cmd/%.c $(COMMON_LIB) $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/buil
 
 # The init runs as PID 1 inside the sandbox: no sanitizer runtime, static so
 # that it needs nothing from the sandbox's /usr; of common/ it includes only
-# the header-only protocol words (contract/initproto.h).
-$(BUILD)/sc-init: cmd/sc-init.c common/contract/initproto.h $(BUILD)/version.h $(BUILD)/build-flags
+# the header-only protocol words and sandbox user (contract/initproto.h,
+# contract/sandboxuser.h).
+$(BUILD)/sc-init: cmd/sc-init.c common/contract/initproto.h common/contract/sandboxuser.h $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) $(CPPFLAGS) $(CFLAGS) -static -o $@ $< $(LDFLAGS)
 

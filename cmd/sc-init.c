@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "contract/initproto.h"
+#include "contract/sandboxuser.h"
 #include "version.h"
 
 static int report_fd = -1;
@@ -136,7 +137,10 @@ static unsigned host_number(const char *s, const char *what)
 
 static unsigned host_id(const char *s)
 {
-	return host_number(s, "the sandbox uid and gid must be numbers other than 0");
+	unsigned v;
+	if (sc_id_parse(s, strlen(s), &v) < 0 || v == 0)
+		host_fail("the sandbox uid and gid must be numbers other than 0");
+	return v;
 }
 
 /* A new, empty session keyring, ours alone: nothing the operator's session

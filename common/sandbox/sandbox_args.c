@@ -1,6 +1,7 @@
 #include "sandbox/sandbox_args.h"
 #include "sandbox/dynuser.h"
 #include "util/strbuf.h"
+#include "contract/sandboxuser.h"
 #include "contract/timefile.h"
 
 #include <errno.h>
@@ -262,8 +263,7 @@ int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbu
 	const char *name = spec;
 	const char *colon = strchr(name, ':');
 	if (colon) {
-		if (parse_id(name, (size_t)(colon - name), uid) < 0 ||
-		    parse_id(colon + 1, strlen(colon + 1), gid) < 0) {
+		if (sc_uid_gid_parse(name, uid, gid) < 0) {
 			sb_addf(err, "--sandbox-user wants USER or UID:GID (%s)", name);
 			return -1;
 		}
