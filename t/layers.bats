@@ -16,7 +16,7 @@ setup() {
 	printf '#include "git/git.h"\n' >"$S/plan/plan.h"
 	printf '#include "plan/plan.h"\n#include "contract/status.h"\n' >"$S/report/sample.h"
 	printf '#include "plan/plan.h"\n#include "contract/status.h"\n' >"$S/sandbox/args.h"
-	printf '#include "sandbox/args.h"\n#include "contract/sample.h"\n#include "version.h"\n' >"$S/run/stage.c"
+	printf '#include "sandbox/args.h"\n#include "report/sample.h"\n#include "version.h"\n' >"$S/run/stage.c"
 }
 
 @test "layers: the real common/ passes" {
@@ -42,11 +42,11 @@ setup() {
 }
 
 @test "layers: sandbox/ and report/ do not include each other" {
-	printf '#include "contract/sample.h"\n' >"$S/sandbox/run.c"
+	printf '#include "report/sample.h"\n' >"$S/sandbox/run.c"
 	run /usr/bin/python3 "$LAYERS" "$S"
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[ "$output" = 'layers: error: sandbox/ includes report/, which is not below it: "contract/sample.h" (sandbox/run.c:1)' ]
+	[ "$output" = 'layers: error: sandbox/ includes report/, which is not below it: "report/sample.h" (sandbox/run.c:1)' ]
 }
 
 @test "layers: contract/ stands on util/ alone: it includes no stage's folder" {
