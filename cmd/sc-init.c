@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "contract/initproto.h"
 #include "util/decimal.h"
 #include "util/die.h"
 #include "version.h"
@@ -116,20 +117,20 @@ static int run(char **argv)
 	/* kill(-1) below must only ever reach this sandbox's namespace: outside
 	 * one it would kill every process of the sandbox user on the host. */
 	if (getpid() != 1) {
-		say_str("init-failed", "not PID 1 of its own PID namespace");
+		say_str(SC_INIT_FAILED, "not PID 1 of its own PID namespace");
 		return 125;
 	}
 	/* The child reports a failed exec on a close-on-exec copy: a
 	 * successful exec leaves CMD without any path to the host. */
 	int child_fd = fcntl(report_fd, F_DUPFD_CLOEXEC, 3);
 	if (child_fd < 0) {
-		say_str("init-failed", "cannot set up descriptors");
+		say_str(SC_INIT_FAILED, "cannot set up descriptors");
 		return 125;
 	}
-	say_str("ready", "-"); /* the sandbox is up, CMD starts now */
+	say_str(SC_INIT_READY, SC_INIT_NO_ARG); /* the sandbox is up, CMD starts now */
 	pid_t pid = fork();
 	if (pid < 0) {
-		say_str("init-failed", "fork");
+		say_str(SC_INIT_FAILED, "fork");
 		return 125;
 	}
 	if (pid == 0) {
@@ -140,7 +141,7 @@ static int run(char **argv)
 		execvp(argv[0], argv);
 		int e = errno;
 		char line[64];
-		int n = snprintf(line, sizeof line, "exec-failed %d\n", e);
+		int n = snprintf(line, sizeof line, SC_INIT_EXEC_FAILED " %d\n", e);
 		if (write(child_fd, line, (size_t)n) < 0) {
 			/* nothing more to say */
 		}
@@ -149,14 +150,14 @@ static int run(char **argv)
 	close(child_fd);
 	int status = reap_all(pid, 0, 0);
 	if (status < 0) {
-		say_str("init-failed", "lost the command");
+		say_str(SC_INIT_FAILED, "lost the command");
 		return 125;
 	}
 	if (WIFSIGNALED(status)) {
-		say("signal %ld\n", WTERMSIG(status));
+		say(SC_INIT_SIGNAL " %ld\n", WTERMSIG(status));
 		return 128 + WTERMSIG(status);
 	}
-	say("exit %ld\n", WEXITSTATUS(status));
+	say(SC_INIT_EXIT " %ld\n", WEXITSTATUS(status));
 	return WEXITSTATUS(status);
 }
 
@@ -198,11 +199,11 @@ int main(int argc, char **argv)
 	/* Non-dumpable: sandboxed code (same uid, no capabilities) cannot
 	 * ptrace us or open /proc/1/fd/REPORT_FD. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0) {
-		say_str("init-failed", "cannot make PID 1 non-dumpable (prctl)");
+		say_str(SC_INIT_FAILED, "cannot make PID 1 non-dumpable (prctl)");
 		return 125;
 	}
 	if (candidate_descriptors(keep_output) < 0) {
-		say_str("init-failed", "cannot set up the candidate's descriptors");
+		say_str(SC_INIT_FAILED, "cannot set up the candidate's descriptors");
 		return 125;
 	}
 	return run(cmd);

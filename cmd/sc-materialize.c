@@ -4,7 +4,7 @@
 #include "git/treewalk.h"
 #include "git/treewrite.h"
 #include "plan/materialize.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/oid.h"

@@ -1,9 +1,8 @@
 /* sc-parse-time: turn one raw GNU time file and its sandbox status line into
  * one sample bound to its run, plan, revision and file.  Anything doubtful
  * becomes an error sample, never a number.  See man/sc-parse-time.1. */
-#include "report/sample.h"
-#include "report/verdict.h"
-#include "sandbox/timefile.h"
+#include "contract/rawsample.h"
+#include "contract/sample.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/oid.h"
@@ -12,14 +11,8 @@
 #include "util/safefile.h"
 #include "util/strbuf.h"
 
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_INPUT 65536
 
 static const char *const usage[] = {
 	"usage: sc-parse-time --time-file FILE --status FILE|- BINDING",
@@ -62,100 +55,24 @@ static _Noreturn void emit(void)
 	exit(sample.ok ? SC_EXIT_OK : SC_EXIT_FAIL);
 }
 
-static _Noreturn void error_sample(const char *reason, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static _Noreturn void error_sample(const char *reason, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	/* Any length: the sample model bounds what it writes. */
-	if (vasprintf(&sample.detail, fmt, ap) < 0)
-		sc_die_sys("out of memory (vasprintf)");
-	va_end(ap);
-	sample.ok = 0;
-	sample.error = (char *)reason;
-	emit();
-}
-
 static void read_status(const char *path, struct strbuf *sb)
 {
 	if (strcmp(path, "-") == 0) {
 		if (sc_read_all(0, sb) < 0)
 			sc_die_sys_errno("cannot read the status line (stdin)");
-		if (sb->len > MAX_INPUT)
+		if (sb->len > SC_RAW_INPUT_MAX)
 			sc_die("the status input is too large (stdin)");
-	} else if (sc_read_file(path, sb, MAX_INPUT) < 0) {
+	} else if (sc_read_file(path, sb, SC_RAW_INPUT_MAX) < 0) {
 		sc_die_path_errno("cannot read the status line (%s)", path);
 	}
 }
 
-/* The status line: one line of JSON, sane, not a timeout. */
-static void status_line(const char *status_path, struct sc_status *st)
-{
-	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
-	read_status(status_path, &sb);
-	size_t len = sb.len;
-	if (len && sb.buf[len - 1] == '\n')
-		len--;
-	if (len == 0)
-		error_sample("sandbox_failed", "sc-sandbox-exec printed no status line");
-	if (memchr(sb.buf, '\n', len) || memchr(sb.buf, '\0', len))
-		error_sample("sandbox_failed", "the status input is not one line");
-	if (sc_status_from_json(sb.buf, len, st, &err) < 0)
-		error_sample("sandbox_failed", "invalid status line: %s", err.buf);
-	if (!isfinite(st->wall_s) || st->wall_s > SC_TIME_MAX_SECONDS)
-		error_sample("sandbox_failed", "the status line's wall time is absurd");
-	if (st->timed_out)
-		error_sample("timeout", "the command ran out of time (%.1f s wall)", st->wall_s);
-	if ((st->exit_code == -1) != (st->signal > 0))
-		error_sample("status_mismatch", "the status line has both or neither of an exit code and a signal");
-	sb_release(&sb);
-	sb_release(&err);
-}
-
-/* GNU time's rusage misses what the task clock saw (an autoreaped
- * child): no number of this run may enter a comparison. */
-static void check_hidden(const struct sc_timefile *tf, const struct sc_status *st)
-{
-	long long user, sys, clock;
-	if (!st->has_task_clock)
-		return;
-	if (sc_seconds_to_ms(tf->user_s, &user) < 0 || sc_seconds_to_ms(tf->sys_s, &sys) < 0 ||
-	    sc_seconds_to_ms(st->task_clock_s, &clock) < 0)
-		error_sample("invalid_counters", "a counter is not a whole number of milliseconds");
-	if (!sc_cpu_agrees(user + sys, clock))
-		error_sample("cpu_hidden",
-		             "the host's task clock counted %.3f s of CPU, GNU time's rusage %.3f s: "
-		             "a descendant's CPU escaped rusage (tolerance %d ms + %d %%)",
-		             st->task_clock_s, (double)(user + sys) / 1000, SC_CPU_TOLERANCE_MS,
-		             SC_CPU_TOLERANCE_PCT);
-}
-
 static _Noreturn void measured(const char *time_path, const char *status_path)
 {
-	struct sc_status st;
-	status_line(status_path, &st);
-	struct strbuf tb = STRBUF_INIT, err = STRBUF_INIT;
-	if (sc_read_file(time_path, &tb, MAX_INPUT) < 0)
-		error_sample("missing_counters", "no readable time file: %s", strerror(errno));
-	struct sc_timefile tf;
-	if (sc_timefile_parse(tb.buf, tb.len, &tf, &err) < 0)
-		error_sample("invalid_counters", "%s", err.buf);
-	const char *reason = sc_timefile_check_status(&tf, st.exit_code, st.signal, st.wall_s, &err);
-	if (reason)
-		error_sample(reason, "%s", err.buf);
-	check_hidden(&tf, &st);
-	sample.ok = 1;
-	sample.cpu_user_s = tf.user_s;
-	sample.cpu_sys_s = tf.sys_s;
-	sample.cpu_s = tf.user_s + tf.sys_s;
-	sample.wall_s = st.wall_s;
-	sample.max_rss_kib = tf.max_rss_kib;
-	sample.exit_status = 0;
-	sample.has_task_clock = st.has_task_clock;
-	sample.task_clock_s = st.task_clock_s;
-	sb_release(&tb);
-	sb_release(&err);
+	struct strbuf sb = STRBUF_INIT;
+	read_status(status_path, &sb);
+	sc_sample_from_raw(&sample, sb.buf, sb.len, time_path);
+	sb_release(&sb);
 	emit();
 }
 
@@ -183,7 +100,8 @@ static _Noreturn void unmeasured(void)
 		sc_die("--unmeasured excludes --time-file and --status (see %s --help)", sc_progname());
 	if (!sc_is_error_reason(o.unmeasured))
 		sc_die("--unmeasured needs a known error reason (%s)", o.unmeasured);
-	error_sample(o.unmeasured, "%s", o.detail ? o.detail : "the sample was not measured");
+	sc_sample_unmeasured(&sample, o.unmeasured, o.detail);
+	emit();
 }
 
 int main(int argc, char **argv)

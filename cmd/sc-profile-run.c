@@ -1,6 +1,7 @@
 /* sc-profile-run (run as "sphereceti profile-run"): the whole measurement
  * (run/profile.h).  This file is its option table. */
-#include "plan/plan.h"
+#include "contract/limits.h"
+#include "contract/plan.h"
 #include "report/report_args.h"
 #include "run/profile.h"
 #include "run/state.h"
@@ -27,7 +28,7 @@ static const char *const usage[] = {
 };
 
 #define STR_(x) #x
-#define STR(x) STR_(x) /* the limits' defaults, spelled once in plan/plan.h */
+#define STR(x) STR_(x) /* the limits' defaults, spelled once in contract/limits.h */
 
 /* What the table collects as text, validated after parsing. */
 struct raw {

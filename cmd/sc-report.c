@@ -6,7 +6,7 @@
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/options.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "report/report.h"
 #include "report/report_args.h"
 #include "report/sample_file.h"

@@ -1,7 +1,7 @@
 /* sc-sandbox-exec: run one command sealed in bubblewrap, timed from the
  * host by GNU time.  See man/sc-sandbox-exec.1 for the contract. */
 #include "paths.h"
-#include "report/sample.h"
+#include "contract/status.h"
 #include "sandbox/bwrap_pin.h"
 #include "sandbox/command.h"
 #include "sandbox/hostcheck.h"

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contract/initproto.h"
 #include "util/decimal.h"
 #include "util/die.h"
 #include "version.h"
@@ -43,7 +44,7 @@ static int say(const char *what, const char *detail)
 
 static int fail(const char *what)
 {
-	say("self-test-failed", what);
+	say(SC_INIT_SELF_TEST_FAILED, what);
 	return 1;
 }
 
@@ -395,5 +396,5 @@ int main(int argc, char **argv)
 		return 1;
 	orphan_burns();
 	autoreaped_burns();
-	return say("self-test-ok", "-") < 0;
+	return say(SC_INIT_SELF_TEST_OK, SC_INIT_NO_ARG) < 0;
 }

@@ -1,19 +1,21 @@
 #!/usr/bin/env bats
 # The layers of common/ (t/lint/layers.py, common/README): a folder includes
-# only itself and the folders below it, and no module includes its way back
-# to itself.  The real tree passes; a bad sample fails with each finding.
+# only itself and the folders below it (contract/, the documents between the
+# stages, right above util/), and no module includes its way back to itself.
+# The real tree passes; a bad sample fails with each finding.
 
 bats_require_minimum_version 1.5.0
 
 setup() {
 	LAYERS="$BATS_TEST_DIRNAME/lint/layers.py"
 	S=$BATS_TEST_TMPDIR/common
-	mkdir -p "$S/util" "$S/git" "$S/plan" "$S/sandbox" "$S/report" "$S/run"
+	mkdir -p "$S/util" "$S/contract" "$S/git" "$S/plan" "$S/sandbox" "$S/report" "$S/run"
 	printf '#include <stdio.h>\n' >"$S/util/strbuf.h"
-	printf '#include "util/strbuf.h"\n' >"$S/git/git.h"
+	printf '#include "util/strbuf.h"\n' >"$S/contract/status.h"
+	printf '#include "contract/status.h"\n#include "util/strbuf.h"\n' >"$S/git/git.h"
 	printf '#include "git/git.h"\n' >"$S/plan/plan.h"
-	printf '#include "plan/plan.h"\n#include "util/strbuf.h"\n' >"$S/report/sample.h"
-	printf '#include "plan/plan.h"\n' >"$S/sandbox/args.h"
+	printf '#include "plan/plan.h"\n#include "contract/status.h"\n' >"$S/report/sample.h"
+	printf '#include "plan/plan.h"\n#include "contract/status.h"\n' >"$S/sandbox/args.h"
 	printf '#include "sandbox/args.h"\n#include "report/sample.h"\n#include "version.h"\n' >"$S/run/stage.c"
 }
 
@@ -45,6 +47,17 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[ "$output" = 'layers: error: sandbox/ includes report/, which is not below it: "report/sample.h" (sandbox/run.c:1)' ]
+}
+
+@test "layers: contract/ stands on util/ alone: it includes no stage's folder" {
+	printf '#include "util/strbuf.h"\n#include "sandbox/args.h"\n' >"$S/contract/status.c"
+	printf '#include "git/git.h"\n' >"$S/contract/plan.h"
+	run /usr/bin/python3 "$LAYERS" "$S"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = 'layers: error: contract/ includes git/, which is not below it: "git/git.h" (contract/plan.h:1)' ]
+	[ "${lines[1]}" = 'layers: error: contract/ includes sandbox/, which is not below it: "sandbox/args.h" (contract/status.c:2)' ]
+	[ "${#lines[@]}" -eq 2 ]
 }
 
 @test "layers: two modules of one folder that include each other are a cycle" {

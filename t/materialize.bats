@@ -26,7 +26,7 @@ archive_tree() { # REPO COMMIT DIR
 # Type, mode and size of everything below DIR, one line each.
 listing() { (cd "$1" && find . -printf '%y %m %s %p\n' | LC_ALL=C sort -k4); }
 
-# A plan (common/plan/plan.h schema) naming M as merge base and H as head.
+# A plan (common/contract/plan.h schema) naming M as merge base and H as head.
 make_plan() { # OUT M H FORMAT LIBRARY-JSON ROADMAP-JSON
 	jq -n --arg m "$2" --arg h "$3" --arg f "$4" --argjson lib "$5" --argjson road "$6" '{
 		schema: "sphereceti.plan/1", profiler_version: "0.1.0", object_format: $f,

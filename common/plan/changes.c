@@ -1,6 +1,6 @@
 #include "plan/changes.h"
 #include "git/git.h"
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
 #include "util/oid.h"
 
 #include <stdlib.h>

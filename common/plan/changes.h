@@ -15,7 +15,7 @@
  *   - more than SC_MAX_CHANGED_FILES selected files fails.
  * Mode-only changes (100644 <-> 100755) count as modified. */
 #include <stddef.h>
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "util/argv.h"
 #include "util/strbuf.h"
 

@@ -1,6 +1,6 @@
 #include "plan/manifest.h"
 #include "util/json.h"
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
 #include "util/oid.h"
 
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include "git/git.h"
 #include "git/treewalk.h"
 #include "git/treewrite.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "util/strbuf.h"
 
 #define SC_MATERIALIZE_SCHEMA "sphereceti.materialize/1"

@@ -7,7 +7,7 @@
  * and why, so that unit tests reach them; the object-reading halves die. */
 #include "git/git.h"
 #include "plan/lakelibs.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "util/strbuf.h"
 
 #define SC_MAX_TOOLCHAIN_BYTES 256

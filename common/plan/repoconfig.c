@@ -1,5 +1,5 @@
 #include "plan/repoconfig.h"
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
 #include "util/die.h"
 #include "util/oid.h"
 

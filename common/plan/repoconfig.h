@@ -22,8 +22,8 @@
  * not silently drop a root); other sections are ignored. */
 #include <stddef.h>
 #include "git/git.h"
-#include "plan/leanpath.h"
-#include "plan/plan.h"
+#include "contract/leanpath.h"
+#include "contract/plan.h"
 #include "util/strbuf.h"
 
 /* Fill the config fields of p (library, roadmap, github, tooling_path,

@@ -1,4 +1,5 @@
 #include "report/report.h"
+#include "contract/limits.h"
 #include "util/die.h"
 
 #include <stdarg.h>

@@ -7,8 +7,8 @@
  * accepted and ok.  Writers: report_json.c ("sphereceti.report/1") and
  * report_md.c.  Documented in sc-report(1). */
 #include <stddef.h>
-#include "plan/plan.h"
-#include "report/sample.h"
+#include "contract/plan.h"
+#include "contract/sample.h"
 #include "util/strbuf.h"
 #include "report/verdict.h"
 
@@ -86,7 +86,7 @@ struct sc_report {
  * clock?  1 yes, 0 no (this host has none: rusage alone), -1 when there
  * is no ok sample to tell. */
 int sc_report_task_clock(const struct sc_report *r);
-/* The run's fixed bounds (SC_LIMIT_*, plan.h), stated in every report;
+/* The run's fixed bounds (SC_LIMIT_*, contract/limits.h), stated in every report;
  * the autoreap limit of rusage unless every sample had the task clock. */
 const char *sc_report_limits_text(const struct sc_report *r);
 

@@ -3,7 +3,8 @@
 #include "report/mdescape.h"
 #include "plan/repoconfig.h"
 #include "util/oid.h"
-#include "report/sample.h"
+#include "contract/sample.h"
+#include "contract/sandboxuser.h"
 #include "report/sample_file.h"
 #include "util/safepath.h"
 
@@ -15,19 +16,8 @@
 
 int sc_is_uid_gid(const char *s)
 {
-	for (int part = 0; part < 2; part++) {
-		const char *start = s;
-		unsigned long long v = 0;
-		for (; *s >= '0' && *s <= '9'; s++)
-			if ((v = v * 10 + (unsigned)(*s - '0')) > 0xffffffffULL)
-				return 0;
-		if (s == start || (*start == '0' && s - start > 1))
-			return 0;
-		if (*s != (part ? '\0' : ':'))
-			return 0;
-		s++;
-	}
-	return 1;
+	unsigned uid, gid;
+	return sc_uid_gid_parse(s, &uid, &gid) == 0;
 }
 
 static int threshold(const char *v, const char *name, long long *out, struct strbuf *err)

@@ -1,5 +1,6 @@
 /* report.json, schema "sphereceti.report/1" (see sc-report(1)). */
 #include "util/json.h"
+#include "contract/limits.h"
 #include "report/mdescape.h"
 #include "util/safefile.h"
 #include "report/report.h"

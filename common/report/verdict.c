@@ -17,23 +17,6 @@ int sc_thresholds_are_default(const struct sc_thresholds *t)
 	       t->added_ms == SC_DEFAULT_ADDED_MS;
 }
 
-int sc_seconds_to_ms(double s, long long *ms)
-{
-	if (!isfinite(s) || s < 0 || s > (double)(SC_MAX_MS / 1000))
-		return -1;
-	/* s >= 0, so adding one half and truncating rounds to nearest (no
-	 * libm: the tools link without -lm). */
-	double x = s * 1000.0;
-	long long r = (long long)(x + 0.5);
-	double off = x > (double)r ? x - (double)r : (double)r - x;
-	/* A decimal with three places is off by a few ulps at most (below
-	 * 1e-3 ms even at SC_MAX_MS); a fourth decimal is off by >= 0.1 ms. */
-	if (off > 1e-6 + (double)r * 1e-15)
-		return -1;
-	*ms = r;
-	return 0;
-}
-
 int sc_parse_milli(const char *s, long long *out)
 {
 	long long v = 0;

@@ -15,7 +15,8 @@
  * A base of 0 ms makes the ratio undefined: the ratio condition holds
  * (head >= ratio * 0 for any head), so the delta decides; the ratio is
  * reported as absent (has_ratio = 0) rather than as infinity. */
-#include "plan/plan.h"
+#include "contract/plan.h"
+#include "contract/sample.h"
 #include "util/strbuf.h"
 
 struct sc_thresholds {
@@ -27,19 +28,10 @@ struct sc_thresholds {
 #define SC_DEFAULT_RATIO_MILLI 1500
 #define SC_DEFAULT_DELTA_MS 30000
 #define SC_DEFAULT_ADDED_MS 150000
-/* Upper bound on any time we accept (about 31 years): keeps the products
- * below overflow and rejects absurd counters. */
-#define SC_MAX_MS 1000000000000LL
 
 void sc_thresholds_default(struct sc_thresholds *t);
 int sc_thresholds_are_default(const struct sc_thresholds *t);
 
-/* Seconds (finite, >= 0, <= SC_MAX_MS/1000) that are a whole number of
- * milliseconds, as GNU time and sc-parse-time write them, to milliseconds;
- * returns 0, or -1 for anything else.  Only the double's own error is
- * absorbed: 60.0005 is refused rather than rounded, so no figure is rounded
- * on the way in and the verdict and the display start from one number. */
-int sc_seconds_to_ms(double s, long long *ms);
 /* A decimal string with at most three decimals ("1.5", "30", "0.001") to
  * thousandths; no sign, no exponent.  Returns 0 or -1. */
 int sc_parse_milli(const char *s, long long *out);

@@ -1,9 +1,11 @@
 #include "run/samples.h"
-#include "run/stage.h"
+#include "contract/rawsample.h"
 #include "run/workspace.h"
 #include "util/die.h"
+#include "util/safefile.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 char *sc_run_fmt_seconds(double s) { return xasprintf("%.*f", s < 10 ? 2 : 1, s); }
 
@@ -25,42 +27,41 @@ char *sc_run_output_hint(const struct sc_run *r, int side, const char *name)
 	return hint;
 }
 
-/* Record one sample line produced by sc-parse-time; returns it parsed. */
-static int add_sample(struct sc_run *r, const struct strbuf *line, struct sc_sample *s)
+/* Record one sample of this run as the line sc-parse-time would print
+ * for it; S becomes that line parsed back (its detail bounded). */
+static int add_sample(struct sc_run *r, struct sc_sample *s)
 {
-	struct strbuf err = STRBUF_INIT;
-	if (sc_sample_from_json(line->buf, line->len, s, &err) < 0)
-		sc_die_sys("sc-parse-time wrote an invalid sample: %s", err.buf);
+	struct strbuf line = STRBUF_INIT, err = STRBUF_INIT;
+	sc_run_stop_if_interrupted(r);
+	sc_sample_to_json(s, &line);
+	sc_sample_free(s);
+	if (sc_sample_from_json(line.buf, line.len, s, &err) < 0)
+		sc_die_sys("internal: a sample fails its own validation: %s", err.buf);
 	sb_release(&err);
-	sb_add(&r->samples, line->buf, line->len);
+	sb_add(&r->samples, line.buf, line.len);
+	sb_release(&line);
 	if (!s->ok)
 		r->measurement_failed = 1;
 	return s->ok;
 }
 
-/* sc-parse-time with ARGS (bound to this run by the caller); exit 0 wrote
- * an ok sample, 1 an error sample. */
-static int parse_time(struct sc_run *r, const char *const *args, const char *sample,
-                      struct sc_sample *s)
+/* A sample bound to this run: run ID, plan digest, the side's commit. */
+static void bind(const struct sc_run *r, int side, const char *sample, struct sc_sample *s)
 {
-	struct strbuf out = STRBUF_INIT;
-	int rc = sc_stage_run(r->dir, "parse-time", args, &out);
-	sc_run_stop_if_interrupted(r);
-	if (rc != 0 && rc != 1)
-		sc_stage_die(rc, SC_EXIT_FAIL, "sc-parse-time failed with exit %d (%s)", rc, sample);
-	int ok = add_sample(r, &out, s);
-	sb_release(&out);
-	return ok;
+	memset(s, 0, sizeof *s);
+	s->run_id = xstrdup(r->run_id);
+	s->plan_digest = xstrdup(r->digest);
+	s->revision = xstrdup(sc_plan_side_rev(&r->plan, side));
+	s->sample = xstrdup(sample);
 }
 
 static void unmeasured_sample(struct sc_run *r, int side, const char *sample, const char *reason,
                               const char *detail)
 {
-	const char *args[] = {"--unmeasured", reason, "--detail", detail, "--run-id", r->run_id,
-	                      "--plan-digest", r->digest, "--revision",
-	                      sc_plan_side_rev(&r->plan, side), "--sample", sample, NULL};
 	struct sc_sample s;
-	parse_time(r, args, sample, &s);
+	bind(r, side, sample, &s);
+	sc_sample_unmeasured(&s, reason, detail);
+	add_sample(r, &s);
 	sc_sample_free(&s);
 }
 
@@ -75,10 +76,13 @@ void sc_run_unmeasured(struct sc_run *r, int side, const struct sc_plan_file *f,
 int sc_run_parse_raw(struct sc_run *r, int side, const char *sample, const char *time_file,
                      const char *status_file, struct sc_sample *s)
 {
-	const char *args[] = {"--time-file", time_file, "--status", status_file, "--run-id",
-	                      r->run_id, "--plan-digest", r->digest, "--revision",
-	                      sc_plan_side_rev(&r->plan, side), "--sample", sample, NULL};
-	return parse_time(r, args, sample, s);
+	struct strbuf st = STRBUF_INIT;
+	if (sc_read_file(status_file, &st, SC_RAW_INPUT_MAX) < 0)
+		sc_die_path_errno("cannot read the status line (%s)", status_file);
+	bind(r, side, sample, s);
+	sc_sample_from_raw(s, st.buf, st.len, time_file);
+	sb_release(&st);
+	return add_sample(r, s);
 }
 
 void sc_run_prebuild_sample(struct sc_run *r, int side, int rc, const char *time_file,

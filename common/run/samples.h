@@ -1,8 +1,9 @@
 #ifndef SC_RUN_SAMPLES_H
 #define SC_RUN_SAMPLES_H
 /* A profile run's samples (DESIGN.md "Measurement"): every measurement,
- * or the reason there is none, becomes one line of samples.jsonl written
- * by sc-parse-time and bound to this run (run ID, plan digest, revision). */
+ * or the reason there is none, becomes one line of samples.jsonl, decided
+ * in-process by the contract layer (contract/rawsample, what sc-parse-time
+ * prints) and bound to this run (run ID, plan digest, revision). */
 #include "run/state.h"
 
 /* Seconds as the progress lines show them: 2 decimals below 10, else 1

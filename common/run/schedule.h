@@ -4,7 +4,7 @@
  * time, one step per selected file per side plus one prebuild per side that
  * has files; the phase budget covers the timed samples of both sides (never
  * the prebuilds) and caps each sample's timeout. */
-#include "plan/plan.h"
+#include "contract/plan.h"
 
 #include <stddef.h>
 

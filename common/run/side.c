@@ -1,5 +1,6 @@
 #include "run/side.h"
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
+#include "contract/status.h"
 #include "plan/manifest.h"
 #include "run/precheck.h"
 #include "run/samples.h"

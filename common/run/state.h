@@ -5,8 +5,8 @@
  * the run ID, the toolchain, the samples so far, the progress steps).
  * profile.c sequences the phases; precheck.c, side.c and samples.c hold
  * them. */
-#include "plan/plan.h"
-#include "report/sample.h"
+#include "contract/plan.h"
+#include "contract/sample.h"
 #include "sandbox/precond.h"
 #include "util/argv.h"
 #include "util/strbuf.h"

@@ -1,9 +1,7 @@
 #ifndef SC_INITPROTO_H
 #define SC_INITPROTO_H
-/* The host half of sc-init's report protocol (cmd/sc-init.c): one line per
- * event on the report pipe, "ready -", "exec-failed ERRNO", "exit N",
- * "signal N", "init-failed TEXT", "self-test-ok -", "self-test-failed
- * TEXT".  Unknown lines are ignored; a line is read up to 299 bytes. */
+/* The host half of sc-init's report protocol: the words and the lines
+ * are contract/initproto.h's, which sc-init writes with. */
 #include <stddef.h>
 
 struct sc_init_report {

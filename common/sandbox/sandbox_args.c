@@ -2,7 +2,8 @@
 #include "sandbox/dynuser.h"
 #include "util/decimal.h"
 #include "util/strbuf.h"
-#include "sandbox/timefile.h"
+#include "contract/sandboxuser.h"
+#include "contract/timefile.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -261,8 +262,7 @@ int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbu
 	const char *name = spec;
 	const char *colon = strchr(name, ':');
 	if (colon) {
-		if (parse_id(name, (size_t)(colon - name), uid) < 0 ||
-		    parse_id(colon + 1, strlen(colon + 1), gid) < 0) {
+		if (sc_uid_gid_parse(name, uid, gid) < 0) {
 			sb_addf(err, "--sandbox-user wants USER or UID:GID (%s)", name);
 			return -1;
 		}

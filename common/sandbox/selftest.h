@@ -6,7 +6,7 @@
  * hostile code"), and GNU time's count of an orphan's CPU. */
 #include "sandbox/sandbox_args.h"
 #include "sandbox/sandbox_run.h"
-#include "sandbox/timefile.h"
+#include "contract/timefile.h"
 #include "util/strbuf.h"
 
 #define SC_SELFTEST_TIMEOUT_S 60

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "plan/changes.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

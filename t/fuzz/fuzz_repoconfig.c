@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/plan.h"
-#include "plan/leanpath.h"
+#include "contract/plan.h"
+#include "contract/leanpath.h"
 #include "plan/repoconfig.h"
 #include "util/strbuf.h"
 

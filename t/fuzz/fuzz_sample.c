@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/sample.h"
+#include "contract/sample.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

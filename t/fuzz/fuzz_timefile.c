@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "util/strbuf.h"
-#include "sandbox/timefile.h"
+#include "contract/timefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,9 +6,10 @@ itself again through includes.
   layers.py          check common/ of this checkout
   layers.py DIR      check DIR laid out as common/ is
 
-The layers, lowest first; sandbox/ and report/ stand side by side and do not
-include each other; gen/ holds build-time helpers, above everything.  A
-quoted include names its folder ("util/strbuf.h"), or is a header the build
+The layers, lowest first; contract/ holds the documents the stages exchange
+(on util/ alone), so sandbox/, which writes them, and report/, which reads
+them, stand side by side and do not include each other; gen/ holds
+build-time helpers, above everything.  A quoted include names its folder ("util/strbuf.h"), or is a header the build
 generates (GENERATED).  Each finding is one line "layers: error: what
 (where)"; exit 1 if any.
 """
@@ -18,12 +19,13 @@ import sys
 
 ALLOWED = {
     "util": {"util"},
-    "git": {"util", "git"},
-    "plan": {"util", "git", "plan"},
-    "sandbox": {"util", "git", "plan", "sandbox"},
-    "report": {"util", "git", "plan", "report"},
-    "run": {"util", "git", "plan", "sandbox", "report", "run"},
-    "gen": {"util", "git", "plan", "sandbox", "report", "run"},
+    "contract": {"util", "contract"},
+    "git": {"util", "contract", "git"},
+    "plan": {"util", "contract", "git", "plan"},
+    "sandbox": {"util", "contract", "git", "plan", "sandbox"},
+    "report": {"util", "contract", "git", "plan", "report"},
+    "run": {"util", "contract", "git", "plan", "sandbox", "report", "run"},
+    "gen": {"util", "contract", "git", "plan", "sandbox", "report", "run"},
 }
 GENERATED = {"version.h", "paths.h", "srctree-id.h", "seccomp-bpf.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

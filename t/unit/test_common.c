@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "util/json.h"
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
 #include "plan/manifest.h"
 #include "util/oid.h"
-#include "plan/plan.h"
-#include "report/sample.h"
+#include "contract/plan.h"
+#include "contract/sample.h"
+#include "contract/status.h"
 #include "util/sha256.h"
 
 START_TEST(sha256_known_vectors)

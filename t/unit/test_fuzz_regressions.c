@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "plan/changes.h"
-#include "plan/plan.h"
-#include "report/sample.h"
+#include "contract/plan.h"
+#include "contract/sample.h"
 #include "util/strbuf.h"
 
 static const char plan_head[] =

@@ -6,7 +6,7 @@
 #include "sandbox/command.h"
 #include "sandbox/outcome.h"
 #include "sandbox/selftest.h"
-#include "sandbox/timefile.h"
+#include "contract/timefile.h"
 #include "util/die.h"
 
 #include <signal.h>

@@ -8,10 +8,10 @@
 
 #include "plan/changes.h"
 #include "git/gittree.h"
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
 #include "plan/lakelibs.h"
 #include "util/die.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "plan/planner.h"
 #include "plan/repoconfig.h"
 #include "util/sha1.h"

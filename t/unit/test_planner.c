@@ -2,7 +2,7 @@
  * answers (one merge base, Lake configuration equal to T's, one toolchain
  * name) and the one home of the plan digest. */
 #include "unit_main.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "plan/planner.h"
 #include "util/die.h"
 #include "util/strbuf.h"

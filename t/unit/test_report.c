@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "report/report.h"
 #include "report/report_args.h"
 #include "report/sample_file.h"
@@ -62,7 +62,8 @@ START_TEST(uid_gid)
 {
 	ck_assert(sc_is_uid_gid("65534:65534"));
 	ck_assert(sc_is_uid_gid("0:0"));
-	ck_assert(sc_is_uid_gid("4294967295:1"));
+	ck_assert(sc_is_uid_gid("4294967294:1"));
+	ck_assert(!sc_is_uid_gid("4294967295:1")); /* (uid_t)-1 */
 	ck_assert(!sc_is_uid_gid("4294967296:1"));
 	ck_assert(!sc_is_uid_gid("01:1"));
 	ck_assert(!sc_is_uid_gid("1:"));

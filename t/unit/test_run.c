@@ -4,7 +4,7 @@
  * the run's, and the run's small rules (seconds, log paths, progress
  * figures). */
 #include "unit_main.h"
-#include "plan/plan.h"
+#include "contract/plan.h"
 #include "run/samples.h"
 #include "run/side.h"
 #include "run/stage.h"

@@ -8,7 +8,7 @@
 
 #include "util/pathcheck.h"
 #include "util/strbuf.h"
-#include "sandbox/timefile.h"
+#include "contract/timefile.h"
 
 #define BODY(u, s, m, x, e) "sc-time/1\nuser " u "\nsys " s "\nmaxrss_kib " m "\nexit " x "\nelapsed " e "\n"
 #define GOOD BODY("1.25", "0.10", "204800", "0", "1.40")

@@ -1,4 +1,4 @@
-#include "plan/leanpath.h"
+#include "contract/leanpath.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-#include "sandbox/timefile.h"
+#include "contract/timefile.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -23,20 +23,10 @@
  * The base side is measured at merge_base, the head side at head. */
 #include <stddef.h>
 #include <yajl/yajl_gen.h>
+#include "contract/limits.h"
 #include "util/strbuf.h"
 
 #define SC_PLAN_SCHEMA "sphereceti.plan/1"
-#define SC_MAX_CHANGED_FILES 32
-
-/* The run's fixed bounds (DESIGN.md "Measurement"): profile-run's defaults
- * and what every report states. */
-#define SC_LIMIT_PREBUILD_S 900
-#define SC_LIMIT_SAMPLE_S 300
-#define SC_LIMIT_PHASE_S 1800
-#define SC_LIMIT_THREADS 1
-/* A bound as text, for the sentences that state it. */
-#define SC_XSTR(x) SC_STR_(x)
-#define SC_STR_(x) #x
 
 enum sc_change { SC_CHANGE_MODIFIED, SC_CHANGE_ADDED, SC_CHANGE_REMOVED };
 enum sc_role { SC_ROLE_LIBRARY, SC_ROLE_ROADMAP };

@@ -20,19 +20,17 @@
  * no module name, so it names no file).  detail is at most
  * SC_SAMPLE_DETAIL_MAX bytes: a longer one is cut at a UTF-8 boundary and
  * ends in SC_SAMPLE_DETAIL_CUT.
- *
- * The status line sc-sandbox-exec prints, schema "sphereceti.status/1":
- * {"schema": "sphereceti.status/1", "exit_code": int, "signal": int,
- *  "timed_out": bool, "wall_s": n, "task_clock_s": n|null}
- * (task_clock_s null, or absent, where the host has no perf counter). */
+ */
 #include <stddef.h>
 #include "util/strbuf.h"
 
 #define SC_SAMPLE_SCHEMA "sphereceti.sample/1"
-#define SC_STATUS_SCHEMA "sphereceti.status/1"
 #define SC_RUN_ID_HEXSZ 32
 #define SC_SAMPLE_DETAIL_MAX 1024
 #define SC_SAMPLE_DETAIL_CUT " [cut]"
+/* Upper bound on any time we accept (about 31 years): keeps the products
+ * below overflow and rejects absurd counters. */
+#define SC_MAX_MS 1000000000000LL
 
 /* The inherited task clock (all the CPU of every descendant) and GNU
  * time's rusage (user + sys, which misses autoreaped children) of one run
@@ -58,25 +56,19 @@ struct sc_sample {
 	double task_clock_s;
 };
 
-struct sc_status {
-	int exit_code; /* -1 when the process was signalled */
-	int signal;    /* 0 unless signalled */
-	int timed_out;
-	double wall_s;
-	int has_task_clock; /* task_clock_s counted */
-	double task_clock_s;
-};
-
 int sc_is_error_reason(const char *reason);
+/* Seconds (finite, >= 0, <= SC_MAX_MS/1000) that are a whole number of
+ * milliseconds, as GNU time and sc-parse-time write them, to milliseconds;
+ * returns 0, or -1 for anything else.  Only the double's own error is
+ * absorbed: 60.0005 is refused rather than rounded, so no figure is rounded
+ * on the way in and the verdict and the display start from one number. */
+int sc_seconds_to_ms(double s, long long *ms);
 /* Do rusage (user + sys) and the task clock of one run agree within the
  * tolerance above?  Whole milliseconds. */
 int sc_cpu_agrees(long long rusage_ms, long long clock_ms);
 void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out);
 int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct strbuf *err);
 void sc_sample_free(struct sc_sample *s);
-
-void sc_status_to_json(const struct sc_status *st, struct strbuf *out);
-int sc_status_from_json(const char *buf, size_t len, struct sc_status *st, struct strbuf *err);
 
 /* "base:A.B" -> side and id (pointer into s); returns 0 or -1. */
 int sc_sample_id_split(const char *sample, int *side, const char **id);

@@ -1,0 +1,23 @@
+#ifndef SC_RAWSAMPLE_H
+#define SC_RAWSAMPLE_H
+/* From one sandboxed run's raw documents to its sample: the decision
+ * sc-parse-time prints and the porcelain makes in-process.  Anything
+ * doubtful becomes an error sample, never a number. */
+#include <stddef.h>
+#include "contract/sample.h"
+
+/* The input a status line is read from, at most this many bytes. */
+#define SC_RAW_INPUT_MAX 65536
+
+/* Decide S from sc-sandbox-exec's status line (STATUS, LEN bytes as read,
+ * one line of JSON) and the GNU time file at TIME_PATH: the counters of an
+ * ok sample, or an error sample's reason and detail.  S's binding (run_id,
+ * plan_digest, revision, sample) is left as it is; error and detail are
+ * heap copies.  Returns S->ok. */
+int sc_sample_from_raw(struct sc_sample *s, const char *status, size_t len,
+                       const char *time_path);
+/* An error sample for a sample that never ran: REASON (sc_is_error_reason)
+ * and DETAIL (NULL: "the sample was not measured"). */
+void sc_sample_unmeasured(struct sc_sample *s, const char *reason, const char *detail);
+
+#endif

@@ -1,0 +1,195 @@
+#include "plan/make.h"
+#include "git/git.h"
+#include "git/treelookup.h"
+#include "plan/changes.h"
+#include "contract/plan.h"
+#include "plan/planner.h"
+#include "plan/repoconfig.h"
+#include "plan/revs.h"
+#include "util/die.h"
+#include "util/run.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { T, B, H };
+static const char *const flags[3] = {"--tooling", "--base", "--head"};
+
+/* One plan in the making: the git commands that run side by side and what
+ * they answered. */
+struct planning {
+	const char *repo, *ids[3];
+	const struct sc_plan_request *rq;
+	struct sc_git g;
+	struct sc_plan p;
+	struct sc_catfile *c;
+	struct sc_gitjob mb_job, cfg_job, diff_job;
+	char *cfg_spec;
+	struct strbuf cfg_out, cfg_err, mb_out;
+	int cfg_rc, cfg_parsed, mb_rc, diffing;
+	char trees[3][SC_MAX_HEXSZ + 1];
+};
+
+/* Everything that needs only the arguments starts at once: these git
+ * commands read objects named by full IDs and nothing else, so their
+ * answers can wait until the IDs are known to be commits of this
+ * repository; every error is still reported in one fixed order. */
+static void start(struct planning *w)
+{
+	struct sc_gitjob open_job;
+	int early = sc_looks_like_full_oid(w->ids[T]) && sc_looks_like_full_oid(w->ids[B]) &&
+	            sc_looks_like_full_oid(w->ids[H]);
+	w->cfg_spec = xasprintf("%s:%s", w->ids[T], SC_CONFIG_FILE);
+	sc_git_open_start(&open_job, w->repo);
+	if (early) {
+		const char *mb_args[] = {"merge-base", "--all", w->ids[B], w->ids[H], NULL};
+		const char *cfg_args[] = {"config", "--no-includes", "--blob", w->cfg_spec,
+		                          "--list", "-z", NULL};
+		sc_gitjob_start_at(&w->mb_job, w->repo, mb_args);
+		sc_gitjob_start_at(&w->cfg_job, w->repo, cfg_args);
+	}
+	sc_git_open_finish(&open_job, w->repo, &w->g);
+}
+
+/* Not early means a bad ID, and this dies before a job is waited for. */
+static void take_ids(struct planning *w)
+{
+	struct sc_plan *p = &w->p;
+	p->tooling = xcalloc(1, SC_MAX_HEXSZ + 1);
+	p->base_tip = xcalloc(1, SC_MAX_HEXSZ + 1);
+	p->head = xcalloc(1, SC_MAX_HEXSZ + 1);
+	char *hexes[3] = {p->tooling, p->base_tip, p->head};
+	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
+	for (int i = 0; i < 3; i++)
+		sc_rev_full_id(&w->g, w->ids[i], flags[i], hexes[i], &bad);
+	sc_bad_ids_die(&bad, "; 'git rev-parse REV^{commit}' in the repository prints the full ID");
+	/* The object reader starts up while merge-base and config finish. */
+	w->c = sc_catfile_open(&w->g);
+}
+
+/* The diff needs only the merge base and the roots: it starts as soon as
+ * both are known good, before the commits are checked. */
+static void collect(struct planning *w)
+{
+	w->cfg_rc = sc_gitjob_finish(&w->cfg_job, &w->cfg_out);
+	w->cfg_parsed = w->cfg_rc == 0 ? sc_repoconfig_parse(w->cfg_out.buf, w->cfg_out.len,
+	                                                     &w->p, &w->cfg_err)
+	                               : -1;
+	w->mb_rc = sc_gitjob_finish(&w->mb_job, &w->mb_out);
+	w->diffing = w->cfg_parsed == 0 && w->p.n_library && w->mb_rc == 0 &&
+	             w->mb_out.len == (size_t)w->g.hexsz + 1;
+	if (!w->diffing)
+		return;
+	char mbase[SC_MAX_HEXSZ + 1];
+	memcpy(mbase, w->mb_out.buf, (size_t)w->g.hexsz);
+	mbase[w->g.hexsz] = '\0';
+	struct sc_argv args = SC_ARGV_INIT;
+	sc_changes_diff_args(&w->p, mbase, &args);
+	sc_gitjob_start(&w->diff_job, &w->g, args.v);
+	sc_argv_release(&args);
+}
+
+static void check_commits(struct planning *w)
+{
+	const char *hexes[3] = {w->p.tooling, w->p.base_tip, w->p.head};
+	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
+	for (int i = 0; i < 3; i++)
+		sc_check_commit(w->c, &w->g, hexes[i], flags[i], w->trees[i], &bad);
+	sc_bad_ids_die(&bad, bad.missing ? SC_FETCH_HINT : "");
+}
+
+static void check_config(struct planning *w)
+{
+	struct sc_tree_entry e = {0};
+	int r = sc_tree_find(w->c, &w->g, w->trees[T], SC_CONFIG_FILE, &e);
+	if (r < 0)
+		sc_die_sys("cannot read tree %s (--tooling)", w->trees[T]);
+	struct strbuf why = STRBUF_INIT;
+	if (sc_repoconfig_verdict(r, e.mode, w->p.tooling, w->cfg_spec, w->cfg_rc, w->cfg_parsed,
+	                          w->cfg_err.buf, &w->p, &why) != SC_EXIT_OK)
+		sc_die("%s", why.buf);
+	if (w->p.tooling_path)
+		sc_check_tooling(w->c, &w->g, w->trees[T], w->p.tooling_path, w->rq->srctree_sha1,
+		                 w->rq->srctree_sha256);
+}
+
+static void check_lake(struct planning *w)
+{
+	struct sc_plan *p = &w->p;
+	sc_lake_blobs(w->c, &w->g, w->trees[T], "tooling commit", p->lake_blobs);
+	if (p->lake_blobs[SC_LAKE_TOOLCHAIN])
+		p->lean_toolchain = sc_read_toolchain(w->c, p->lake_blobs[SC_LAKE_TOOLCHAIN]);
+	p->merge_base = sc_merge_base_or_die(w->mb_rc, &w->mb_out, w->g.hexsz);
+	if (!w->diffing)
+		sc_die_sys("internal: diff not started (merge base..head)");
+	char mtree[SC_MAX_HEXSZ + 1];
+	if (sc_commit_tree(w->c, &w->g, p->merge_base, mtree) < 0)
+		sc_die_sys("cannot read the merge base %s (git merge-base)", p->merge_base);
+	/* M older than T is the common case on a project that bumps its
+	 * dependencies often: the pull request predates the bump. */
+	sc_same_lake(w->c, &w->g, mtree, "merge base",
+	             "the base branch changed it after the pull request branched off: merge or "
+	             "rebase the pull request onto --base, then profile again",
+	             p->lake_blobs);
+	sc_same_lake(w->c, &w->g, w->trees[H], "head",
+	             "the pull request changes it: toolchain and dependency bumps are not measured",
+	             p->lake_blobs);
+}
+
+static void select_changes(struct planning *w)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	if (sc_gitjob_finish(&w->diff_job, &out) != 0)
+		sc_die_sys("git diff-tree failed (merge base..head)");
+	if (sc_changes_select(&w->p, out.buf, out.len, w->g.hexsz, &err) < 0)
+		sc_die("%s (merge base..head)", err.buf);
+	sb_release(&out);
+	sb_release(&err);
+}
+
+static void print_plan(struct planning *w)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	w->p.profiler_version = xstrdup(w->rq->version);
+	w->p.object_format = xstrdup(w->g.object_format);
+	if (sc_plan_write(&w->p, &out, &err) < 0)
+		sc_die_sys("internal: the plan fails its own validation: %s", err.buf);
+	sb_release(&err);
+	if (sc_write_all(STDOUT_FILENO, out.buf, out.len) < 0)
+		sc_die_sys_errno("cannot write the plan (stdout)");
+	sb_release(&out);
+}
+
+static void release(struct planning *w)
+{
+	sc_catfile_close(w->c);
+	sb_release(&w->cfg_out);
+	sb_release(&w->cfg_err);
+	sb_release(&w->mb_out);
+	free(w->cfg_spec);
+	sc_plan_free(&w->p);
+	sc_git_close(&w->g);
+}
+
+void sc_plan_make(const struct sc_plan_request *rq)
+{
+	struct planning w = {.repo = rq->repo, .ids = {rq->tooling, rq->base, rq->head}, .rq = rq,
+	                     .cfg_out = STRBUF_INIT, .cfg_err = STRBUF_INIT, .mb_out = STRBUF_INIT};
+	start(&w);
+	take_ids(&w);
+	collect(&w);
+	check_commits(&w);
+	check_config(&w);
+	check_lake(&w);
+	select_changes(&w);
+	sc_check_lean_libs(w.c, &w.p);
+	print_plan(&w);
+	/* Still the valid no_changes plan, but almost always a mistake; said
+	 * once the plan is written, so a failure stays the one line. */
+	if (strcmp(w.p.merge_base, w.p.head) == 0)
+		fprintf(stderr, "%s: warning: %s (--head)\n", sc_progname(), SC_HEAD_IN_BASE);
+	release(&w);
+}

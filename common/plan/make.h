@@ -1,0 +1,24 @@
+#ifndef SC_PLAN_MAKE_H
+#define SC_PLAN_MAKE_H
+/* sc-plan's work: decide, from Git objects only, which Lean files a profile
+ * run measures.  Reads T (tooling), B (base tip) and H (head) of the
+ * repository with plumbing, never the working tree or index, never writes
+ * the repository.
+ *
+ * Independent git commands run side by side (merge base, configuration
+ * blob, the object reader); only the tree diff has to wait for the merge
+ * base.  That keeps the whole run close to the cost of the bare plumbing,
+ * and every error is still reported in one fixed order. */
+
+struct sc_plan_request {
+	const char *repo, *tooling, *base, *head; /* as given: full commit IDs */
+	const char *version;                       /* profiler_version */
+	/* The profiler's own source tree, which profile.tooling must match. */
+	const char *srctree_sha1, *srctree_sha256;
+};
+
+/* Write the plan (contract/plan.h) on stdout, then warn when the head is
+ * already in the base; dies with the first error in the fixed order. */
+void sc_plan_make(const struct sc_plan_request *rq);
+
+#endif
