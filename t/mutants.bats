@@ -41,7 +41,7 @@ row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TABLE"; }
 }
 
 @test "a surviving mutant fails the run; a caught one is named with the test that caught it" {
-	row survivor common/report/verdict.c '/* s >= 0, so adding one half' '/* s >= 0 so adding one half' unit:test_verdict
+	row survivor common/report/verdict.c '/* Both operands are <= SC_MAX_MS and the ratio' '/* Both operands are <= SC_MAX_MS, and the ratio' unit:test_verdict
 	row caught common/report/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = head_ms > t->added_ms;' unit:test_verdict
 	# The runner builds its scratch copy from scratch: unoptimized, that
 	# build is a fraction of -O2 -g's CPU, and the rows' tests are the same.

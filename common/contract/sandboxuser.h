@@ -2,27 +2,24 @@
 #define SC_SANDBOXUSER_H
 /* The sandbox user as the stages hand it on: UID:GID in decimal, as
  * sc-sandbox-exec's --sandbox-user takes it, sc-init's host step drops to
- * it and sc-report records it.  One parser, one bound.  Header-only: the
- * static sc-init links no library. */
+ * it and sc-report records it.  One parser, one bound. */
 #include <stddef.h>
 #include <string.h>
+
+#include "util/decimal.h"
 
 /* Largest ID: (uid_t)-1 means "unchanged" to setresuid, never a user. */
 #define SC_ID_MAX 0xfffffffeU
 
-/* N bytes of S as one ID: decimal digits, no leading zero (one spelling
- * per number), at most SC_ID_MAX.  Returns 0, or -1. */
+/* N bytes of S as one ID: decimal digits (util/decimal, the one argv
+ * number parser), no leading zero (one spelling per number), at most
+ * SC_ID_MAX.  Returns 0, or -1. */
 static inline int sc_id_parse(const char *s, size_t n, unsigned *v)
 {
-	unsigned long long x = 0;
-	if (n == 0 || n > 10 || (s[0] == '0' && n > 1))
+	unsigned long long x;
+	if (n > 1 && s[0] == '0')
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		x = x * 10 + (unsigned)(s[i] - '0');
-	}
-	if (x > SC_ID_MAX)
+	if (sc_decimal(s, n, 0, SC_ID_MAX, &x) < 0)
 		return -1;
 	*v = (unsigned)x;
 	return 0;

@@ -235,8 +235,8 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
 }
 
-/* A uid, gid or count below 2^32 - 1 (-1 is no id). */
-static int parse_id(const char *s, size_t n, unsigned *v)
+/* A size or count of --tmp-size and --max-procs: below 2^32 - 1. */
+static int parse_count(const char *s, size_t n, unsigned *v)
 {
 	unsigned long long x;
 	if (sc_decimal(s, n, 0, 0xfffffffeull, &x) < 0)
@@ -329,7 +329,7 @@ int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes)
 		n--;
 	}
 	unsigned v;
-	if (parse_id(s, n, &v) < 0 || (unsigned long long)v * mult < (1ull << 20))
+	if (parse_count(s, n, &v) < 0 || (unsigned long long)v * mult < (1ull << 20))
 		return -1;
 	*bytes = (unsigned long long)v * mult;
 	return 0;
@@ -338,7 +338,7 @@ int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes)
 int sc_sandbox_max_procs(const char *s, unsigned *n)
 {
 	unsigned v;
-	if (parse_id(s, strlen(s), &v) < 0 || v < SC_SANDBOX_MAX_PROCS_MIN || v > (1u << 22))
+	if (parse_count(s, strlen(s), &v) < 0 || v < SC_SANDBOX_MAX_PROCS_MIN || v > (1u << 22))
 		return -1;
 	*n = v;
 	return 0;

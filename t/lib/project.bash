@@ -77,6 +77,8 @@ profile() {
 	run --separate-stderr /usr/bin/python3 "$BATS_TEST_DIRNAME/lib/runprocs.py" reap "$BATS_TEST_TMPDIR/left" 20 \
 		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" \
 		--base "$B" --head "$H" --workspace "$WS" --toolchain "$TC" --dependencies "$DEPS" "$@"
+	# shown only when the test fails: what the run said, whatever it asserts next
+	[ -z "$stderr" ] || printf '# profile-run stderr:\n%s\n' "$stderr"
 }
 
 # jqr FILTER: query the run's report.json.
