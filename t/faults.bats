@@ -23,9 +23,13 @@ setup() {
 
 teardown() {
 	if [ -n "$RUN_PID" ]; then
-		# only while not reaped: a reaped PID may be another test's by now
-		# (the suites run side by side)
-		if [ -z "$RUN_STATUS" ]; then kill -KILL "$RUN_PID" 2>/dev/null || true; fi
+		# only while bash has not reaped it: a reaped PID may be another
+		# test's by now (the suites run side by side, and a test that saw
+		# the run end without waiting leaves RUN_STATUS empty); until
+		# reaped it is at worst a zombie, which no other process can be
+		if [ -z "$RUN_STATUS" ] && jobs -rp | grep -qx "$RUN_PID"; then
+			kill -KILL "$RUN_PID" 2>/dev/null || true
+		fi
 		if [ -f "$BATS_TEST_TMPDIR/snap" ]; then end_leftovers; fi
 	fi
 	if [ -n "$MNT" ] && mountpoint -q "$MNT"; then

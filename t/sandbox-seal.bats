@@ -162,6 +162,12 @@ def i386():
     ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(m)))()
 print("i386", killed_by(i386))
 print("x32", killed_by(lambda: libc.syscall(0x40000000 | 39)))
+def x32_in_a_thread():
+    t = threading.Thread(target=lambda: libc.syscall(0x40000000 | 39))
+    t.start()
+    t.join(2)   # a killed thread never ends its join: only the process going proves it
+    os._exit(0)
+print("x32-thread", killed_by(x32_in_a_thread))
 t = threading.Thread(target=lambda: None); t.start(); t.join()
 print("spawn", subprocess.run(["/usr/bin/true"]).returncode, "fork", killed_by(lambda: None))
 EOF
@@ -194,6 +200,8 @@ EOF
 		grep -qx 'i386 SIGSYS' "$W/log"
 	fi
 	grep -qx 'x32 SIGSYS' "$W/log"
+	# the whole process, not only the calling thread (SCMP_ACT_KILL_PROCESS)
+	grep -qx 'x32-thread SIGSYS' "$W/log"
 	grep -qx 'spawn 0 fork exit 0' "$W/log"
 }
 

@@ -234,14 +234,14 @@ static void check_targets_known(struct sc_run *r, int side)
 		f = sc_run_unknown_target(&r->plan, out.buf, out.len);
 	if (!r->o.keep_logs)
 		unlink(log);
-	if (f)
+	sb_release(&out);
+	sc_argv_release(&cmd);
+	free(log), free(time_file), free(status_file);
+	if (f) /* the plan's: still ours; nothing else is left to leak */
 		sc_die("no lean_lib of T's configuration builds module %s, so %s cannot be measured "
 		       "(Lake: \"unknown module\"): add it to a lean_lib's roots or globs, or drop its root "
 		       "from .sphereceti (lakefile.lean at %.12s)",
 		       f->module, f->path, r->plan.tooling);
-	sb_release(&out);
-	sc_argv_release(&cmd);
-	free(log), free(time_file), free(status_file);
 }
 
 /* nftw's context: the "+A.B" target of every olean below dep_lib. */
