@@ -222,20 +222,25 @@ static const char *keyring_reachable(void)
 	return NULL;
 }
 
+/* Can a file be made at PATH?  Anything but EROFS counts as writable
+ * (a file that was made is removed again). */
+static int writable(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	return fd >= 0 || errno != EROFS;
+}
+
 /* bwrap's root and /dev are tmpfs sized at half the host's RAM: read-only. */
 static const char *writable_root(void)
 {
 	static const char *const p[] = {"/.sc-self-test", "/dev/.sc-self-test", NULL};
-	for (const char *const *q = p; *q; q++) {
-		int fd = open(*q, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0 || errno != EROFS) {
-			if (fd >= 0) {
-				close(fd);
-				unlink(*q);
-			}
+	for (const char *const *q = p; *q; q++)
+		if (writable(*q))
 			return *q;
-		}
-	}
 	return NULL;
 }
 
@@ -356,16 +361,9 @@ static int mounts(void)
 	static const char *const ro[] = {"/usr/.sc-self-test", "/toolchain/.sc-self-test",
 	                                 "/project/.sc-self-test",
 	                                 "/project/.lake/packages/.sc-self-test", NULL};
-	for (const char *const *p = ro; *p; p++) {
-		int fd = open(*p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0 || errno != EROFS) {
-			if (fd >= 0) {
-				close(fd);
-				unlink(*p);
-			}
+	for (const char *const *p = ro; *p; p++)
+		if (writable(*p))
 			return fail2("%s is writable", *p);
-		}
-	}
 	int fd = open("/project/.lake/.sc-self-test", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return fail("/project/.lake is not writable");
