@@ -53,7 +53,7 @@ COMMON_LIB := $(BUILD)/libsccommon.a
 # before it: nothing they load can come from what candidate code touched.
 # They go to libexec, not bin.
 STANDALONE     := sc-applyuidgid sc-init sc-sandbox-probe
-STANDALONE_LIB := common/util/die.c common/util/decimal.c
+STANDALONE_LIB := common/util/die.c common/util/decimal.c common/util/fdkeep.c
 CMD_SRC   := $(filter-out $(STANDALONE:%=cmd/%.c),$(wildcard cmd/*.c))
 CMD_BIN   := $(CMD_SRC:cmd/%.c=$(BUILD)/%)
 LIBEXEC_BIN := $(patsubst cmd/%.c,$(BUILD)/%,$(wildcard $(STANDALONE:%=cmd/%.c)))
@@ -115,7 +115,7 @@ $(BUILD)/%: cmd/%.c $(COMMON_LIB) $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/buil
 
 # The standalone programs: no sanitizer runtime, static so that they need
 # nothing from the sandbox's /usr; of common/ they include only util/die,
-# util/decimal and the header-only protocol words (contract/initproto.h).
+# util/decimal, util/fdkeep and the header-only protocol words (contract/initproto.h).
 $(LIBEXEC_BIN): $(BUILD)/%: cmd/%.c $(STANDALONE_LIB) $(STANDALONE_LIB:.c=.h) common/contract/initproto.h $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) $(CPPFLAGS) $(CFLAGS) -static -o $@ $< $(STANDALONE_LIB) $(LDFLAGS)

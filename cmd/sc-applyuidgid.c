@@ -28,6 +28,7 @@
 
 #include "util/decimal.h"
 #include "util/die.h"
+#include "util/fdkeep.h"
 #include "version.h"
 
 #define USAGE "usage: sc-applyuidgid --uid UID --gid GID [--max-procs N] [--keep-fd FD]... -- PROG ARG..."
@@ -38,19 +39,6 @@ struct step {
 	int keep[KEEP_MAX], nkeep;
 	char **prog;
 };
-
-/* Every descriptor from 3 up but the kept ones (sorted, unique). */
-static void close_all_but(const int *keep, int n)
-{
-	unsigned from = 3;
-	for (int i = 0; i < n; i++) {
-		if ((unsigned)keep[i] > from && syscall(SYS_close_range, from, (unsigned)keep[i] - 1, 0u) < 0)
-			sc_die_sys_errno("cannot close inherited descriptors (close_range)");
-		from = (unsigned)keep[i] + 1;
-	}
-	if (syscall(SYS_close_range, from, ~0u, 0u) < 0)
-		sc_die_sys_errno("cannot close inherited descriptors (close_range)");
-}
 
 static void drop_to(unsigned uid, unsigned gid)
 {
@@ -145,7 +133,8 @@ int main(int argc, char **argv)
 	}
 	struct step st = {0};
 	parse(argc, argv, &st);
-	close_all_but(st.keep, st.nkeep);
+	if (sc_close_all_but(st.keep, st.nkeep) < 0)
+		sc_die_sys_errno("cannot close inherited descriptors (close_range)");
 	drop_to(st.uid, st.gid);
 	struct rlimit nproc = {st.max_procs, st.max_procs};
 	if (st.max_procs && setrlimit(RLIMIT_NPROC, &nproc) < 0)

@@ -36,6 +36,7 @@
 #include "contract/initproto.h"
 #include "util/decimal.h"
 #include "util/die.h"
+#include "util/fdkeep.h"
 #include "version.h"
 
 static int report_fd = -1;
@@ -61,14 +62,6 @@ static void say_str(const char *what, const char *detail)
 	}
 }
 
-/* Close every descriptor from 3 up but keep. */
-static int close_all_but(int keep)
-{
-	if (keep > 3 && syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u) < 0)
-		return -1;
-	return (int)syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u);
-}
-
 /* What the candidate gets: 0, 1, 2 on /dev/null, nothing of the host's
  * streams (they stay open only in bwrap, outside), and no other descriptor
  * but REPORT_FD, which the command's child closes before it execs.  With
@@ -77,7 +70,7 @@ static int close_all_but(int keep)
  * decides the candidate's descriptors. */
 static int candidate_descriptors(int keep_output)
 {
-	if (close_all_but(report_fd) < 0)
+	if (sc_close_all_but(&report_fd, 1) < 0)
 		return -1;
 	int fd = open("/dev/null", O_RDWR);
 	if (fd < 0)
