@@ -7,7 +7,7 @@
 #include "util/die.h"
 #include "util/oid.h"
 #include "util/options.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/safefile.h"
 #include "util/strbuf.h"
 

@@ -5,12 +5,12 @@
 #include "sandbox/bwrap_pin.h"
 #include "sandbox/command.h"
 #include "sandbox/hostcheck.h"
-#include "sandbox/sandbox_run.h"
+#include "sandbox/supervise.h"
 #include "sandbox/selftest.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/options.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 
 #include <signal.h>

@@ -9,14 +9,14 @@ bats_require_minimum_version 1.5.0
 setup() {
 	LAYERS="$BATS_TEST_DIRNAME/lint/layers.py"
 	S=$BATS_TEST_TMPDIR/common
-	mkdir -p "$S/util" "$S/contract" "$S/git" "$S/plan" "$S/sandbox" "$S/report" "$S/run"
+	mkdir -p "$S/util" "$S/contract" "$S/git" "$S/plan" "$S/sandbox" "$S/report" "$S/porcelain"
 	printf '#include <stdio.h>\n' >"$S/util/strbuf.h"
 	printf '#include "util/strbuf.h"\n' >"$S/contract/status.h"
 	printf '#include "contract/status.h"\n#include "util/strbuf.h"\n' >"$S/git/git.h"
 	printf '#include "git/git.h"\n' >"$S/plan/plan.h"
 	printf '#include "plan/plan.h"\n#include "contract/status.h"\n' >"$S/report/sample.h"
 	printf '#include "plan/plan.h"\n#include "contract/status.h"\n' >"$S/sandbox/args.h"
-	printf '#include "sandbox/args.h"\n#include "report/sample.h"\n#include "version.h"\n' >"$S/run/stage.c"
+	printf '#include "sandbox/args.h"\n#include "report/sample.h"\n#include "version.h"\n' >"$S/porcelain/stage.c"
 }
 
 @test "layers: the real common/ passes" {
@@ -42,11 +42,11 @@ setup() {
 }
 
 @test "layers: sandbox/ and report/ do not include each other" {
-	printf '#include "report/sample.h"\n' >"$S/sandbox/run.c"
+	printf '#include "report/sample.h"\n' >"$S/sandbox/supervise.c"
 	run /usr/bin/python3 "$LAYERS" "$S"
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[ "$output" = 'layers: error: sandbox/ includes report/, which is not below it: "report/sample.h" (sandbox/run.c:1)' ]
+	[ "$output" = 'layers: error: sandbox/ includes report/, which is not below it: "report/sample.h" (sandbox/supervise.c:1)' ]
 }
 
 @test "layers: contract/ stands on util/ alone: it includes no stage's folder" {

@@ -1,7 +1,7 @@
 #include "git/git.h"
 #include "util/die.h"
 #include "util/oid.h"
-#include "util/run.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "util/strbuf.h"
-#include "util/run.h"
+#include "util/spawn.h"
 
 #define SC_MAX_HEXSZ 64
 #define SC_MAX_RAWSZ 32

@@ -7,7 +7,7 @@
 #include "plan/repoconfig.h"
 #include "plan/revs.h"
 #include "util/die.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>

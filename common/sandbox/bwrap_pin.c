@@ -1,6 +1,6 @@
 #include "sandbox/bwrap_pin.h"
 #include "util/die.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/sha256.h"
 
 #include <stdio.h>

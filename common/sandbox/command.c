@@ -1,7 +1,7 @@
 #include "sandbox/command.h"
 #include "sandbox/hostcheck.h"
 #include "sandbox/hostfile.h"
-#include "sandbox/precond.h"
+#include "sandbox/inputs.h"
 #include "util/argv.h"
 #include "util/die.h"
 #include "util/fswalk.h"
@@ -188,7 +188,7 @@ static void run(struct sc_sandbox *sb, const struct sc_command_spec *spec, doubl
 	struct sc_argv args = SC_ARGV_INIT;
 	init_args(spec, log != NULL, &args);
 	struct sc_sandbox_result r;
-	int started = sc_sandbox_run(sb, tmp, args.v, timeout, &r);
+	int started = sc_sandbox_supervise(sb, tmp, args.v, timeout, &r);
 	int e = errno;
 	clear_leftovers(sb->tree, &back);
 	if (started < 0) {

@@ -1,5 +1,5 @@
 #include "sandbox/gnutime.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 
 #include <errno.h>

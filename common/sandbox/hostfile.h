@@ -3,7 +3,7 @@
 /* What sc-sandbox-exec writes on the host (DESIGN.md "The sandbox holds
  * against hostile code"): the time file and the log lie outside every
  * mount, and the time file appears only whole, from a complete run. */
-#include "sandbox/sandbox_run.h"
+#include "sandbox/supervise.h"
 
 /* A new file IN (canonical, allocated) outside the mounted folders DIRS
  * (NULL-terminated, named NAMES in errors); dies when it exists or lies

@@ -2,7 +2,7 @@
 #include "sandbox/gnutime.h"
 #include "sandbox/initproto.h"
 #include "util/die.h"
-#include "util/run.h"
+#include "util/spawn.h"
 
 #include <signal.h>
 #include <string.h>

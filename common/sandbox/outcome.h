@@ -4,7 +4,7 @@
  * wrapper's wait status, sc-init's report and whether we stopped it, the
  * status line and exit code, or an error and its exit code, and whether
  * the time file is kept.  No process, no file: unit-tested as is. */
-#include "sandbox/sandbox_run.h"
+#include "sandbox/supervise.h"
 #include "util/strbuf.h"
 
 struct sc_outcome {

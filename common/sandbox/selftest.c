@@ -4,7 +4,7 @@
 #include "sandbox/outcome.h"
 #include "util/argv.h"
 #include "util/die.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/safefile.h"
 
 #include <errno.h>
@@ -175,7 +175,7 @@ int sc_selftest_run(struct sc_sandbox sb, const char *libexecdir)
 	sb.init = init, sb.host_step = host_step, sb.probe = probe, sb.keep_output = 1;
 	sb.tree = s.tree, sb.toolchain = s.toolchain, sb.deps = s.deps;
 	struct sc_sandbox_result r;
-	int ran = sc_sandbox_run(&sb, s.time_file, args.v, SC_SELFTEST_TIMEOUT_S, &r);
+	int ran = sc_sandbox_supervise(&sb, s.time_file, args.v, SC_SELFTEST_TIMEOUT_S, &r);
 	int e = errno;
 	struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
 	struct sc_timefile tf;

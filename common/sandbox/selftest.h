@@ -5,7 +5,7 @@
  * temporary folders (DESIGN.md "The sandbox holds against
  * hostile code"), and GNU time's count of an orphan's CPU. */
 #include "sandbox/sandbox_args.h"
-#include "sandbox/sandbox_run.h"
+#include "sandbox/supervise.h"
 #include "contract/timefile.h"
 #include "util/strbuf.h"
 

@@ -17,6 +17,6 @@ int sc_path_within(const char *inner, const char *outer);
 /* 1 when path (after symlinks) is a regular file we may execute; 0 with
  * errno from stat/access otherwise. */
 int sc_is_executable_file(const char *path);
-/* (Overlap of two existing paths: sc_paths_overlap in precond.h.) */
+/* (Overlap of two existing paths: sc_paths_overlap in inputs.h.) */
 
 #endif

@@ -1,6 +1,6 @@
 #include "util/safefile.h"
 #include "util/die.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 
 #include <errno.h>

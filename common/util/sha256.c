@@ -1,6 +1,6 @@
 /* FIPS 180-4 SHA-256; small and dependency-free. */
 #include "util/sha256.h"
-#include "util/run.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -24,8 +24,8 @@ ALLOWED = {
     "plan": {"util", "contract", "git", "plan"},
     "sandbox": {"util", "contract", "git", "plan", "sandbox"},
     "report": {"util", "contract", "git", "plan", "report"},
-    "run": {"util", "contract", "git", "plan", "sandbox", "report", "run"},
-    "gen": {"util", "contract", "git", "plan", "sandbox", "report", "run"},
+    "porcelain": {"util", "contract", "git", "plan", "sandbox", "report", "porcelain"},
+    "gen": {"util", "contract", "git", "plan", "sandbox", "report", "porcelain"},
 }
 GENERATED = {"version.h", "paths.h", "srctree-id.h", "seccomp-bpf.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -5,7 +5,7 @@
 #include "util/decimal.h"
 #include "util/die.h"
 #include "util/options.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/seconds.h"
 #include "util/strbuf.h"
 

@@ -4,9 +4,9 @@
  * plan -> plan.json -> preconditions -> materialize base/ and head/ ->
  * per side: sandboxed prebuild, then one timed sample per selected file ->
  * parse each raw time file -> report.  Every step is a sibling stage run
- * with an argv (run/stage.h); this sequences them and keeps the
+ * with an argv (porcelain/stage.h); this sequences them and keeps the
  * workspace. */
-#include "run/state.h"
+#include "porcelain/state.h"
 
 /* The run with options O (validated); the stages live in DIR.  Returns the
  * exit code: 0 a complete measurement, 1 a measurement error, 3 a sandbox

@@ -1,9 +1,9 @@
-#include "sandbox/precond.h"
+#include "sandbox/inputs.h"
 #include "git/git.h"
 #include "util/json.h"
 #include "util/pathcheck.h"
 #include "util/safefile.h"
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/sha256.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
-#ifndef SC_SIGIGN_H
-#define SC_SIGIGN_H
+#ifndef SC_STOPSIGNALS_H
+#define SC_STOPSIGNALS_H
 /* The stop signals, and the ones a program must leave alone. */
 #include <signal.h>
 #include <stddef.h>

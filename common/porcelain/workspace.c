@@ -1,4 +1,4 @@
-#include "run/workspace.h"
+#include "porcelain/workspace.h"
 #include "util/die.h"
 #include "util/safefile.h"
 #include "util/sha256.h"

@@ -1,10 +1,10 @@
-#ifndef SC_RUN_SAMPLES_H
-#define SC_RUN_SAMPLES_H
+#ifndef SC_PORCELAIN_SAMPLES_H
+#define SC_PORCELAIN_SAMPLES_H
 /* A profile run's samples (DESIGN.md "Measurement"): every measurement,
  * or the reason there is none, becomes one line of samples.jsonl, decided
  * in-process by the contract layer (contract/rawsample, what sc-parse-time
  * prints) and bound to this run (run ID, plan digest, revision). */
-#include "run/state.h"
+#include "porcelain/state.h"
 
 /* Seconds as the progress lines show them: 2 decimals below 10, else 1
  * (allocated). */

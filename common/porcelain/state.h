@@ -1,5 +1,5 @@
-#ifndef SC_RUN_STATE_H
-#define SC_RUN_STATE_H
+#ifndef SC_PORCELAIN_STATE_H
+#define SC_PORCELAIN_STATE_H
 /* One profile run (DESIGN.md "Shape", "Measurement"): the operator's
  * options and what the run learns on its way (the plan and its digest,
  * the run ID, the toolchain, the samples so far, the progress steps).
@@ -7,7 +7,7 @@
  * them. */
 #include "contract/plan.h"
 #include "contract/sample.h"
-#include "sandbox/precond.h"
+#include "sandbox/inputs.h"
 #include "util/argv.h"
 #include "util/strbuf.h"
 

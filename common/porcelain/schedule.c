@@ -1,4 +1,4 @@
-#include "run/schedule.h"
+#include "porcelain/schedule.h"
 
 int sc_schedule_steps(const struct sc_plan *p, size_t on_side[2])
 {

@@ -1,6 +1,6 @@
-#include "run/samples.h"
+#include "porcelain/samples.h"
 #include "contract/rawsample.h"
-#include "run/workspace.h"
+#include "porcelain/workspace.h"
 #include "util/die.h"
 #include "util/safefile.h"
 

@@ -1,4 +1,4 @@
-#include "run/seal.h"
+#include "porcelain/seal.h"
 #include "git/srccheck.h"
 #include "util/die.h"
 #include "util/fswalk.h"

@@ -1,7 +1,7 @@
-/* Unit tests for common/util/sigign: the one list of stop signals, and
+/* Unit tests for common/util/stopsignals: the one list of stop signals, and
  * that a stop signal ignored at start stays out of the set we take over. */
 #include "unit_main.h"
-#include "util/sigign.h"
+#include "util/stopsignals.h"
 
 #include <signal.h>
 
@@ -38,7 +38,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("sigign");
+	Suite *s = suite_create("stopsignals");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, the_four_stop_signals);
 	tcase_add_test(tc, an_ignored_stop_signal_stays_out);

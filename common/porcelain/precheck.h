@@ -3,8 +3,8 @@
 /* A profile run's preconditions (DESIGN.md "Measurement"): all checked
  * before the workspace exists and before candidate code runs, so a refused
  * run leaves nothing behind. */
-#include "run/state.h"
-#include "run/stage.h"
+#include "porcelain/state.h"
+#include "porcelain/stage.h"
 
 /* 1. What needs neither the plan nor the workspace: Linux, GNU time, the
  * toolchain and the dependencies folders, a workspace that does not exist

@@ -1,5 +1,5 @@
-#ifndef SC_PRECOND_H
-#define SC_PRECOND_H
+#ifndef SC_INPUTS_H
+#define SC_INPUTS_H
 /* Preconditions checked on the host before any candidate code runs.  Each
  * returns 0, or -1 with a one-line reason in err (no trailing location). */
 #include "plan/manifest.h"

@@ -1,7 +1,7 @@
-#include "run/stage.h"
+#include "porcelain/stage.h"
 #include "util/die.h"
-#include "util/run.h"
-#include "util/sigign.h"
+#include "util/spawn.h"
+#include "util/stopsignals.h"
 
 #include <errno.h>
 #include <stdarg.h>

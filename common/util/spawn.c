@@ -1,4 +1,4 @@
-#include "util/run.h"
+#include "util/spawn.h"
 #include "util/die.h"
 
 #include <errno.h>

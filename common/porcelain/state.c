@@ -1,5 +1,5 @@
-#include "run/state.h"
-#include "run/stage.h"
+#include "porcelain/state.h"
+#include "porcelain/stage.h"
 #include "util/die.h"
 
 #include <stdarg.h>

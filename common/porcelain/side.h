@@ -1,10 +1,10 @@
-#ifndef SC_RUN_SIDE_H
-#define SC_RUN_SIDE_H
+#ifndef SC_PORCELAIN_SIDE_H
+#define SC_PORCELAIN_SIDE_H
 /* 5. The measurement (DESIGN.md "Measurement"): sides one at a time; per
  * side the tree goes to the sandbox user, Lake loads the workspace
  * read-only (preflight), the selected modules' imports are built
  * (prebuild), then each selected file is timed once, in the phase budget. */
-#include "run/state.h"
+#include "porcelain/state.h"
 
 void sc_run_measure(struct sc_run *r);
 

@@ -1,5 +1,5 @@
-#ifndef SC_RUN_SEAL_H
-#define SC_RUN_SEAL_H
+#ifndef SC_PORCELAIN_SEAL_H
+#define SC_PORCELAIN_SEAL_H
 /* What candidate code can touch in a side's tree (DESIGN.md "Sealed
  * measurement"): the tree is the operator's and read-only in the sandbox
  * but for .lake, the sandbox user's; Lake's compiled configuration, made
@@ -7,7 +7,7 @@
  * selected source and the Lake configuration files are checked against
  * the plan's blobs before and after each sample; after the side's last
  * step every file goes back to the operator, no setuid or setgid bit left. */
-#include "run/state.h"
+#include "porcelain/state.h"
 
 /* The tree's .lake, new (a committed .lake is refused) and the sandbox
  * user's, before candidate code first runs in the tree. */

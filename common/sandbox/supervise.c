@@ -1,9 +1,9 @@
-#include "sandbox/sandbox_run.h"
+#include "sandbox/supervise.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/taskclock.h"
 #include "util/die.h"
-#include "util/run.h"
-#include "util/sigign.h"
+#include "util/spawn.h"
+#include "util/stopsignals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -179,7 +179,7 @@ static int open_channels(struct sc_sandbox *sb, int *rd, int *wr)
 	return 0;
 }
 
-int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
+int sc_sandbox_supervise(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r)
 {
 	memset(r, 0, sizeof *r);

@@ -1,5 +1,5 @@
-#ifndef SC_SANDBOX_RUN_H
-#define SC_SANDBOX_RUN_H
+#ifndef SC_SUPERVISE_H
+#define SC_SUPERVISE_H
 /* One timed sandbox run on the host: GNU time around bwrap around sc-init,
  * an empty environment, a new process group, a deadline.  On the deadline
  * (or when we are asked to stop) the group gets SIGTERM, a short grace,
@@ -35,7 +35,7 @@ struct sc_sandbox_result {
 /* Hold the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT; those not
  * ignored when we were started) from now on: one that arrives while the
  * caller prepares (a temporary file, a folder) is taken up by the next
- * sc_sandbox_run, which then stops at once and lets the caller clean up. */
+ * sc_sandbox_supervise, which then stops at once and lets the caller clean up. */
 void sc_sandbox_hold_stop_signals(void);
 
 /* Mark every descriptor from 3 up close-on-exec: what the operator's shell
@@ -49,7 +49,7 @@ int sc_sandbox_no_inherited_descriptors(void);
  * r->loop_errno set when our wait failed and the run was killed; release
  * with sc_sandbox_result_release), -1 with errno when it could not be
  * started.  Dies (exit 3) when we cannot be the run's subreaper. */
-int sc_sandbox_run(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
+int sc_sandbox_supervise(struct sc_sandbox *sb, const char *time_file, const char *const *init_args,
                    double timeout_s, struct sc_sandbox_result *r);
 void sc_sandbox_result_release(struct sc_sandbox_result *r);
 

@@ -1,5 +1,5 @@
-#ifndef SC_RUN_H
-#define SC_RUN_H
+#ifndef SC_SPAWN_H
+#define SC_SPAWN_H
 /* Process spawning with an argv and an explicit environment; never a shell. */
 #include <sys/types.h>
 #include "util/strbuf.h"

@@ -1,7 +1,7 @@
 #ifndef SC_STAGE_H
 #define SC_STAGE_H
 /* Running sibling stages (sc-<name> in the exec dir) from a porcelain, with
- * interrupts forwarded: SIGINT/SIGTERM/SIGHUP/SIGQUIT (util/sigign) received by the porcelain are
+ * interrupts forwarded: SIGINT/SIGTERM/SIGHUP/SIGQUIT (util/stopsignals) received by the porcelain are
  * passed on as SIGTERM to every stage running at that moment, so a stage can
  * take its sandbox down, and are remembered for the porcelain to stop.
  * A stage is also sent SIGTERM when the porcelain dies without a chance to

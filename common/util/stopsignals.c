@@ -1,4 +1,4 @@
-#include "util/sigign.h"
+#include "util/stopsignals.h"
 
 const int sc_stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 const size_t sc_stop_signals_n = sizeof sc_stop_signals / sizeof *sc_stop_signals;
