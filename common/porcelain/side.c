@@ -459,12 +459,12 @@ enum sc_step_outcome sc_run_step_outcome(struct sc_run *r, int rc)
 static void sandbox_args(const struct sc_run *r, int side, const struct step *st, const char *name,
                          const char *timeout, const char *log, struct sc_argv *a)
 {
-	char *tree = sc_run_tree(r, side);
-	const char *fixed[] = {"--tree", tree, "--toolchain", r->o.toolchain, "--dependencies",
-	                       r->o.deps, "--time-file", st->time_file, "--timeout", timeout, NULL};
+	sc_argv_push(a, "--tree");
+	sc_argv_push_owned(a, sc_run_tree(r, side));
+	const char *fixed[] = {"--toolchain", r->o.toolchain, "--dependencies", r->o.deps,
+	                       "--time-file", st->time_file, "--timeout", timeout, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(a, *p);
-	free(tree);
 	if (r->o.lake_cache) {
 		sc_argv_push(a, "--cache");
 		sc_argv_push(a, r->o.lake_cache);
