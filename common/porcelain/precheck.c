@@ -66,9 +66,11 @@ void sc_run_check_host(struct sc_run *r)
 	sc_sandbox_check_gnu_time();
 	struct stat st;
 	struct strbuf why = STRBUF_INIT;
-	if (stat(r->o.toolchain, &st) == 0 && !S_ISDIR(st.st_mode) &&
-	    sc_toolchain_misnamed(r->o.toolchain, NULL, &why))
+	/* a file cannot wait; elan's folder waits for the plan, whose
+	 * lean-toolchain names the folder to pass (sc_check_toolchain) */
+	if (sc_toolchain_misnamed(r->o.toolchain, NULL, &why) == SC_TOOLCHAIN_A_FILE)
 		sc_die("%s", why.buf);
+	sb_release(&why);
 	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
 		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
 	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))

@@ -1,11 +1,16 @@
 #include "porcelain/profile.h"
+#include "contract/limits.h"
 #include "report/report.h"
+#include "report/report_args.h"
 #include "porcelain/precheck.h"
 #include "porcelain/side.h"
 #include "porcelain/stage.h"
 #include "porcelain/workspace.h"
+#include "sandbox/sandbox_args.h"
 #include "util/die.h"
+#include "util/execdir.h"
 #include "util/safefile.h"
+#include "util/seconds.h"
 #include "util/sha256.h"
 
 #include <stdio.h>
@@ -14,6 +19,60 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* 0. The options, checked as sc-report and sc-sandbox-exec check theirs,
+ * before anything runs. */
+static double seconds(const char *s, const char *flag, double dflt)
+{
+	double v = dflt;
+	if (s && sc_parse_seconds(s, &v) < 0)
+		sc_die("%s wants seconds between 0 and %d (%s %s)", flag, SC_SECONDS_MAX, flag, s);
+	return v;
+}
+
+static const char *env_fact(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* In GitHub Actions the report links to the run and to the server the
+ * repository lives on (GitHub Enterprise has its own). */
+static void links(struct sc_run_opts *o, struct strbuf *err)
+{
+	static const char *const names[3] = {"GITHUB_SERVER_URL", "GITHUB_REPOSITORY",
+	                                     "GITHUB_RUN_ID"};
+	o->server_url = env_fact(names[0]);
+	o->ci_repository = env_fact(names[1]);
+	o->ci_run_id = env_fact(names[2]);
+	if (sc_report_links_check(o->server_url, o->ci_repository, o->ci_run_id, names, err) < 0)
+		sc_die("%s", err->buf);
+}
+
+static void check_options(struct sc_profile_request *rq)
+{
+	struct sc_run_opts *o = &rq->o;
+	o->prebuild_timeout = seconds(rq->prebuild_timeout, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
+	o->sample_timeout = seconds(rq->sample_timeout, "--sample-timeout", SC_LIMIT_SAMPLE_S);
+	o->phase_timeout = seconds(rq->phase_timeout, "--phase-timeout", SC_LIMIT_PHASE_S);
+	struct strbuf err = STRBUF_INIT;
+	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox_uid, &o->sandbox_gid, &err) < 0)
+		sc_die("%s", err.buf);
+	o->sandbox_user = xasprintf("%u:%u", o->sandbox_uid, o->sandbox_gid);
+	struct sc_thresholds th;
+	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
+		sc_die("%s", err.buf);
+	links(o, &err);
+	unsigned long long bytes;
+	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
+		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",
+		       o->tmp_size);
+	unsigned n;
+	if (o->max_procs && sc_sandbox_max_procs(o->max_procs, &n) < 0)
+		sc_die("--max-procs wants a count from %u to 4194304 (--max-procs %s)", SC_SANDBOX_MAX_PROCS_MIN,
+		       o->max_procs);
+	sb_release(&err);
+}
 
 /* 2. The plan, kept byte for byte: its digest binds every sample. */
 static void make_plan(struct sc_run *r)
@@ -171,7 +230,8 @@ static void run_release(struct sc_run *r)
 	free(r->ws);
 }
 
-int sc_profile_run(const struct sc_run_opts *o, const char *dir)
+/* The run's phases in order, with the stages in DIR. */
+static int run(const struct sc_run_opts *o, const char *dir)
 {
 	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT, .samples = STRBUF_INIT,
 	                   .sealed = {SC_ARGV_INIT, SC_ARGV_INIT}};
@@ -201,5 +261,15 @@ int sc_profile_run(const struct sc_run_opts *o, const char *dir)
 		sc_workspace_release(r.ws); /* the report's room */
 	int rc = report(&r);
 	run_release(&r);
+	return rc;
+}
+
+int sc_profile_run(struct sc_profile_request *rq)
+{
+	check_options(rq);
+	char *dir = sc_exec_dir();
+	int rc = run(&rq->o, dir);
+	free((char *)rq->o.sandbox_user);
+	free(dir);
 	return rc;
 }

@@ -1,168 +1,122 @@
+/* One side's measurement, read top-down: sc_run_measure takes the sides in
+ * turn, measure_side runs one side's steps in order (preflight, the checks
+ * of T's configuration, prebuild, each selected file), and the last part
+ * of this file is what every step shares: the sandboxed call, and its
+ * outcome turned into a sample by the contract layer (contract/rawsample). */
 #include "porcelain/side.h"
 #include "contract/leanpath.h"
+#include "contract/rawsample.h"
 #include "contract/status.h"
 #include "plan/manifest.h"
 #include "porcelain/precheck.h"
-#include "porcelain/samples.h"
 #include "porcelain/schedule.h"
 #include "porcelain/seal.h"
 #include "porcelain/stage.h"
 #include "porcelain/workspace.h"
-#include "util/die.h"
-#include "util/spawn.h"
-#include "util/safefile.h"
 #include "sandbox/sandbox_args.h"
+#include "util/die.h"
+#include "util/fswalk.h"
+#include "util/safefile.h"
+#include "util/spawn.h"
 
-#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum sc_step_outcome sc_run_step_outcome(struct sc_run *r, int rc)
-{
-	if (rc == 0)
-		return SC_STEP_OK;
-	if (rc == 1)
-		return SC_STEP_FAILED;
-	if (sc_stage_system_failure(rc))
-		r->system_failed = 1;
-	return SC_STEP_NOT_RUN;
-}
+/* One sandboxed step's raw documents: WS/raw/<side>-<name>.time and .status. */
+struct step {
+	char *time_file, *status_file;
+};
 
-/* Below this much free space after a step, the step filled the disk. */
-#define DISK_FULL_BELOW (1ll << 20)
-
-/* Did the last step leave the disk full?  Then the reserve goes back to
- * the file system, so that the status lines, samples and the report fit,
- * and the step and every later one are disk_full, not a machine failure. */
-static int hit_full_disk(struct sc_run *r)
-{
-	if (r->disk_full)
-		return 1;
-	long long avail = sc_workspace_free(r->ws);
-	if (avail < 0 || avail >= DISK_FULL_BELOW)
-		return 0;
-	sc_workspace_release(r->ws);
-	r->disk_full = 1;
-	return 1;
-}
-
-/* A sample (FILE, or the side's prebuild when FILE is NULL) not measured
- * because the disk is full. */
-static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f)
-{
-	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
-	if (f)
-		sc_run_unmeasured(r, side, f, "disk_full", detail);
-	else
-		sc_run_prebuild_unmeasured(r, side, "disk_full", detail);
-	sc_run_progress(r, "%s %s: not run (disk_full)", sc_side_name(side), f ? f->path : "prebuild");
-}
-
-/* Run one command in the side's sandbox; the status line is kept beside the
- * raw counters.  Returns sc-sandbox-exec's exit code. */
-static int sandboxed_log(struct sc_run *r, int side, const char *name, double timeout,
-                         const char *const *cmd, char **time_file, char **status_file,
-                         const char *log)
-{
-	char *tree = sc_run_tree(r, side);
-	*time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
-	*status_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "status");
-	char *timeout_s = xasprintf("%.3f", timeout);
-	struct sc_argv a = SC_ARGV_INIT;
-	const char *fixed[] = {"--tree", tree, "--toolchain", r->o.toolchain, "--dependencies",
-	                       r->o.deps, "--time-file", *time_file, "--timeout", timeout_s, NULL};
-	for (const char *const *p = fixed; *p; p++)
-		sc_argv_push(&a, *p);
-	if (r->o.lake_cache) {
-		sc_argv_push(&a, "--cache");
-		sc_argv_push(&a, r->o.lake_cache);
-	}
-	if (log) {
-		sc_argv_push(&a, "--log");
-		sc_argv_push(&a, log);
-	} else if (r->o.keep_logs) {
-		sc_argv_push(&a, "--log");
-		sc_argv_push_owned(&a, sc_run_log_path(r, side, name));
-	}
-	sc_run_push_bwrap(r, &a, 1);
-	sc_run_push_sealed(r, side, &a);
-	sc_argv_push(&a, "--");
-	for (const char *const *p = cmd; *p; p++)
-		sc_argv_push(&a, *p);
-	struct strbuf status = STRBUF_INIT;
-	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &status);
-	sc_run_stop_if_interrupted(r);
-	if (hit_full_disk(r))
-		rc = 1; /* it ran: neither a machine failure nor counters to trust */
-	if (status.len && !r->disk_full)
-		sc_write_file_atomic_or_die(*status_file, status.buf, status.len, "status line");
-	sb_release(&status);
-	sc_argv_release(&a);
-	free(tree);
-	free(timeout_s);
-	return rc;
-}
-
-static int sandboxed(struct sc_run *r, int side, const char *name, double timeout,
-                     const char *const *cmd, char **time_file, char **status_file)
-{
-	return sandboxed_log(r, side, name, timeout, cmd, time_file, status_file, NULL);
-}
-
-/* Candidate code ran in the tree (the prebuild, earlier samples, this
- * sample): the file measured and the Lake configuration must still be the
- * plan's blobs, WHEN ("before" or "after") the sample.  1 if they are;
- * else the sample is the error source_changed. */
+static double measure_side(struct sc_run *r, int side, double phase_used);
+static void preflight(struct sc_run *r, int side);
+static void check_targets_known(struct sc_run *r, int side);
+static void check_dep_builds(struct sc_run *r, int side);
+static int prebuild(struct sc_run *r, int side);
+static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout);
+static void all_disk_full(struct sc_run *r, int side);
+static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f);
+static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built);
 static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
-                              const char *when)
+                              const char *when);
+static int sandboxed(struct sc_run *r, int side, struct step *st, const char *name, double timeout,
+                     const char *const *cmd, const char *log);
+static void step_release(struct step *st);
+static int timed_out(const char *status_file);
+static int exited_with(const char *status_file, int code);
+static void unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
+                       const char *detail);
+static int measured(struct sc_run *r, int side, const char *id, const struct step *st,
+                    struct sc_sample *s);
+static void progress(struct sc_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void sc_run_measure(struct sc_run *r)
 {
-	struct strbuf why = STRBUF_INIT;
-	int same = sc_run_measured_unchanged(r, side, f, &why);
-	if (!same) {
-		char *detail = xasprintf("%s its sample: %s", when, why.buf);
-		sc_run_unmeasured(r, side, f, "source_changed", detail);
-		sc_run_progress(r, "%s %s: not measured (source changed %s its sample: %s)",
-		                sc_side_name(side), f->path, when, why.buf);
-		free(detail);
+	size_t on_side[2];
+	r->steps = sc_schedule_steps(&r->plan, on_side);
+	double phase_used = 0;
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
+		if (on_side[side])
+			phase_used = measure_side(r, side, phase_used);
+}
+
+/* The side's tree goes to the sandbox user, Lake loads it (preflight),
+ * T's configuration is asked once for both sides, the imports are built
+ * (prebuild), then each selected file is sampled between two checks of
+ * the tree and the tree is given back.  The phase budget covers timed
+ * samples only, never the prebuilds; its clock runs on across sides.
+ * Returns the budget used so far. */
+static double measure_side(struct sc_run *r, int side, double phase_used)
+{
+	if (r->disk_full) {
+		all_disk_full(r, side);
+		return phase_used;
 	}
-	sb_release(&why);
-	return same;
+	sc_run_prepare_tree(r, side);
+	preflight(r, side);
+	if (!r->deps_checked) {
+		check_targets_known(r, side);
+		check_dep_builds(r, side);
+	}
+	int built = prebuild(r, side);
+	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
+	for (size_t i = 0; i < r->plan.n_files; i++) {
+		const struct sc_plan_file *f = &r->plan.files[i];
+		if (!sc_change_on_side(f->change, side))
+			continue;
+		r->step++;
+		if (r->disk_full) {
+			disk_full_sample(r, side, f);
+			continue;
+		}
+		if (built != 1) {
+			not_built(r, side, f, built);
+			continue;
+		}
+		double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
+		if (!sc_phase_can_start(left)) {
+			unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
+			progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
+		} else if (measured_unchanged(r, side, f, "before")) {
+			sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
+		}
+	}
+	sc_run_give_back(r, side);
+	return sc_monotonic_now() - phase_start;
 }
 
-/* The command's status line, read; 0 when there is none. */
-static int read_status(const char *status_file, struct sc_status *st)
-{
-	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
-	int ok = sc_read_file(status_file, &buf, 4096) == 0 &&
-	         sc_status_from_json(buf.buf, buf.len, st, &err) == 0;
-	sb_release(&buf);
-	sb_release(&err);
-	return ok;
-}
-
-/* 1 when the status line says the command ran out of time. */
-static int timed_out(const char *status_file)
-{
-	struct sc_status st = {0};
-	return read_status(status_file, &st) && st.timed_out;
-}
-
-/* 1 when the status line says the command exited with CODE. */
-static int exited_with(const char *status_file, int code)
-{
-	struct sc_status st = {0};
-	return read_status(status_file, &st) && !st.timed_out && st.exit_code == code;
-}
+/* ---- the preflight and the checks of T's configuration ---- */
 
 /* Lake loads the workspace read-only before anything is built (DESIGN.md
  * "Real Lake": git in every dependency, the lakefile.lean config cache). */
 static void preflight(struct sc_run *r, int side)
 {
 	const char *cmd[] = {"lake", "env", "true", NULL};
-	char *time_file, *status_file;
-	int rc = sandboxed(r, side, "preflight", r->o.prebuild_timeout, cmd, &time_file, &status_file);
+	struct step st;
+	int rc = sandboxed(r, side, &st, "preflight", r->o.prebuild_timeout, cmd, NULL);
 	struct strbuf why = STRBUF_INIT;
 	if (rc == 1 && sc_run_preflight_diagnosis(r, &why))
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake could not load the %s workspace in the sandbox: %s (%s)",
@@ -178,8 +132,7 @@ static void preflight(struct sc_run *r, int side)
 		             sc_side_name(side), hint, r->o.deps);
 	}
 	sc_run_seal_config(r, side);
-	free(time_file);
-	free(status_file);
+	step_release(&st);
 }
 
 /* The prebuild's targets for SIDE (every side when SIDE is -1), "+A.B:deps"
@@ -221,22 +174,22 @@ static void check_targets_known(struct sc_run *r, int side)
 	const char *name = "lake-targets";
 	char *log = r->o.keep_logs ? sc_run_log_path(r, side, name)
 	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
-	char *time_file, *status_file;
-	int rc = sandboxed_log(r, side, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
-	                       &time_file, &status_file, log);
+	struct step st;
+	int rc = sandboxed(r, side, &st, name, r->o.prebuild_timeout, (const char *const *)cmd.v, log);
 	if (rc != 0 && rc != 1)
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake's check of the selected modules did not run in the "
 		             "sandbox (%s)", r->ws);
 	struct strbuf out = STRBUF_INIT;
 	const struct sc_plan_file *f = NULL;
-	if (rc == 1 && exited_with(status_file, 1) &&
+	if (rc == 1 && exited_with(st.status_file, 1) &&
 	    sc_read_file(log, &out, SC_SANDBOX_LOG_MAX + 4096) == 0)
 		f = sc_run_unknown_target(&r->plan, out.buf, out.len);
 	if (!r->o.keep_logs)
 		unlink(log);
 	sb_release(&out);
 	sc_argv_release(&cmd);
-	free(log), free(time_file), free(status_file);
+	free(log);
+	step_release(&st);
 	if (f) /* the plan's: still ours; nothing else is left to leak */
 		sc_die("no lean_lib of T's configuration builds module %s, so %s cannot be measured "
 		       "(Lake: \"unknown module\"): add it to a lean_lib's roots or globs, or drop its root "
@@ -244,22 +197,61 @@ static void check_targets_known(struct sc_run *r, int side)
 		       f->module, f->path, r->plan.tooling);
 }
 
-/* nftw's context: the "+A.B" target of every olean below dep_lib. */
-static struct sc_argv *dep_targets;
-static size_t dep_lib_len;
-static int dep_olean(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* sc_fswalk_list's visit: the "+A.B" target of every prepared module
+ * (A/B.olean) below a dependency's build/lib/lean, pushed onto CTX. */
+static int push_olean_target(const char *rel, const struct stat *st, void *ctx)
 {
-	(void)st, (void)ftw;
-	size_t n = strlen(path);
-	if (flag != FTW_F || n <= dep_lib_len + 7 || strcmp(path + n - 6, ".olean") != 0)
+	size_t n = strlen(rel);
+	if (S_ISDIR(st->st_mode) || S_ISLNK(st->st_mode) || n <= 6 ||
+	    strcmp(rel + n - 6, ".olean") != 0)
 		return 0;
-	char *rel = xasprintf("%.*s.lean", (int)(n - dep_lib_len - 7), path + dep_lib_len + 1);
+	char *lean = xasprintf("%.*s.lean", (int)(n - 6), rel);
 	struct strbuf mod = STRBUF_INIT;
-	if (sc_lean_module_of(rel, &mod) == 0)
-		sc_argv_push_owned(dep_targets, xasprintf("+%s", mod.buf));
+	if (sc_lean_module_of(lean, &mod) == 0)
+		sc_argv_push_owned(ctx, xasprintf("+%s", mod.buf));
 	sb_release(&mod);
-	free(rel);
+	free(lean);
 	return 0;
+}
+
+/* One dependency's prepared modules, checked up to date in the sandbox;
+ * dies naming the dependency when Lake would rebuild them. */
+static void check_dep_build(struct sc_run *r, int side, const struct sc_manifest_pkg *p)
+{
+	char *lib = xasprintf("%s/%s%s%s/.lake/build/lib/lean", r->o.deps, p->name, p->subdir ? "/" : "",
+	                      p->subdir ? p->subdir : "");
+	struct sc_argv cmd = SC_ARGV_INIT;
+	sc_argv_push(&cmd, "lake");
+	sc_argv_push(&cmd, "build");
+	sc_argv_push(&cmd, "--no-build");
+	size_t fixed = cmd.n;
+	struct stat st;
+	char *where = NULL;
+	/* a link in its place is not followed, as no link below it is */
+	if (lstat(lib, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    sc_fswalk_list(lib, push_olean_target, &cmd, &where) != 0)
+		sc_die_sys_errno("cannot list dependency \"%s\"'s build (%s)", p->name, where ? where : lib);
+	free(lib);
+	if (cmd.n > fixed) {
+		char *name = xasprintf("preflight-%s", p->name);
+		struct step step;
+		int rc = sandboxed(r, side, &step, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
+		                   NULL);
+		step_release(&step);
+		if (rc != 0) {
+			char *hint = sc_run_output_hint(r, side, name);
+			free(name);
+			sc_stage_die(rc, SC_EXIT_USAGE,
+			             "dependency \"%s\" was not prepared for this toolchain and "
+			             "workspace: Lake finds its built modules out of date and would rebuild "
+			             "them into the read-only --dependencies; prepare it with `lake build` "
+			             "in a trusted checkout of T with this toolchain (no LEAN_GITHASH or "
+			             "option changes); %s (%s/%s)",
+			             p->name, hint, r->o.deps, p->name);
+		}
+		free(name);
+	}
+	sc_argv_release(&cmd);
 }
 
 /* Lake rebuilds a dependency module whose trace is stale (another Lean
@@ -274,111 +266,85 @@ static void check_dep_builds(struct sc_run *r, int side)
 {
 	struct sc_manifest m;
 	sc_run_read_manifest(r, &m);
-	for (size_t i = 0; i < m.n; i++) {
-		const struct sc_manifest_pkg *p = &m.pkgs[i];
-		char *lib = xasprintf("%s/%s%s%s/.lake/build/lib/lean", r->o.deps, p->name, p->subdir ? "/" : "",
-		                      p->subdir ? p->subdir : "");
-		struct sc_argv cmd = SC_ARGV_INIT;
-		sc_argv_push(&cmd, "lake");
-		sc_argv_push(&cmd, "build");
-		sc_argv_push(&cmd, "--no-build");
-		size_t fixed = cmd.n;
-		dep_targets = &cmd, dep_lib_len = strlen(lib);
-		struct stat st;
-		if (stat(lib, &st) == 0 && nftw(lib, dep_olean, 32, FTW_PHYS) != 0)
-			sc_die_sys_errno("cannot list dependency \"%s\"'s build (%s)", p->name, lib);
-		free(lib);
-		if (cmd.n > fixed) {
-			char *name = xasprintf("preflight-%s", p->name), *time_file, *status_file;
-			int rc = sandboxed(r, side, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
-			                   &time_file, &status_file);
-			free(time_file), free(status_file);
-			if (rc != 0) {
-				char *hint = sc_run_output_hint(r, side, name);
-				free(name);
-				sc_stage_die(rc, SC_EXIT_USAGE,
-				             "dependency \"%s\" was not prepared for this toolchain and "
-				             "workspace: Lake finds its built modules out of date and would rebuild "
-				             "them into the read-only --dependencies; prepare it with `lake build` "
-				             "in a trusted checkout of T with this toolchain (no LEAN_GITHASH or "
-				             "option changes); %s (%s/%s)",
-				             p->name, hint, r->o.deps, p->name);
-			}
-			free(name);
-		}
-		sc_argv_release(&cmd);
-	}
+	for (size_t i = 0; i < m.n; i++)
+		check_dep_build(r, side, &m.pkgs[i]);
 	sc_manifest_free(&m);
 	r->deps_checked = 1;
 }
+
+/* ---- the prebuild ---- */
 
 static void prebuild_progress(struct sc_run *r, int side, size_t nmod, enum sc_step_outcome out,
                               int late, double wall)
 {
 	const char *s = nmod == 1 ? "" : "s";
 	if (out == SC_STEP_OK) {
-		sc_run_progress(r, "%s prebuild (%zu module%s): %.1f s wall", sc_side_name(side), nmod, s,
-		                wall);
+		progress(r, "%s prebuild (%zu module%s): %.1f s wall", sc_side_name(side), nmod, s, wall);
 		return;
 	}
 	char *hint = sc_run_output_hint(r, side, "prebuild");
-	sc_run_progress(r, "%s prebuild (%zu module%s): FAILED (%s; %s)", sc_side_name(side), nmod, s,
-	                out == SC_STEP_NOT_RUN ? "sandbox did not run" :
-	                late                   ? "prebuild_timeout" : "lake build failed",
-	                hint);
+	progress(r, "%s prebuild (%zu module%s): FAILED (%s; %s)", sc_side_name(side), nmod, s,
+	         out == SC_STEP_NOT_RUN ? "sandbox did not run" :
+	         late                   ? "prebuild_timeout" : "lake build failed",
+	         hint);
 	free(hint);
 }
 
 /* 1 built, 0 failed, -1 ran out of time.  `+Mod:deps` builds each selected
  * module's import cone but not the module (Build/Facets.lean), so the
- * module is elaborated once per side, in its sample. */
+ * module is elaborated once per side, in its sample.  The prebuild's own
+ * counters are the sample "<side>:@prebuild". */
 static int prebuild(struct sc_run *r, int side)
 {
 	struct sc_argv cmd = SC_ARGV_INIT;
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
 	size_t nmod = push_targets(r, side, &cmd);
-	char *time_file, *status_file;
+	struct step st;
 	double t0 = sc_monotonic_now();
-	int rc = sandboxed(r, side, "prebuild", r->o.prebuild_timeout, cmd.v, &time_file, &status_file);
+	int rc = sandboxed(r, side, &st, "prebuild", r->o.prebuild_timeout, cmd.v, NULL);
 	double wall = sc_monotonic_now() - t0;
 	enum sc_step_outcome out = sc_run_step_outcome(r, rc);
 	r->step++;
+	int built = 0;
 	if (r->disk_full) {
 		disk_full_sample(r, side, NULL);
-		sc_argv_release(&cmd);
-		free(time_file);
-		free(status_file);
-		return 0;
+	} else {
+		struct sc_sample s = {0};
+		if (out != SC_STEP_NOT_RUN)
+			measured(r, side, SC_PREBUILD_ID, &st, &s);
+		else
+			unmeasured(r, side, SC_PREBUILD_ID, "sandbox_failed",
+			           "sc-sandbox-exec could not run the prebuild");
+		sc_sample_free(&s);
+		int late = out == SC_STEP_FAILED && timed_out(st.status_file);
+		prebuild_progress(r, side, nmod, out, late, wall);
+		built = out == SC_STEP_OK ? 1 : late ? -1 : 0;
 	}
-	sc_run_prebuild_sample(r, side, rc, time_file, status_file);
-	int late = out == SC_STEP_FAILED && timed_out(status_file);
-	prebuild_progress(r, side, nmod, out, late, wall);
 	sc_argv_release(&cmd);
-	free(time_file);
-	free(status_file);
-	return out == SC_STEP_OK ? 1 : late ? -1 : 0;
+	step_release(&st);
+	return built;
 }
+
+/* ---- each selected file ---- */
 
 /* The counters of a sample that ran, recorded; its progress line. */
 static void record_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
-                          const char *time_file, const char *status_file)
+                          const struct step *st)
 {
-	char *sample = xasprintf("%s:%s", sc_side_name(side), f->id);
 	struct sc_sample s;
-	if (sc_run_parse_raw(r, side, sample, time_file, status_file, &s)) {
+	if (measured(r, side, f->id, st, &s)) {
 		char *cpu = sc_run_fmt_seconds(s.cpu_s), *wall = sc_run_fmt_seconds(s.wall_s);
-		sc_run_progress(r, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu, wall);
+		progress(r, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu, wall);
 		free(cpu);
 		free(wall);
 	} else {
 		char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
-		sc_run_progress(r, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error,
-		                *hint ? "; " : "", hint);
+		progress(r, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error,
+		         *hint ? "; " : "", hint);
 		free(hint);
 	}
 	sc_sample_free(&s);
-	free(sample);
 }
 
 /* One timed sample: `lake lean` passes the package's leanOptions
@@ -388,18 +354,37 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
 static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout)
 {
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
-	char *time_file, *status_file;
-	int rc = sandboxed(r, side, f->id, timeout, cmd, &time_file, &status_file);
+	struct step st;
+	int rc = sandboxed(r, side, &st, f->id, timeout, cmd, NULL);
 	if (r->disk_full) {
 		disk_full_sample(r, side, f);
 	} else if (sc_run_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
-		sc_run_unmeasured(r, side, f, "sandbox_failed", "sc-sandbox-exec could not run the sample");
-		sc_run_progress(r, "%s %s: sandbox did not run", sc_side_name(side), f->path);
+		unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
+		progress(r, "%s %s: sandbox did not run", sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "after")) {
-		record_sample(r, side, f, time_file, status_file);
+		record_sample(r, side, f, &st);
 	}
-	free(time_file);
-	free(status_file);
+	step_release(&st);
+}
+
+/* Candidate code ran in the tree (the prebuild, earlier samples, this
+ * sample): the file measured and the Lake configuration must still be the
+ * plan's blobs, WHEN ("before" or "after") the sample.  1 if they are;
+ * else the sample is the error source_changed. */
+static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
+                              const char *when)
+{
+	struct strbuf why = STRBUF_INIT;
+	int same = sc_run_measured_unchanged(r, side, f, &why);
+	if (!same) {
+		char *detail = xasprintf("%s its sample: %s", when, why.buf);
+		unmeasured(r, side, f->id, "source_changed", detail);
+		progress(r, "%s %s: not measured (source changed %s its sample: %s)", sc_side_name(side),
+		         f->path, when, why.buf);
+		free(detail);
+	}
+	sb_release(&why);
+	return same;
 }
 
 /* A selected file of a side whose prebuild did not build (BUILT 0 failed,
@@ -409,66 +394,238 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 	char *hint = sc_run_output_hint(r, side, "prebuild");
 	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
 	                         built ? "ran out of time" : "failed", hint);
-	sc_run_unmeasured(r, side, f, built ? "prebuild_timeout" : "prebuild_failed", detail);
+	unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
 	free(detail);
 	free(hint);
-	sc_run_progress(r, "%s %s: not run (%s)", sc_side_name(side), f->path,
-	                built ? "prebuild_timeout" : "prebuild failed");
+	progress(r, "%s %s: not run (%s)", sc_side_name(side), f->path,
+	         built ? "prebuild_timeout" : "prebuild failed");
 }
 
-/* The phase budget covers timed samples only, never the prebuilds; its
- * clock runs on across sides.  Returns the budget used so far. */
-static double measure_side(struct sc_run *r, int side, double phase_used)
+/* ---- a full disk ---- */
+
+/* A sample (FILE, or the side's prebuild when FILE is NULL) not measured
+ * because the disk is full. */
+static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f)
 {
-	if (r->disk_full) {
-		r->step++;
-		disk_full_sample(r, side, NULL);
-		for (size_t i = 0; i < r->plan.n_files; i++)
-			if (sc_change_on_side(r->plan.files[i].change, side)) {
-				r->step++;
-				disk_full_sample(r, side, &r->plan.files[i]);
-			}
-		return phase_used;
-	}
-	sc_run_prepare_tree(r, side);
-	preflight(r, side);
-	if (!r->deps_checked) {
-		check_targets_known(r, side);
-		check_dep_builds(r, side);
-	}
-	int built = prebuild(r, side);
-	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
-	for (size_t i = 0; i < r->plan.n_files; i++) {
-		const struct sc_plan_file *f = &r->plan.files[i];
-		if (!sc_change_on_side(f->change, side))
-			continue;
-		r->step++;
-		if (r->disk_full) {
-			disk_full_sample(r, side, f);
-			continue;
-		}
-		if (built != 1) {
-			not_built(r, side, f, built);
-			continue;
-		}
-		double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
-		if (!sc_phase_can_start(left)) {
-			sc_run_unmeasured(r, side, f, "deadline_exceeded", "the timed phase budget was spent");
-			sc_run_progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
-		} else if (measured_unchanged(r, side, f, "before")) {
-			sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
-		}
-	}
-	sc_run_give_back(r, side);
-	return sc_monotonic_now() - phase_start;
+	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
+	unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, "disk_full", detail);
+	progress(r, "%s %s: not run (disk_full)", sc_side_name(side), f ? f->path : "prebuild");
 }
 
-void sc_run_measure(struct sc_run *r)
+/* A side that starts on a full disk: every step of it is disk_full. */
+static void all_disk_full(struct sc_run *r, int side)
 {
-	size_t on_side[2];
-	r->steps = sc_schedule_steps(&r->plan, on_side);
-	double phase_used = 0;
-	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
-		if (on_side[side])
-			phase_used = measure_side(r, side, phase_used);
+	r->step++;
+	disk_full_sample(r, side, NULL);
+	for (size_t i = 0; i < r->plan.n_files; i++)
+		if (sc_change_on_side(r->plan.files[i].change, side)) {
+			r->step++;
+			disk_full_sample(r, side, &r->plan.files[i]);
+		}
+}
+
+/* Below this much free space after a step, the step filled the disk. */
+#define DISK_FULL_BELOW (1ll << 20)
+
+/* Did the last step leave the disk full?  Then the reserve goes back to
+ * the file system, so that the status lines, samples and the report fit,
+ * and the step and every later one are disk_full, not a machine failure. */
+static int hit_full_disk(struct sc_run *r)
+{
+	if (r->disk_full)
+		return 1;
+	long long avail = sc_workspace_free(r->ws);
+	if (avail < 0 || avail >= DISK_FULL_BELOW)
+		return 0;
+	sc_workspace_release(r->ws);
+	r->disk_full = 1;
+	return 1;
+}
+
+/* ---- what every step shares: the sandboxed call and its sample ---- */
+
+enum sc_step_outcome sc_run_step_outcome(struct sc_run *r, int rc)
+{
+	if (rc == 0)
+		return SC_STEP_OK;
+	if (rc == 1)
+		return SC_STEP_FAILED;
+	if (sc_stage_system_failure(rc))
+		r->system_failed = 1;
+	return SC_STEP_NOT_RUN;
+}
+
+/* sc-sandbox-exec's arguments for one step of the side, up to "--". */
+static void sandbox_args(const struct sc_run *r, int side, const struct step *st, const char *name,
+                         const char *timeout, const char *log, struct sc_argv *a)
+{
+	sc_argv_push(a, "--tree");
+	sc_argv_push_owned(a, sc_run_tree(r, side));
+	const char *fixed[] = {"--toolchain", r->o.toolchain, "--dependencies", r->o.deps,
+	                       "--time-file", st->time_file, "--timeout", timeout, NULL};
+	for (const char *const *p = fixed; *p; p++)
+		sc_argv_push(a, *p);
+	if (r->o.lake_cache) {
+		sc_argv_push(a, "--cache");
+		sc_argv_push(a, r->o.lake_cache);
+	}
+	if (log) {
+		sc_argv_push(a, "--log");
+		sc_argv_push(a, log);
+	} else if (r->o.keep_logs) {
+		sc_argv_push(a, "--log");
+		sc_argv_push_owned(a, sc_run_log_path(r, side, name));
+	}
+	sc_run_push_bwrap(r, a, 1);
+	sc_run_push_sealed(r, side, a);
+	sc_argv_push(a, "--");
+}
+
+/* Run one command in the side's sandbox, its output to LOG (NULL: to
+ * WS/logs/ with --keep-logs, else nowhere); the status line is kept beside
+ * the raw counters, both named in ST.  Returns sc-sandbox-exec's exit code. */
+static int sandboxed(struct sc_run *r, int side, struct step *st, const char *name, double timeout,
+                     const char *const *cmd, const char *log)
+{
+	st->time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
+	st->status_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "status");
+	char *timeout_s = xasprintf("%.3f", timeout);
+	struct sc_argv a = SC_ARGV_INIT;
+	sandbox_args(r, side, st, name, timeout_s, log, &a);
+	for (const char *const *p = cmd; *p; p++)
+		sc_argv_push(&a, *p);
+	struct strbuf status = STRBUF_INIT;
+	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &status);
+	sc_run_stop_if_interrupted(r);
+	if (hit_full_disk(r))
+		rc = 1; /* it ran: neither a machine failure nor counters to trust */
+	if (status.len && !r->disk_full)
+		sc_write_file_atomic_or_die(st->status_file, status.buf, status.len, "status line");
+	sb_release(&status);
+	sc_argv_release(&a);
+	free(timeout_s);
+	return rc;
+}
+
+static void step_release(struct step *st)
+{
+	free(st->time_file);
+	free(st->status_file);
+}
+
+/* The command's status line, read; 0 when there is none. */
+static int read_status(const char *status_file, struct sc_status *st)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	int ok = sc_read_file(status_file, &buf, 4096) == 0 &&
+	         sc_status_from_json(buf.buf, buf.len, st, &err) == 0;
+	sb_release(&buf);
+	sb_release(&err);
+	return ok;
+}
+
+/* 1 when the status line says the command ran out of time. */
+static int timed_out(const char *status_file)
+{
+	struct sc_status st = {0};
+	return read_status(status_file, &st) && st.timed_out;
+}
+
+/* 1 when the status line says the command exited with CODE. */
+static int exited_with(const char *status_file, int code)
+{
+	struct sc_status st = {0};
+	return read_status(status_file, &st) && !st.timed_out && st.exit_code == code;
+}
+
+/* S bound to this run as the sample "<side>:<id>" (ID a file's, or
+ * SC_PREBUILD_ID): run ID, plan digest, the side's commit. */
+static void bind(const struct sc_run *r, int side, const char *id, struct sc_sample *s)
+{
+	memset(s, 0, sizeof *s);
+	s->run_id = xstrdup(r->run_id);
+	s->plan_digest = xstrdup(r->digest);
+	s->revision = xstrdup(sc_plan_side_rev(&r->plan, side));
+	s->sample = xasprintf("%s:%s", sc_side_name(side), id);
+}
+
+/* S recorded as the line sc-parse-time would print for it; S becomes that
+ * line parsed back (its detail bounded).  Returns S->ok. */
+static int record(struct sc_run *r, struct sc_sample *s)
+{
+	struct strbuf line = STRBUF_INIT, err = STRBUF_INIT;
+	sc_run_stop_if_interrupted(r);
+	sc_sample_to_json(s, &line);
+	sc_sample_free(s);
+	if (sc_sample_from_json(line.buf, line.len, s, &err) < 0)
+		sc_die_sys("internal: a sample fails its own validation: %s", err.buf);
+	sb_release(&err);
+	sb_add(&r->samples, line.buf, line.len);
+	sb_release(&line);
+	if (!s->ok)
+		r->measurement_failed = 1;
+	return s->ok;
+}
+
+/* The sample "<side>:<id>" is REASON (an error of the sample schema), with
+ * DETAIL; no measurement. */
+static void unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
+                       const char *detail)
+{
+	struct sc_sample s;
+	bind(r, side, id, &s);
+	sc_sample_unmeasured(&s, reason, detail);
+	record(r, &s);
+	sc_sample_free(&s);
+}
+
+/* The sample "<side>:<id>" from the step's status line and time file (it
+ * ran: sc-sandbox-exec exited 0 or 1); recorded, and returned parsed in S.
+ * Returns S->ok. */
+static int measured(struct sc_run *r, int side, const char *id, const struct step *st,
+                    struct sc_sample *s)
+{
+	struct strbuf line = STRBUF_INIT;
+	if (sc_read_file(st->status_file, &line, SC_RAW_INPUT_MAX) < 0)
+		sc_die_path_errno("cannot read the status line (%s)", st->status_file);
+	bind(r, side, id, s);
+	sc_sample_from_raw(s, line.buf, line.len, st->time_file);
+	sb_release(&line);
+	return record(r, s);
+}
+
+/* "[step/steps] what" on stderr, unless --quiet. */
+static void progress(struct sc_run *r, const char *fmt, ...)
+{
+	if (r->o.quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "[%d/%d] ", r->step, r->steps);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	va_end(ap);
+}
+
+/* ---- what the progress and failure lines say ---- */
+
+char *sc_run_fmt_seconds(double s) { return xasprintf("%.*f", s < 10 ? 2 : 1, s); }
+
+char *sc_run_log_path(const struct sc_run *r, int side, const char *name)
+{
+	char *stem = sc_workspace_stem(sc_side_name(side), name);
+	char *path = xasprintf("%s/logs/%s.log", r->ws, stem);
+	free(stem);
+	return path;
+}
+
+char *sc_run_output_hint(const struct sc_run *r, int side, const char *name)
+{
+	if (!r->o.keep_logs)
+		return xstrdup("rerun with --keep-logs to keep Lake's output");
+	char *stem = sc_workspace_stem(sc_side_name(side), name);
+	char *hint = xasprintf("Lake's output: logs/%s.log", stem);
+	free(stem);
+	return hint;
 }

@@ -2,22 +2,7 @@
 #include "porcelain/stage.h"
 #include "util/die.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-
-void sc_run_progress(struct sc_run *r, const char *fmt, ...)
-{
-	if (r->o.quiet)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "[%d/%d] ", r->step, r->steps);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	va_end(ap);
-}
 
 void sc_run_stop_if_interrupted(const struct sc_run *r)
 {

@@ -3,8 +3,7 @@
 /* One profile run (DESIGN.md "Shape", "Measurement"): the operator's
  * options and what the run learns on its way (the plan and its digest,
  * the run ID, the toolchain, the samples so far, the progress steps).
- * profile.c sequences the phases; precheck.c, side.c and samples.c hold
- * them. */
+ * profile.c sequences the phases; precheck.c and side.c hold them. */
 #include "contract/plan.h"
 #include "contract/sample.h"
 #include "sandbox/inputs.h"
@@ -46,8 +45,6 @@ struct sc_run {
 	int disk_full;          /* a step left the disk full: the rest of the run is disk_full */
 };
 
-/* "[step/steps] what" on stderr, unless --quiet. */
-void sc_run_progress(struct sc_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Dies with 128+N when signal N interrupted the run (the stages got it). */
 void sc_run_stop_if_interrupted(const struct sc_run *r);
 /* The operator's bubblewrap, when named, for every sandbox-exec call; with

@@ -34,17 +34,18 @@ static int is_elan_folder(const char *dir)
 	return 0;
 }
 
-int sc_toolchain_misnamed(const char *dir, const char *lean_toolchain, struct strbuf *err)
+enum sc_toolchain_misnamed sc_toolchain_misnamed(const char *dir, const char *lean_toolchain,
+                                                 struct strbuf *err)
 {
 	const char *tc = lean_toolchain ? lean_toolchain : "$(cat lean-toolchain)";
 	struct stat st;
 	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
 		sb_addf(err, "--toolchain is a file, not a toolchain folder; " TOOLCHAIN_FIX(tc));
 		sb_addf(err, " (--toolchain %s)", dir);
-		return 1;
+		return SC_TOOLCHAIN_A_FILE;
 	}
 	if (stat(dir, &st) < 0 || !is_elan_folder(dir))
-		return 0;
+		return SC_TOOLCHAIN_NOT_MISNAMED;
 	sb_addf(err, "--toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; "
 	             TOOLCHAIN_FIX(tc));
 	if (lean_toolchain) {
@@ -56,7 +57,7 @@ int sc_toolchain_misnamed(const char *dir, const char *lean_toolchain, struct st
 		sb_release(&name);
 	}
 	sb_addf(err, " (--toolchain %s)", dir);
-	return 1;
+	return SC_TOOLCHAIN_ELAN_HOME;
 }
 
 int sc_check_toolchain(const char *dir, const char *lean_toolchain,

@@ -18,12 +18,19 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
                        struct sc_toolchain_info *info, struct strbuf *err);
 void sc_toolchain_info_free(struct sc_toolchain_info *info);
 
-/* The usual wrong --toolchain: a file (e.g. /usr/bin/lean, or elan's
- * proxy) or elan's own folder (~/.elan, whose bin/lean is a proxy that
- * fails in an empty environment), not the toolchain folder elan unpacked.
- * Returns 1 with what to pass instead in err (LEAN_TOOLCHAIN, when known,
- * names elan's folder for it), else 0. */
-int sc_toolchain_misnamed(const char *dir, const char *lean_toolchain, struct strbuf *err);
+/* The one answer to "is this the usual wrong --toolchain": a file (e.g.
+ * /usr/bin/lean, or elan's proxy) or elan's own folder (~/.elan, whose
+ * bin/lean is a proxy that fails in an empty environment), not the
+ * toolchain folder elan unpacked.  Returns which, with what to pass
+ * instead in err (LEAN_TOOLCHAIN, when known, names elan's folder for
+ * it), else SC_TOOLCHAIN_NOT_MISNAMED (0: a folder, or nothing there). */
+enum sc_toolchain_misnamed {
+	SC_TOOLCHAIN_NOT_MISNAMED = 0,
+	SC_TOOLCHAIN_A_FILE,
+	SC_TOOLCHAIN_ELAN_HOME,
+};
+enum sc_toolchain_misnamed sc_toolchain_misnamed(const char *dir, const char *lean_toolchain,
+                                                 struct strbuf *err);
 
 /* Every manifest package is an ordinary directory DEPS/<name> that is the
  * top of its own Git checkout, at exactly rev, with clean tracked sources. */

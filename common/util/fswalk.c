@@ -12,6 +12,13 @@
 struct walk {
 	long uid, gid;
 	char **where;
+	/* What is done to each entry, after what a folder holds: the seal's
+	 * fix_entry, or the list's visit. */
+	int (*entry)(const struct walk *w, int dfd, const char *path, const char *name,
+	             const struct stat *st, int bound);
+	int (*visit)(const char *rel, const struct stat *st, void *ctx);
+	void *ctx;
+	size_t root_len;
 };
 
 static int fail(const struct walk *w, const char *path, const char *name)
@@ -25,9 +32,10 @@ static int fail(const struct walk *w, const char *path, const char *name)
 
 /* Change one entry through its own O_PATH descriptor: chmod and chown of
  * /proc/self/fd/N act on the file itself, never on what a name leads to. */
-static int fix_entry(const struct walk *w, int dfd, const char *name, const struct stat *st,
-                     int close_it)
+static int fix_entry(const struct walk *w, int dfd, const char *path, const char *name,
+                     const struct stat *st, int close_it)
 {
+	(void)path;
 	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -85,7 +93,7 @@ static int walk_dir(const struct walk *w, int dfd, const char *path, int depth)
 				free(subpath);
 			}
 		}
-		if (rc == 0 && fix_entry(w, dirfd(d), e->d_name, &st, bound) < 0)
+		if (rc == 0 && (rc = w->entry(w, dirfd(d), path, e->d_name, &st, bound)) < 0)
 			rc = fail(w, path, e->d_name);
 		errno = 0;
 	}
@@ -99,7 +107,7 @@ static int walk_dir(const struct walk *w, int dfd, const char *path, int depth)
 
 int sc_fswalk_seal(const char *dir, long uid, long gid, char **where)
 {
-	struct walk w = {uid, gid, where};
+	struct walk w = {uid, gid, where, fix_entry, NULL, NULL, 0};
 	if (where)
 		*where = NULL;
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -118,5 +126,27 @@ int sc_fswalk_seal(const char *dir, long uid, long gid, char **where)
 		close(fd);
 		return fail(&w, dir, NULL);
 	}
+	return walk_dir(&w, fd, dir, 1);
+}
+
+static int list_entry(const struct walk *w, int dfd, const char *path, const char *name,
+                      const struct stat *st, int bound)
+{
+	(void)dfd, (void)bound;
+	char *full = xasprintf("%s/%s", path, name);
+	int rc = w->visit(full + w->root_len + 1, st, w->ctx);
+	free(full);
+	return rc;
+}
+
+int sc_fswalk_list(const char *dir, int (*visit)(const char *rel, const struct stat *st, void *ctx),
+                   void *ctx, char **where)
+{
+	struct walk w = {-1, -1, where, list_entry, visit, ctx, strlen(dir)};
+	if (where)
+		*where = NULL;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fail(&w, dir, NULL);
 	return walk_dir(&w, fd, dir, 1);
 }

@@ -21,4 +21,13 @@
  * (allocated) when an entry could not be changed or read. */
 int sc_fswalk_seal(const char *dir, long uid, long gid, char **where);
 
+/* The same walk, changing nothing: VISIT is called for every entry below
+ * DIR (what a folder holds before the folder, in directory order) with its
+ * path relative to DIR and its lstat; a folder at the depth bound is
+ * visited, not entered.  VISIT returns 0 to go on, or -1 with errno to end
+ * the walk.  Returns 0, or -1 with errno and the failing path in *where
+ * (allocated) when a folder could not be read or VISIT ended the walk. */
+int sc_fswalk_list(const char *dir, int (*visit)(const char *rel, const struct stat *st, void *ctx),
+                   void *ctx, char **where);
+
 #endif

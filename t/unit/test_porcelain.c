@@ -5,7 +5,6 @@
  * figures). */
 #include "unit_main.h"
 #include "contract/plan.h"
-#include "porcelain/samples.h"
 #include "porcelain/side.h"
 #include "porcelain/stage.h"
 #include "porcelain/state.h"
