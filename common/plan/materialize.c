@@ -223,8 +223,8 @@ struct checked {
 	struct sc_skipped_list sk;
 };
 
-/* Every check, in the order sc-materialize(1) gives them, before anything
- * is written. */
+/* Every check before anything is written: a refused tree leaves nothing,
+ * not even the temporary. */
 static void check(const struct sc_materialize_request *rq, char **canon_dest, struct checked *k)
 {
 	struct strbuf why = STRBUF_INIT;
