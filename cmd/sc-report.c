@@ -1,18 +1,10 @@
-/* sc-report: plan + samples -> report.json and report.md.  See sc-report(1).
- * Bad flags or unreadable/unparseable input exit 2 before anything is
- * written; a complete report exits 0 whatever it flags; a report with any
- * missing, rejected or error sample is still written, then exits 1; reports
- * that cannot be written (a full disk) exit 3. */
+/* sc-report: plan + samples -> report.json and report.md: its option table
+ * and one call, sc_report_make (report/make.h).  See sc-report(1). */
+#include "report/make.h"
+#include "report/report.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/options.h"
-#include "contract/plan.h"
-#include "report/report.h"
-#include "report/report_args.h"
-#include "report/sample_file.h"
-#include "util/strbuf.h"
-
-#include <stdlib.h>
 
 static const char *const usage[] = {
 	"usage: sc-report --plan FILE --samples FILE... --out-dir DIR [--run-id ID]",
@@ -26,88 +18,40 @@ static const char *const usage[] = {
 	NULL,
 };
 
-static void parse_args(int argc, char **argv, struct sc_report_args *a, struct sc_thresholds *th)
+int main(int argc, char **argv)
 {
-	const struct sc_option opts[] = {
-		SC_OPT_REQUIRED_STRING(0, "plan", &a->plan, "FILE", "the plan sc-plan wrote"),
-		SC_OPT_LIST_F("samples", &a->samples, "FILE",
+	static struct sc_report_args a;
+	static const struct sc_option opts[] = {
+		SC_OPT_REQUIRED_STRING(0, "plan", &a.plan, "FILE", "the plan sc-plan wrote"),
+		SC_OPT_LIST_F("samples", &a.samples, "FILE",
 		              "samples files, one sample per line; - is stdin", SC_OPT_REQUIRED),
-		SC_OPT_REQUIRED_STRING(0, "out-dir", &a->out_dir, "DIR",
+		SC_OPT_REQUIRED_STRING(0, "out-dir", &a.out_dir, "DIR",
 		                       "existing directory for report.json and report.md"),
-		SC_OPT_STRING(0, "run-id", &a->run_id, "ID", "the run ID every sample must carry"),
-		SC_OPT_STRING(0, "lean-version", &a->lean_version, "STR", "toolchain version line"),
-		SC_OPT_STRING(0, "lean-sha256", &a->lean_sha256, "HEX", "SHA-256 of bin/lean"),
-		SC_OPT_STRING(0, "lake-sha256", &a->lake_sha256, "HEX", "SHA-256 of bin/lake"),
-		SC_OPT_STRING(0, "sandbox-user", &a->sandbox_user, "UID:GID",
+		SC_OPT_STRING(0, "run-id", &a.run_id, "ID", "the run ID every sample must carry"),
+		SC_OPT_STRING(0, "lean-version", &a.lean_version, "STR", "toolchain version line"),
+		SC_OPT_STRING(0, "lean-sha256", &a.lean_sha256, "HEX", "SHA-256 of bin/lean"),
+		SC_OPT_STRING(0, "lake-sha256", &a.lake_sha256, "HEX", "SHA-256 of bin/lake"),
+		SC_OPT_STRING(0, "sandbox-user", &a.sandbox_user, "UID:GID",
 		              "the user the sandbox ran as"),
-		SC_OPT_STRING(0, "server-url", &a->server_url, "URL",
+		SC_OPT_STRING(0, "server-url", &a.server_url, "URL",
 		              "where links point (default " SC_DEFAULT_SERVER_URL ")"),
-		SC_OPT_STRING(0, "ci-repository", &a->ci_repository, "OWNER/NAME",
+		SC_OPT_STRING(0, "ci-repository", &a.ci_repository, "OWNER/NAME",
 		              "the repository of the CI run"),
-		SC_OPT_STRING(0, "ci-run-id", &a->ci_run_id, "ID", "the CI run the report comes from"),
-		SC_OPT_BOOL(0, "lake-cache", &a->lake_cache,
+		SC_OPT_STRING(0, "ci-run-id", &a.ci_run_id, "ID", "the CI run the report comes from"),
+		SC_OPT_BOOL(0, "lake-cache", &a.lake_cache,
 		            "the prebuilds read a trusted Lake artifact cache"),
-		SC_OPT_STRING(0, "threshold-ratio", &a->ratio, "R", "head/base ratio (default 1.5)"),
-		SC_OPT_STRING(0, "threshold-delta", &a->delta, "S",
+		SC_OPT_STRING(0, "threshold-ratio", &a.ratio, "R", "head/base ratio (default 1.5)"),
+		SC_OPT_STRING(0, "threshold-delta", &a.delta, "S",
 		              "head - base seconds (default 30)"),
-		SC_OPT_STRING(0, "threshold-added", &a->added, "S",
+		SC_OPT_STRING(0, "threshold-added", &a.added, "S",
 		              "an added file's seconds (default 150)"),
 		SC_OPT_END(),
 	};
-	const struct sc_command cmd = {usage, NULL};
-	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
-	struct strbuf err = STRBUF_INIT;
-	if (sc_report_args_check(a, th, &err) < 0)
-		sc_die("%s", err.buf);
-	sb_release(&err);
-}
-
-/* The exit status: 1 and one line naming the first problem when the
- * measurement is incomplete. */
-static int outcome(const struct sc_report *r, const char *out_dir)
-{
-	if (!r->n_problems)
-		return SC_EXIT_OK;
-	const struct sc_problem *p = &r->problems[0];
-	char *json_path = sc_report_out_path(out_dir, "report.json");
-	sc_error("measurement incomplete: %zu problem%s, first: %s %s (%s)", r->n_problems,
-	         r->n_problems == 1 ? "" : "s", p->sample, p->kind, json_path);
-	free(json_path);
-	return SC_EXIT_FAIL;
-}
-
-int main(int argc, char **argv)
-{
+	static const struct sc_command cmd = {usage, NULL};
 	sc_set_progname("sc-report");
 	sc_check_stdout_at_exit();
-	struct sc_report_args a = {0};
-	struct sc_thresholds th;
-	parse_args(argc, argv, &a, &th);
-
-	struct sc_plan plan;
-	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
-	sc_plan_load_or_die(a.plan, &plan, &raw);
-	char digest[65];
-	sc_plan_digest(raw.buf, raw.len, digest);
-	sb_release(&raw);
-
-	struct sc_sample_set in = {0};
-	sc_sample_set_load_or_die(&in, a.samples.v, a.samples.n, a.out_dir);
-	struct sc_report_env env;
-	if (sc_report_env_init(&env, &a, &err) < 0)
-		sc_die_sys("%s", err.buf);
-
-	struct sc_report r;
-	sc_report_init(&r, &plan, digest, a.run_id, &th, &env);
-	sc_report_bind(&r, in.v, in.n);
-	sc_report_write_files(&r, a.out_dir);
-	int rc = outcome(&r, a.out_dir);
-
-	sc_report_free(&r);
-	sc_report_env_release(&env);
-	sc_sample_set_free(&in);
+	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
+	int rc = sc_report_make(&a);
 	sc_argv_release(&a.samples);
-	sc_plan_free(&plan);
-	sb_release(&err);
 	return rc;
 }

@@ -385,20 +385,6 @@ refused_tree() { # TREE-ENTRIES-FILE EXPECTED-MESSAGE-PART
 	[ ! -e "$T/deep" ]
 }
 
-@test "a failure while writing leaves the partial tree and names where it stopped" {
-	b=$(blob early)
-	missing=$(printf '%040d' 5)
-	(mk_entry 100644 a-first "$b"; mk_entry 100644 b-missing "$missing"; mk_entry 100644 c-late "$b") >"$T/t.bin"
-	cc=$(commit_tree "$(hash_tree "$T/t.bin")")
-	run --separate-stderr sc-materialize --repo "$R" --commit "$cc" --dest "$T/out"
-	assert_error_line sc-materialize
-	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"missing blob object (b-missing)"* ]]
-	[ "$(cat "$T/out/a-first")" = early ]
-	[ ! -e "$T/out/c-late" ]
-	[ -z "$output" ]
-}
-
 @test "a 50 MiB blob is streamed in bounded memory" {
 	[ -z "${SC_VALGRIND:-}" ] || skip "under make check-valgrind the memory is valgrind's"
 	# The floor: the same tool on a one-file tree.  GNU time's %M is the
@@ -441,4 +427,89 @@ refused_tree() { # TREE-ENTRIES-FILE EXPECTED-MESSAGE-PART
 	assert_error_line sc-materialize
 	[ "$status" -eq 3 ]
 	grep -q 'cannot write summary: no space left on device (stdout)' <<<"$stderr"
+	# Exit 3 is not a tree: none stands under NEWDIR, nor a temporary.
+	[ ! -e "$T/out" ]
+	run ls -A "$T"
+	[[ "$output" != *.out.tmp-* ]]
+}
+
+# A git whose cat-file --batch stalls after its first MiB: sc-materialize is
+# then mid-blob, the blob's first bytes written.  It says so on the FIFO
+# ready, and passes the rest on once hold is opened.  (dd, not head: head
+# holds what it passes on in a buffer.)
+stalling_git() { # DIR
+	local git
+	git=$(command -v git)
+	mkdir -p "$1/bin"
+	mkfifo "$1/ready" "$1/hold"
+	cat >"$1/bin/git" <<-GIT
+		#!/bin/bash
+		case " \$* " in
+		*" cat-file --batch "*)
+			"$git" "\$@" | { dd bs=64K count=1M iflag=count_bytes status=none; echo stalled >"$1/ready"; cat "$1/hold" >/dev/null; cat; } ;;
+		*) exec "$git" "\$@" ;;
+		esac
+	GIT
+	chmod +x "$1/bin/git"
+}
+
+@test "killed mid-write: nothing stands under NEWDIR, only a temporary beside it" {
+	head -c $((8 << 20)) /dev/urandom >"$R/big.bin"
+	echo small >"$R/a-small.txt"
+	c=$(commit_all "$R" big)
+	stalling_git "$T/g"
+	mkdir "$T/dest"
+	PATH="$T/g/bin:$PATH" sc-materialize --repo "$R" --commit "$c" --dest "$T/dest/out" >"$T/summary" &
+	pid=$!
+	read -r word <"$T/g/ready"
+	[ "$word" = stalled ]
+	kill -KILL "$pid"
+	st=0
+	wait "$pid" || st=$?
+	: >"$T/g/hold" # the stalled git ends too (a broken pipe)
+	[ "$st" -eq 137 ]
+	[ ! -s "$T/summary" ]
+	# A truncated big.bin under the final name would look whole.
+	[ ! -e "$T/dest/out" ]
+	run ls -A "$T/dest"
+	[[ "$output" == .out.tmp-* ]]
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "a failure while writing leaves nothing: no NEWDIR, no temporary" {
+	b=$(blob early)
+	missing=$(printf '%040d' 5)
+	(mk_entry 100644 a-first "$b"; mk_entry 100644 b-missing "$missing"; mk_entry 100644 c-late "$b") >"$T/t.bin"
+	cc=$(commit_tree "$(hash_tree "$T/t.bin")")
+	mkdir "$T/dest"
+	run --separate-stderr sc-materialize --repo "$R" --commit "$cc" --dest "$T/dest/out"
+	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"missing blob object (b-missing)"* ]]
+	[ -z "$output" ]
+	run ls -A "$T/dest"
+	[ -z "$output" ]
+}
+
+@test "a destination that appears while writing is never replaced, even an empty one" {
+	head -c $((8 << 20)) /dev/urandom >"$R/big.bin"
+	c=$(commit_all "$R" big)
+	stalling_git "$T/g"
+	mkdir "$T/dest"
+	PATH="$T/g/bin:$PATH" sc-materialize --repo "$R" --commit "$c" --dest "$T/dest/out" >"$T/summary" 2>"$T/err" &
+	pid=$!
+	read -r word <"$T/g/ready"
+	[ "$word" = stalled ]
+	mkdir "$T/dest/out" # a plain rename would put the tree in its place
+	: >"$T/g/hold"
+	st=0
+	wait "$pid" || st=$?
+	cat "$T/err"
+	[ "$st" -eq 2 ]
+	[ "$(cat "$T/err")" = "sc-materialize: error: destination appeared while writing (--dest $T/dest/out)" ]
+	[ ! -s "$T/summary" ]
+	run ls -A "$T/dest/out"
+	[ -z "$output" ]
+	run ls -A "$T/dest"
+	[ "$output" = out ]
 }

@@ -612,6 +612,50 @@ C
 	[ -z "$(leftovers)" ]
 }
 
+@test "a prctl that fails (parent-death signal, subreaper) is a system failure before any sandbox (issue 21)" {
+	[ -z "${SC_VALGRIND:-}" ] || skip "valgrind, not the tool, would take the preload"
+	# a shim whose prctl fails for the one option named in SHIM_PRCTL
+	cat > "$W/shim.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int prctl(int option, ...)
+{
+	va_list ap;
+	va_start(ap, option);
+	unsigned long a[4];
+	for (int i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	const char *fail = getenv("SHIM_PRCTL");
+	if (fail && atoi(fail) == option) {
+		errno = EPERM;
+		return -1;
+	}
+	return (int)syscall(SYS_prctl, option, a[0], a[1], a[2], a[3]);
+}
+C
+	cc -shared -fPIC -o "$W/shim.so" "$W/shim.c"
+	local what
+	for what in "1 cannot follow our parent's death: Operation not permitted (prctl)" \
+		"36 cannot become the run's subreaper: Operation not permitted (prctl)"; do
+		run --separate-stderr env LD_PRELOAD="$W/shim.so" SHIM_PRCTL="${what%% *}" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+			--time-file "$R/$M.time" --timeout 60 -- /usr/bin/sleep 20 "$M"
+		echo "$stderr"
+		[ "$status" -eq 3 ]
+		[ -z "$output" ]
+		assert_error_line sc-sandbox-exec
+		[ "$stderr" = "sc-sandbox-exec: error: ${what#* }" ]
+		[ ! -e "$R/$M.time" ]
+		[ -z "$(leftovers)" ]
+	done
+}
+
 @test "the task clock agrees with rusage for the fixture's in-process burn (within the tolerance)" {
 	lean_file cpu=0.5
 	if ! host_has_task_clock; then

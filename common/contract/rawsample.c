@@ -2,7 +2,9 @@
 #include "contract/status.h"
 #include "contract/timefile.h"
 #include "util/die.h"
+#include "util/oid.h"
 #include "util/safefile.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -118,4 +120,68 @@ int sc_sample_from_raw(struct sc_sample *s, const char *status, size_t len,
 	sb_release(&tb);
 	sb_release(&err);
 	return s->ok;
+}
+
+static void read_status(const char *path, struct strbuf *sb)
+{
+	if (strcmp(path, "-") == 0) {
+		if (sc_read_all(0, sb) < 0)
+			sc_die_sys_errno("cannot read the status line (stdin)");
+		if (sb->len > SC_RAW_INPUT_MAX)
+			sc_die("the status input is too large (stdin)");
+	} else if (sc_read_file(path, sb, SC_RAW_INPUT_MAX) < 0) {
+		sc_die_path_errno("cannot read the status line (%s)", path);
+	}
+}
+
+/* The binding every sample carries, checked. */
+static void bind(const struct sc_parse_time_request *rq, struct sc_sample *s, char digest[65],
+                 char rev[65])
+{
+	if (!sc_is_lower_hex(rq->run_id, SC_RUN_ID_HEXSZ))
+		sc_die("--run-id is not 32 lowercase hex digits (%s)", rq->run_id);
+	if (sc_oid_normalize(rq->digest, 64, digest) < 0)
+		sc_die("--plan-digest is not a SHA-256 hex digest (%s)", rq->digest);
+	if (sc_oid_normalize(rq->rev, 40, rev) < 0 && sc_oid_normalize(rq->rev, 64, rev) < 0)
+		sc_die("--revision is not a full object ID (%s)", rq->rev);
+	if (sc_sample_side(rq->sample) < 0)
+		sc_die("--sample is not base:MODULE, head:MODULE, base:@prebuild or head:@prebuild (%s)",
+		       rq->sample);
+	s->run_id = (char *)rq->run_id;
+	s->plan_digest = digest;
+	s->revision = rev;
+	s->sample = (char *)rq->sample;
+}
+
+int sc_parse_time(const struct sc_parse_time_request *rq)
+{
+	struct sc_sample s = {0};
+	char digest[65], rev[65];
+	bind(rq, &s, digest, rev);
+	if (rq->unmeasured) {
+		if (rq->time_file || rq->status)
+			sc_die("--unmeasured excludes --time-file and --status (see %s --help)",
+			       sc_progname());
+		if (!sc_is_error_reason(rq->unmeasured))
+			sc_die("--unmeasured needs a known error reason (%s)", rq->unmeasured);
+		sc_sample_unmeasured(&s, rq->unmeasured, rq->detail);
+	} else {
+		if (rq->detail)
+			sc_die("--detail goes with --unmeasured (see %s --help)", sc_progname());
+		if (!rq->time_file || !rq->status)
+			sc_die("--time-file and --status are required (see %s --help)", sc_progname());
+		struct strbuf sb = STRBUF_INIT;
+		read_status(rq->status, &sb);
+		sc_sample_from_raw(&s, sb.buf, sb.len, rq->time_file);
+		sb_release(&sb);
+	}
+	struct strbuf out = STRBUF_INIT;
+	sc_sample_to_json(&s, &out);
+	if (sc_write_all(1, out.buf, out.len) < 0)
+		sc_die_sys_errno("cannot write the sample (stdout)");
+	sb_release(&out);
+	int code = s.ok ? SC_EXIT_OK : SC_EXIT_FAIL;
+	free(s.error);
+	free(s.detail);
+	return code;
 }

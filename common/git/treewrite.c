@@ -18,9 +18,9 @@ static _Noreturn void stopped_at(const char *what, const struct sc_tree *t, size
 	sb_adds(&where, dest);
 	sb_addc(&where, '/');
 	sc_quote_path(&where, raw.buf, raw.len);
-	if (err == ENAMETOOLONG) /* the tree's name, not the machine: bad input */
-		sc_die("cannot %s: %s (%s)", what, sc_errno_text(err), where.buf);
 	errno = err;
+	if (err == ENAMETOOLONG) /* the tree's name, not the machine: bad input */
+		sc_die_path_errno("cannot %s (%s)", what, where.buf);
 	sc_die_sys_errno("cannot %s (%s)", what, where.buf);
 }
 

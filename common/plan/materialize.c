@@ -4,13 +4,21 @@
 #include "plan/planner.h"
 #include "util/die.h"
 #include "util/json.h"
+#include "util/oid.h"
+#include "util/sha256.h"
 #include "util/pathcheck.h"
+#include "util/rmtree.h"
 #include "util/safepath.h"
+#include "util/spawn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 char *sc_dest_new_dir(const char *dest, struct strbuf *why)
 {
@@ -144,4 +152,146 @@ void sc_materialize_summary(const char *object_format, const char *commit, const
 	sc_json_array_close(g);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
+}
+
+/* What a failed or dying sc-materialize removes at exit: the temporary
+ * tree, then NEWDIR itself until the summary is out.  A tree stands under
+ * NEWDIR only after exit 0; a kill leaves at most the temporary, whose
+ * name says it is not finished. */
+static struct {
+	int parentfd;
+	const char *name;
+} undo = {-1, NULL};
+
+static void undo_at_exit(void)
+{
+	if (undo.name)
+		(void)sc_remove_tree_at(undo.parentfd, undo.name, SC_TREE_MAX_DEPTH + 1);
+}
+
+/* The temporary beside NEWDIR: ".NAME.tmp-" and 12 random hex digits,
+ * NAME cut so that the whole stays a file name. */
+static char *make_temporary(int parentfd, const char *name, const char *dest)
+{
+	for (int attempt = 0; attempt < 16; attempt++) {
+		unsigned char raw[6];
+		if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+			sc_die_sys_errno("cannot draw a temporary name (getrandom)");
+		char hex[2 * sizeof raw + 1];
+		sc_hex(raw, sizeof raw, hex);
+		char *tmp = xasprintf(".%.200s.tmp-%s", name, hex);
+		if (mkdirat(parentfd, tmp, 0777) == 0)
+			return tmp;
+		if (errno != EEXIST)
+			sc_die_path_errno("cannot create the temporary tree beside the destination (--dest %s)", dest);
+		free(tmp);
+	}
+	sc_die_sys("cannot create the temporary tree: every name drawn was taken (--dest %s)", dest);
+}
+
+/* NEWDIR comes to exist whole or not at all; one that appeared meanwhile
+ * is never replaced (an empty folder would be, by a plain rename). */
+static void move_into_place(int parentfd, const char *tmp, const char *name, const char *dest)
+{
+	int rc = renameat2(parentfd, tmp, parentfd, name, RENAME_NOREPLACE);
+	if (rc < 0 && errno == EINVAL) { /* a file system without NOREPLACE */
+		struct stat st;
+		if (fstatat(parentfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			errno = EEXIST;
+		else
+			rc = renameat(parentfd, tmp, parentfd, name);
+	}
+	if (rc < 0 && (errno == EEXIST || errno == ENOTEMPTY))
+		sc_die("destination appeared while writing (--dest %s)", dest);
+	if (rc < 0)
+		sc_die_sys_errno("cannot move the tree into place (--dest %s)", dest);
+}
+
+static void die_if(int code, const struct strbuf *why)
+{
+	if (code != SC_EXIT_OK)
+		sc_die_code(code, "%s", why->buf);
+}
+
+struct checked {
+	struct sc_git g;
+	char commit[SC_MAX_HEXSZ + 1], tree[SC_MAX_HEXSZ + 1];
+	struct sc_plan plan, *pp;
+	struct strbuf plan_raw;
+	struct sc_catfile *c;
+	struct sc_tree t;
+	struct sc_skipped_list sk;
+};
+
+/* Every check before anything is written: a refused tree leaves nothing,
+ * not even the temporary. */
+static void check(const struct sc_materialize_request *rq, char **canon_dest, struct checked *k)
+{
+	struct strbuf why = STRBUF_INIT;
+	if (rq->plan && !*rq->plan)
+		sc_die("empty value (--plan)");
+	*canon_dest = sc_dest_new_dir(rq->dest, &why);
+	die_if(*canon_dest ? SC_EXIT_OK : SC_EXIT_USAGE, &why);
+	sc_git_open(&k->g, rq->repo);
+	die_if(sc_dest_outside_git_dir(*canon_dest, k->g.git_dir, rq->dest, &why), &why);
+	if (sc_oid_normalize(rq->commit, k->g.hexsz, k->commit) < 0)
+		sc_die("not a full %s object ID (--commit %s)", k->g.object_format, rq->commit);
+	k->pp = NULL;
+	sb_init(&k->plan_raw);
+	if (rq->plan) {
+		sc_plan_load_or_die(rq->plan, &k->plan, &k->plan_raw);
+		k->pp = &k->plan;
+		die_if(sc_plan_allows_commit(k->pp, k->g.object_format, k->commit, rq->commit,
+		                             rq->plan, &why),
+		       &why);
+	}
+	k->c = sc_catfile_open(&k->g);
+	die_if(sc_materialize_commit(k->c, k->commit, k->g.hexsz, k->tree, &why), &why);
+	sc_tree_load(k->c, k->tree, k->g.rawsz, &k->t);
+	die_if(sc_links_decide(&k->t, k->pp, &k->sk, &why), &why);
+	sb_release(&why);
+}
+
+void sc_materialize(const struct sc_materialize_request *rq)
+{
+	char *canon;
+	struct checked k;
+	check(rq, &canon, &k);
+
+	char *slash = strrchr(canon, '/');
+	const char *name = slash + 1;
+	char *parent = slash == canon ? xstrdup("/") : xstrndup(canon, (size_t)(slash - canon));
+	int parentfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (parentfd < 0)
+		sc_die_path_errno("cannot open the destination's parent (--dest %s)", rq->dest);
+	char *tmp = make_temporary(parentfd, name, rq->dest);
+	undo.parentfd = parentfd, undo.name = tmp;
+	atexit(undo_at_exit);
+	int rootfd = openat(parentfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rootfd < 0)
+		sc_die_sys_errno("cannot open the temporary tree (--dest %s)", rq->dest);
+	struct sc_write_stats st;
+	sc_tree_write(k.c, &k.t, rootfd, rq->dest, &st);
+	close(rootfd);
+	sc_catfile_close(k.c);
+	move_into_place(parentfd, tmp, name, rq->dest);
+	undo.name = name;
+
+	struct strbuf out = STRBUF_INIT;
+	sc_materialize_summary(k.g.object_format, k.commit, k.tree, &st, &k.sk, &out);
+	if (sc_write_all(STDOUT_FILENO, out.buf, out.len) < 0)
+		sc_die_sys_errno("cannot write summary (stdout)");
+	undo.name = NULL;
+
+	sb_release(&out);
+	close(parentfd);
+	free(tmp);
+	free(parent);
+	free(canon);
+	sc_skipped_release(&k.sk);
+	sc_tree_free(&k.t);
+	if (k.pp)
+		sc_plan_free(k.pp);
+	sb_release(&k.plan_raw);
+	sc_git_close(&k.g);
 }

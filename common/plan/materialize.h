@@ -15,6 +15,16 @@
 
 #define SC_MATERIALIZE_SCHEMA "sphereceti.materialize/1"
 
+struct sc_materialize_request {
+	const char *repo, *commit, *dest, *plan; /* plan may be NULL */
+};
+/* sc-materialize: every check below, then the tree written under a
+ * temporary name beside NEWDIR (".NAME.tmp-" and random hex digits),
+ * renamed to NEWDIR when whole, and the summary on stdout.  Dies on any
+ * failure with nothing left under either name; a kill leaves at most the
+ * temporary. */
+void sc_materialize(const struct sc_materialize_request *rq);
+
 /* --dest NEWDIR: it must not exist (not even as a dangling link), must end
  * in a new name and its parent must be a directory.  Returns its canonical
  * path (allocated), or NULL with why. */

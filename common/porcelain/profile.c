@@ -119,8 +119,8 @@ static void materialize(struct sc_run *r, struct sc_stage *self_test)
 	}
 	sc_run_finish_check(r, self_test);
 	/* Both end before either failure is told: dying first would send the
-	 * other SIGTERM mid-write, a truncated file under its final name in a
-	 * workspace we just said stays for inspection. */
+	 * other SIGTERM mid-write, its temporary tree left in a workspace we
+	 * just said stays for inspection. */
 	struct strbuf out[2] = {STRBUF_INIT, STRBUF_INIT};
 	int rc[2];
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)

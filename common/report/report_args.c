@@ -170,7 +170,7 @@ int sc_report_env_init(struct sc_report_env *env, const struct sc_report_args *a
 	memset(env, 0, sizeof *env);
 	struct utsname un;
 	if (uname(&un) < 0) {
-		sb_addf(err, "cannot read the platform (uname): %s", strerror(errno));
+		sb_addf(err, "cannot read the platform: %s (uname)", sc_errno_text(errno));
 		return -1;
 	}
 	if (!sc_is_printable_utf8(un.sysname) || !sc_is_printable_utf8(un.release) ||

@@ -15,6 +15,7 @@
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,41 @@ START_TEST(progress_seconds_log_paths_and_hints)
 }
 END_TEST
 
+/* The stop-signal handler passes the signal on with kill(), which sets
+ * errno (ESRCH for a stage already gone): the code it interrupted must
+ * find errno as it was.  In a child of its own: the handler stays. */
+START_TEST(stage_signal_handler_keeps_errno)
+{
+	char dir[] = "/tmp/sc-stage-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *script = xasprintf("%s/sc-quick", dir);
+	ck_assert_int_eq(sc_write_file_atomic(script, "#!/bin/sh\nexit 0\n", 17, 0755), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sc_stage_init_signals();
+		struct sc_stage st;
+		const char *const args[] = {NULL};
+		sc_stage_start(&st, dir, "quick", args, SC_STAGE_INHERIT);
+		/* Reaped behind the stage table's back: the handler's kill
+		 * then fails. */
+		int status;
+		if (waitpid(st.pid, &status, 0) != st.pid)
+			_exit(2);
+		errno = EDOM;
+		raise(SIGTERM);
+		_exit(errno == EDOM && sc_stage_interrupted() == SIGTERM ? 0 : 1);
+	}
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	unlink(script);
+	rmdir(dir);
+	free(script);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("run");
@@ -228,6 +264,7 @@ int main(void)
 	tcase_add_test(tc, workspace_parent_before_it_exists);
 	tcase_add_test(tc, stage_exit_code_keeps_system_failures);
 	tcase_add_test(tc, stage_die_exits_with_the_stage_code);
+	tcase_add_test(tc, stage_signal_handler_keeps_errno);
 	tcase_add_test(tc, sandboxed_step_outcome);
 	tcase_add_test(tc, progress_seconds_log_paths_and_hints);
 	suite_add_tcase(s, tc);

@@ -5,11 +5,15 @@
 #include "util/decimal.h"
 #include "util/die.h"
 #include "util/options.h"
+#include "util/rmtree.h"
 #include "util/spawn.h"
 #include "util/seconds.h"
 #include "util/strbuf.h"
 
+#include "unit_tmp.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -261,6 +265,37 @@ START_TEST(nowait_child_has_an_empty_signal_mask)
 END_TEST
 
 
+/* sc-materialize's undo: a whole tree goes, a link inside goes as a link
+ * (what it points at stays), a tree deeper than the bound stays. */
+START_TEST(rmtree_removes_ours_never_follows)
+{
+	const char *t = sc_unit_tmp_make("rmtree");
+	int dfd = open(t, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(dfd, 0);
+	ck_assert_int_eq(mkdirat(dfd, "keep", 0777), 0);
+	ck_assert_int_eq(close(openat(dfd, "keep/f", O_WRONLY | O_CREAT, 0666)), 0);
+	ck_assert_int_eq(mkdirat(dfd, "tree", 0777), 0);
+	ck_assert_int_eq(mkdirat(dfd, "tree/a", 0777), 0);
+	ck_assert_int_eq(mkdirat(dfd, "tree/a/b", 0777), 0);
+	ck_assert_int_eq(close(openat(dfd, "tree/a/b/f", O_WRONLY | O_CREAT, 0666)), 0);
+	ck_assert_int_eq(close(openat(dfd, "tree/g", O_WRONLY | O_CREAT, 0666)), 0);
+	char *target = xasprintf("%s/keep", t);
+	ck_assert_int_eq(symlinkat(target, dfd, "tree/a/link"), 0);
+	free(target);
+	errno = 0;
+	ck_assert_int_eq(sc_remove_tree_at(dfd, "tree", 1), -1);
+	ck_assert_int_eq(errno, ELOOP);
+	ck_assert_int_eq(faccessat(dfd, "tree/a/b/f", F_OK, 0), 0);
+	ck_assert_int_eq(sc_remove_tree_at(dfd, "tree", 3), 0);
+	ck_assert_int_eq(faccessat(dfd, "tree", F_OK, AT_SYMLINK_NOFOLLOW), -1);
+	ck_assert_int_eq(faccessat(dfd, "keep/f", F_OK, 0), 0);
+	ck_assert_int_eq(sc_remove_tree_at(dfd, "tree", 3), 0); /* gone already */
+	close(dfd);
+	sc_unit_tmp_remove();
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -270,6 +305,7 @@ int main(void)
 	tcase_add_test(tc, errno_input_or_system);
 	tcase_add_test(tc, decimal_digits_within_bounds);
 	tcase_add_test(tc, nowait_child_has_an_empty_signal_mask);
+	tcase_add_test(tc, rmtree_removes_ours_never_follows);
 	tcase_add_test(tc, mode_required_given);
 	tcase_add_test(tc, seconds_between_zero_and_a_day);
 	tcase_add_test(tc, suggest_nearest_names);
