@@ -186,15 +186,22 @@ deps:
 check-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
 
-# The suites side by side: BATS_JOBS files at once, and as many tests of
-# each at once (GNU parallel; a file unsafe within itself sets
-# BATS_NO_PARALLELIZE_WITHIN_FILE), so up to BATS_JOBS squared tests.  One
-# job per core: more only adds load to the tests' bounded waits (faults.bats
-# waits for a step that burns 5 s of CPU).  BATS_JOBS=1: one test at a time.
+# The suites side by side: BATS_JOBS files at once (GNU parallel), the
+# heaviest first so that no long file starts last.  Within a file, tests run
+# one at a time: bats 1.8's in-file scheduler polls a semaphore (a find, a
+# flock and a bash per test, a `sleep 1` while the slots are full), which
+# cost a quarter of a CPU-second per test, a sixth of the suite (t/README).
+# BATS_WITHIN_FILE=1 also runs BATS_JOBS tests of each file at once (a file
+# unsafe within itself sets BATS_NO_PARALLELIZE_WITHIN_FILE): the load pass
+# (t/check-load.sh) runs so, to show every file stays safe beside itself.
+# BATS_JOBS=1: one test at a time.
 BATS_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+BATS_HEAVY = t/profile-run.bats t/faults.bats t/report.bats t/sandbox.bats t/fixture.bats t/github.bats t/plan.bats
+BATS_FILES = $(BATS_HEAVY) $(filter-out $(BATS_HEAVY),$(sort $(wildcard t/*.bats)))
 check-bats: all fixture
 	SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture SC_MAN=$(abspath $(BUILD))/man \
-	    bats $(if $(filter-out 1,$(BATS_JOBS)),--jobs $(BATS_JOBS)) $(BATS_FLAGS) t/*.bats
+	    bats $(if $(filter-out 1,$(BATS_JOBS)),--jobs $(BATS_JOBS) $(if $(filter 1,$(BATS_WITHIN_FILE)),,--no-parallelize-within-files)) \
+	    $(BATS_FLAGS) $(BATS_FILES)
 
 # Same suite, own build folder, sanitizers on; leaks are errors too.
 check-asan:

@@ -1,32 +1,37 @@
 #!/bin/bash
-# make check-load: `make check` three times in a row with two CPU-bound
-# processes beside it, so that on a 2-core machine every core is contended
-# and each timing-sensitive assertion is shown to hold under load.  Fails if
-# any of the three fails (all three run, to show every flake).  The burners
-# are stopped however this ends: a failed run, an error, a signal.
-# make check runs the suites side by side (bats --jobs), so each run is also
-# every test beside other tests and the burners.  LOAD_RUNS (default 3) sets
-# the count; LOAD_TARGET (default check) the make target run each time: CI
-# runs check-asan once here, so that its sanitizer pass is also its load
-# pass (slower binaries beside the burners: a harder load, in one suite run
-# instead of two, which is what keeps CI within its 30 minutes).
+# make check-load: `make check` three times in a row under load, so that on a
+# 2-core machine every core is contended and each timing-sensitive assertion
+# is shown to hold under load.  Fails if any of the runs fails (all run, to
+# show every flake).  Each run has the tests of a file side by side too
+# (BATS_WITHIN_FILE=1: BATS_JOBS files and as many tests of each at once,
+# twice as many tests as cores on 2 cores), which make check does not do:
+# that is what shows every file stays safe beside itself.  Beside them,
+# LOAD_BURNERS CPU-bound processes (default 2), stopped however this ends: a
+# failed run, an error, a signal.  LOAD_RUNS (default 3) sets the count;
+# LOAD_TARGET (default check) the make target run each time.  CI runs
+# check-asan once with LOAD_BURNERS=0: its sanitizer pass is its load pass,
+# the load being the suite's own tests, four at once on two cores (burners
+# beside them only stretched the pass: CI has 30 minutes).
 # Arguments go to each make (e.g. BUILD=build-x).
 set -u
 make=${MAKE:-make}
 burners=()
 stop_burners() {
 	local p
+	[ ${#burners[@]} -gt 0 ] || return 0
 	for p in "${burners[@]}"; do kill "$p" 2>/dev/null; done
 	wait "${burners[@]}" 2>/dev/null
 }
 trap stop_burners EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-for _ in 1 2; do
+nburners=${LOAD_BURNERS:-2}
+case $nburners in '' | *[!0-9]*) echo "check-load: error: LOAD_BURNERS wants a count of processes (LOAD_BURNERS=$nburners)" >&2; exit 2 ;; esac
+for ((n = 0; n < nburners; n++)); do
 	(while :; do :; done) &
 	burners+=($!)
 done
-echo "== check-load: CPU burners ${burners[*]} on $(nproc) cores"
+echo "== check-load: ${#burners[@]} CPU burners (${burners[*]}) on $(nproc) cores, tests of each file side by side"
 runs=${LOAD_RUNS:-3}
 target=${LOAD_TARGET:-check}
 case $target in check | check-asan | check-bats | check-unit) ;; *) echo "check-load: error: LOAD_TARGET wants check, check-asan, check-bats or check-unit (LOAD_TARGET=$target)" >&2; exit 2 ;; esac
@@ -35,7 +40,7 @@ failed=
 for ((n = 1; n <= runs; n++)); do
 	echo "== check-load: make $target, run $n of $runs"
 	start=$SECONDS
-	if "$make" "$@" "$target"; then
+	if "$make" BATS_WITHIN_FILE=1 "$@" "$target"; then
 		echo "== check-load: run $n passed in $((SECONDS - start)) s"
 	else
 		echo "== check-load: run $n FAILED after $((SECONDS - start)) s"

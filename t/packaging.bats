@@ -5,7 +5,13 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-setup() { unset MAKEFLAGS MFLAGS MAKELEVEL DEVELOPER SAN; }
+# The self-tests run the installed sc-init, under the test's folder, as the
+# sandbox user: it must reach it (alone, the file failed; it passed only when
+# another file's test had opened the run's folders).
+setup() {
+	unset MAKEFLAGS MFLAGS MAKELEVEL DEVELOPER SAN
+	sandbox_reach "$BATS_TEST_TMPDIR"
+}
 
 # Not two tests at once under make check's bats --jobs: the install tests
 # make into the one build folder with other paths (paths.h, relinks) while

@@ -111,11 +111,16 @@ waiting_script() {
 		'    time.sleep(0.02)' >"$R/wait.py"
 	chmod 755 "$R/wait.py"
 }
+ready_or_gone() { [ -e "$1" ] || gone "$2"; }
 change_during_sample() {
 	"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" --workspace "$WS" \
 		--toolchain "$TC" --dependencies "$DEPS" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	local pid=$!
-	wait_for 120 test -e "$WS/head/.lake/ready" || { cat "$BATS_TEST_TMPDIR/err"; false; }
+	# a run that ends first (an error before the sample) ends the wait too:
+	# waiting out the bound for a file that cannot appear cost the
+	# stem-bounded mutant two minutes
+	wait_for 120 ready_or_gone "$WS/head/.lake/ready" "$pid" || { cat "$BATS_TEST_TMPDIR/err"; false; }
+	[ -e "$WS/head/.lake/ready" ] || { echo "profile-run ended before the sample ran"; cat "$BATS_TEST_TMPDIR/err"; false; }
 	echo '-- changed during the sample' >>"$WS/head/$1"
 	touch "$WS/head/.lake/go"
 	rc=0
