@@ -18,14 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_line[] =
-	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE "
-	"--timeout SECONDS [--log FILE] [--read-only PATH]... [--cache DIR] [--sandbox-user USER|UID:GID] "
-	"[--tmp-size BYTES] "
-	"[--max-procs N] [--bwrap PATH] -- CMD ARG... | "
-	"--self-test [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH] | "
-	"--check-bwrap SHA256 VERSION... [--bwrap PATH]";
-
+/* The usage, written once: --help prints it, a usage error points to it. */
 static const char *const usage[] = {
 	"usage: sc-sandbox-exec --tree DIR --toolchain DIR --dependencies DIR --time-file FILE",
 	"           --timeout SECONDS [--log FILE] [--read-only PATH]... [--cache DIR]",
@@ -77,7 +70,7 @@ static void check_modes(void)
 	    ((o.self_test || check) && (r->tree || r->toolchain || r->deps || r->time_file || r->timeout || r->log ||
 	                                o.sealed.n || r->lake_cache)) ||
 	    (check && (o.user || o.tmp_size || o.max_procs)))
-		sc_die("--self-test and --check-bwrap stand alone (%s)", usage_line);
+		sc_die("--self-test and --check-bwrap stand alone; see %s --help (argv)", sc_progname());
 }
 
 static void print_status(const struct sc_outcome *out)
@@ -95,7 +88,7 @@ static void print_status(const struct sc_outcome *out)
 static int run_command(const struct sc_sandbox *sb, int i, int argc, char **argv)
 {
 	if (i >= argc || strcmp(argv[i - 1], "--") != 0)
-		sc_die("the command must follow -- (%s)", usage_line);
+		sc_die("the command must follow --; see %s --help (%s)", sc_progname(), i < argc ? argv[i] : "argv");
 	sc_options_require(opts, SC_OPT_RUN);
 	o.run.argv = argv + i;
 	o.run.libexecdir = SC_LIBEXECDIR;

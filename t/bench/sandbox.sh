@@ -4,6 +4,12 @@
 # SC_BIN_BEFORE (a build folder of an older sc-sandbox-exec, e.g. main's
 # before the hardening of issue 10) that one is measured in the same run too
 # and the difference is held to its goal: at most 2 ms median.
+# Also measured: the call as profile-run makes it for each sample, with
+# the run's uid passed as --sandbox-user UID:GID (profile-run allocates it
+# once per run; sc-sandbox-exec alone allocates one per call, which costs
+# an NSS lookup of the uid and the group, i.e. loading libnss_systemd),
+# and each series' CPU per run, which load from elsewhere disturbs less
+# than wall time.
 # Env: SC_BIN, SC_FIXTURE (make bench); N (default 200); SC_BIN_BEFORE.
 set -euo pipefail
 : "${SC_BIN:?}" "${SC_FIXTURE:?}"
@@ -29,22 +35,42 @@ bare_bwrap=(bwrap --unshare-all --cap-drop ALL --die-with-parent --new-session -
 	--ro-bind "$TC" /toolchain --bind "$W/tree" /project --ro-bind "$W/deps" /project/.lake/packages
 	--chdir /project -- /usr/bin/true)
 
-# measure NAME CMD...: N timings in ms into $W/NAME (per-invocation, wall).
+# cpu_us FILE: the CPU (user + sys, microseconds) of every process this
+# shell has reaped so far, each with all it reaped in turn (the whole
+# chain, sandbox included), into FILE.  Never in $(...): `times` in a
+# subshell starts at 0.
+cpu_us() {
+	times > "$W/times"
+	awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] }
+		printf "%d\n", t * 1e6
+	}' "$W/times" > "$1"
+}
+
+# measure NAME CMD...: N timings in ms into $W/NAME (per-invocation, wall),
+# and the series' CPU per invocation in ms into $W/NAME.cpu.  CPU time
+# is what a loaded machine (other suites on the same cores) disturbs least.
 measure() {
 	local name=$1 i t0 t1
 	shift
 	: > "$W/$name"
+	cpu_us "$W/c0"
 	for ((i = 0; i < N; i++)); do
 		t0=$EPOCHREALTIME
 		"$@" > /dev/null
 		t1=$EPOCHREALTIME
 		echo "$t0 $t1" >> "$W/$name"
 	done
+	cpu_us "$W/c1"
+	cat "$W/c0" "$W/c1" | awk -v n="$N" '{ c[NR] = $1 } END { printf "%.3f\n", (c[2] - c[1]) / n / 1000 }' > "$W/$name.cpu"
 }
 sbx() { sbx_of "$SC_BIN"; }
 sbx_before() { sbx_of "$SC_BIN_BEFORE"; }
+# as profile-run calls it; nobody stands in for the run's own uid
+sbx_user() { sbx_of "$SC_BIN" --sandbox-user 65534:65534; }
 sbx_of() {
-	"$1/sc-sandbox-exec" --tree "$W/tree" --toolchain "$TC" --dependencies "$W/deps" \
+	"$1/sc-sandbox-exec" "${@:2}" --tree "$W/tree" --toolchain "$TC" --dependencies "$W/deps" \
 		--time-file "$W/raw/$RANDOM$RANDOM$RANDOM.time" --timeout 30 -- true
 }
 
@@ -64,6 +90,7 @@ if [ -n "${SC_BIN_BEFORE:-}" ]; then
 	done
 else
 	measure sbx sbx
+	measure sbxu sbx_user
 fi
 
 # stats NAME -> "median p90" in ms
@@ -90,3 +117,15 @@ awk -v sm="$s_m" -v sp="$s_p" -v bm="$b_m" -v bp="$b_p" -v tm="$t_m" 'BEGIN {
 	printf "added over bare bwrap: median %.2f ms, p90 %.2f ms (goal: median < 3 ms)\n", sm - bm, sp - bp
 	printf "ratio: sc-sandbox-exec / bare bwrap %.2fx, / bare true %.1fx\n", sm / bm, sm / tm
 }'
+# (with SC_BIN_BEFORE the series alternate: no CPU per series)
+if [ -e "$W/sbx.cpu" ]; then
+read -r u_m u_p <<< "$(stats sbxu)"
+printf '%-34s median %7.2f ms  p90 %7.2f ms\n' "... --sandbox-user UID:GID -- true" "$u_m" "$u_p"
+awk -v um="$u_m" -v up="$u_p" -v bm="$b_m" -v bp="$b_p" 'BEGIN {
+	printf "added over bare bwrap, as profile-run calls it: median %.2f ms, p90 %.2f ms\n", um - bm, up - bp
+}'
+awk -v s="$(cat "$W/sbx.cpu")" -v u="$(cat "$W/sbxu.cpu")" -v b="$(cat "$W/bwrap.cpu")" -v t="$(cat "$W/true.cpu")" 'BEGIN {
+	printf "CPU per run (user + sys, whole chain): true %.2f ms, bare bwrap %.2f ms, sc-sandbox-exec %.2f ms, with --sandbox-user %.2f ms\n", t, b, s, u
+	printf "CPU added over bare bwrap: %.2f ms (%.2fx); with --sandbox-user %.2f ms (%.2fx)\n", s - b, s / b, u - b, u / b
+}'
+fi
