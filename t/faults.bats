@@ -477,6 +477,48 @@ big_tree() {
 	[ "$(wc -l <"$WS/samples.jsonl")" -eq 4 ]
 }
 
+# (the children file ends without a newline: read would fail on it)
+has_child() { [ -n "$(cat "/proc/$1/task/$1/children" 2>/dev/null)" ]; }
+
+# new_space_reusing NS: a process in a fresh PID namespace (a session of its
+# own) until the kernel hands out NS again; its PID in $BATS_TEST_TMPDIR/new.
+new_space_reusing() {
+	local pid
+	setsid unshare -Upf --kill-child /usr/bin/sleep 600 3>&- >/dev/null 2>&1 &
+	pid=$!
+	wait_for 10 has_child "$pid"
+	local child
+	child=$(cat "/proc/$pid/task/$pid/children")
+	child=${child% }
+	echo "$pid" >"$BATS_TEST_TMPDIR/new"
+	if [ "$(readlink "/proc/$child/ns/pid")" = "$1" ]; then return 0; fi
+	kill -KILL "$pid"
+	{ wait "$pid"; } 2>/dev/null || true # bash's "Killed" job notice
+	return 1
+}
+
+@test "runprocs: a gone run's PID namespace number, the kernel's to reuse, is not the run's once a sandbox beside us has it" {
+	# a run with a PID namespace of its own, snapshotted, then gone
+	setsid unshare -Upf --kill-child /usr/bin/sleep 600 3>&- >/dev/null 2>&1 &
+	RUN_PID=$!
+	wait_for 30 has_child "$RUN_PID"
+	/usr/bin/python3 "$RUNPROCS" snapshot "$RUN_PID" >"$BATS_TEST_TMPDIR/snap"
+	local ns
+	ns=$(awk '$4 == "sleep" { print $3 }' "$BATS_TEST_TMPDIR/snap")
+	[ -n "$ns" ]
+	kill -KILL -- "-$RUN_PID"
+	RUN_STATUS=0
+	{ wait "$RUN_PID"; } 2>/dev/null || RUN_STATUS=$?
+	# another suite's sandbox gets the number (freed a moment after)
+	wait_for 60 new_space_reusing "$ns"
+	local other
+	other=$(cat "$BATS_TEST_TMPDIR/new")
+	run /usr/bin/python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID"
+	kill -KILL "$other"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 @test "no_process_left sees what a run left (orphans, other sessions and PID namespaces), not another suite's sandbox" {
 	# Another suite's candidate, running beside us under the same name.
 	mkdir "$BATS_TEST_TMPDIR/other"

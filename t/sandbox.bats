@@ -734,12 +734,17 @@ while True:
     time.sleep(1)
 PY
 	sbx 1 /usr/bin/python3 stay.py
-	# checked at once, no waiting: by PID namespace, on the whole host
-	local ns
+	# checked at once, no waiting: by PID namespace, on the whole host.  A
+	# gone namespace's number is soon another's (a suite beside us): only
+	# a process started before now (awk's own start, in clock ticks since
+	# boot) can be ours.
+	local ns now
 	ns=$(cat "$T/.lake/pidns")
+	now=$(awk '{ print $22 }' /proc/self/stat)
 	live=$(for p in /proc/[0-9]*; do
 		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$ns" ] &&
-			[ "$(awk '{ print $3 }' "$p/stat" 2>/dev/null)" != Z ] && echo "${p#/proc/}"
+			awk -v now="$now" '$3 != "Z" && $22 <= now { f = 1 } END { exit !f }' "$p/stat" 2>/dev/null &&
+			echo "${p#/proc/}"
 	done; true)
 	[ "$status" -eq 1 ]
 	[ "$(field timed_out)" = true ]

@@ -7,7 +7,10 @@ the same host at the same time do not count.
   runprocs.py alive SNAPSHOT SID  live (not zombie) processes that are in the
                                   snapshot (same pid and start time), in
                                   session SID, or in a PID namespace the
-                                  snapshot saw other than ours; exit 1 if any
+                                  snapshot saw other than ours (while its
+                                  PID 1 is the snapshot's: the kernel
+                                  reuses a gone namespace's number); exit 1
+                                  if any
   runprocs.py reap LEFT SECS CMD...  run CMD as a child subreaper (every
                                   process CMD starts stays our descendant,
                                   orphans and sandboxes included); once CMD
@@ -64,20 +67,40 @@ def snapshot(root):
         print(pid, p["start"], p["ns"], p["comm"])
 
 
+def ns_init(pid):
+    """1 when PID is PID 1 of its own namespace (the last NSpid is 1)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("NSpid:"):
+                    return line.split()[-1] == "1"
+    except OSError:
+        pass
+    return False
+
+
 def alive(snapfile, sid):
-    known, spaces = set(), set()
+    known, spaces = set(), {}
     own = os.readlink("/proc/self/ns/pid")
     with open(snapfile) as f:
         for line in f:
             pid, start, ns, _ = line.rstrip("\n").split(" ", 3)
             known.add((int(pid), start))
-            if ns != own:
-                spaces.add(ns)
+            # parents come before children: a namespace's first process
+            # in the snapshot is its PID 1
+            if ns != own and ns not in spaces:
+                spaces[ns] = (int(pid), start)
+    procs = table()
+    # A namespace's number is reused once it is gone: one whose PID 1 is
+    # not the snapshot's is another run's (a suite beside us), never ours.
+    reused = {p["ns"] for pid, p in procs.items()
+              if p["ns"] in spaces and (pid, p["start"]) != spaces[p["ns"]] and ns_init(pid)}
     left = []
-    for pid, p in table().items():
+    for pid, p in procs.items():
         if p["state"] == "Z" or pid == os.getpid():
             continue
-        if (pid, p["start"]) in known or p["sid"] == sid or p["ns"] in spaces:
+        ours = p["ns"] in spaces and p["ns"] not in reused
+        if (pid, p["start"]) in known or p["sid"] == sid or ours:
             left.append(f'{pid} {p["comm"]} sid={p["sid"]} {p["ns"]}')
     print("\n".join(left))
     return 1 if left else 0
