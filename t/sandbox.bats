@@ -589,6 +589,22 @@ PY
 	[[ "$output" == *'"cpu_s":null'* ]]
 }
 
+# shimmed_system_failure [VAR=VALUE...]: sc-sandbox-exec with $W/shim.so
+# preloaded (and the variables set) fails as the system's fault: exit 3,
+# one error line, no status line, no time file, nothing left running.
+shimmed_system_failure() {
+	run --separate-stderr env LD_PRELOAD="$W/shim.so" "$@" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/sleep 20 "$M"
+	echo "$stderr"
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	assert_error_line sc-sandbox-exec
+	[ ! -e "$R/$M.time" ]
+	[ -z "$(leftovers)" ]
+}
+
 @test "a failed poll (not EINTR) kills the run's group and is a system failure, nothing kept (issue 21)" {
 	[ -z "${SC_VALGRIND:-}" ] || skip "valgrind, not the tool, would take the preload"
 	# a shim whose poll always fails: the run loop is blind from the start
@@ -599,17 +615,8 @@ PY
 int poll(struct pollfd *f, nfds_t n, int t) { (void)f; (void)n; (void)t; errno = ENOMEM; return -1; }
 C
 	cc -shared -fPIC -o "$W/shim.so" "$W/shim.c"
-	run --separate-stderr env LD_PRELOAD="$W/shim.so" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
-		--time-file "$R/$M.time" --timeout 60 -- /usr/bin/sleep 20 "$M"
-	echo "$stderr"
-	[ "$status" -eq 3 ]
-	[ -z "$output" ]
-	assert_error_line sc-sandbox-exec
+	shimmed_system_failure
 	grep -q 'cannot watch the sandbox: Cannot allocate memory; the run was killed (poll)' <<<"$stderr"
-	[ ! -e "$R/$M.time" ]
-	[ -z "$(leftovers)" ]
 }
 
 @test "a prctl that fails (parent-death signal, subreaper) is a system failure before any sandbox (issue 21)" {
@@ -642,17 +649,8 @@ C
 	local what
 	for what in "1 cannot follow our parent's death: Operation not permitted (prctl)" \
 		"36 cannot become the run's subreaper: Operation not permitted (prctl)"; do
-		run --separate-stderr env LD_PRELOAD="$W/shim.so" SHIM_PRCTL="${what%% *}" \
-			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-			sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
-			--time-file "$R/$M.time" --timeout 60 -- /usr/bin/sleep 20 "$M"
-		echo "$stderr"
-		[ "$status" -eq 3 ]
-		[ -z "$output" ]
-		assert_error_line sc-sandbox-exec
+		shimmed_system_failure SHIM_PRCTL="${what%% *}"
 		[ "$stderr" = "sc-sandbox-exec: error: ${what#* }" ]
-		[ ! -e "$R/$M.time" ]
-		[ -z "$(leftovers)" ]
 	done
 }
 
