@@ -43,14 +43,18 @@ row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TABLE"; }
 @test "a surviving mutant fails the run; a caught one is named with the test that caught it" {
 	row survivor common/report/verdict.c '/* Both operands are <= SC_MAX_MS and the ratio' '/* Both operands are <= SC_MAX_MS, and the ratio' unit:test_verdict
 	row caught common/report/verdict.c 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = head_ms > t->added_ms;' unit:test_verdict
+	# a mutant that makes its test hang where bats cannot end it (its run
+	# waits on a pipe the hung sandbox holds): caught at the row's bound
+	row hangs common/sandbox/supervise.c 't >= w->deadline) {' 't >= w->deadline + 1e9) {' 'sandbox.bats@5:timeout ends a hanging command'
 	# The runner builds its scratch copy from scratch: unoptimized, that
 	# build is a fraction of -O2 -g's CPU, and the rows' tests are the same.
-	CFLAGS=-O0 run bash "$RUN"
+	CFLAGS=-O0 SC_MUTANTS_SETUP_SECONDS=10 run bash "$RUN"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"the unmutated copy passes every listed test"* ]]
 	grep -Eq '^survivor +common/report/verdict.c +[0-9]+: unit:test_verdict +!! SURVIVED' <<<"$output"
 	grep -Eq '^caught +common/report/verdict.c +[0-9]+: unit:test_verdict +test_verdict: added_and_removed' <<<"$output"
+	grep -Eq '^hangs +common/sandbox/supervise.c +1: sandbox.bats@5:timeout ends a hanging command +sandbox.bats: no result within 15s \(a test hangs\)' <<<"$output"
 	grep -qx 'check-mutants: SURVIVED (no listed test notices): survivor' <<<"$output"
 	# the working tree is untouched; the scratch copy is reverted
 	grep -qF 'v->flagged = head_ms >= t->added_ms;' "$BATS_TEST_DIRNAME/../common/report/verdict.c"

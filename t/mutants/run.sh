@@ -27,7 +27,10 @@
 # has just passed make check on this tree), SC_MUTANTS_TABLE (another table), SC_MUTANTS_DIR (scratch folder; default a new one under
 # TMPDIR, removed at the end unless SC_MUTANTS_KEEP=1), SC_MUTANTS_JOBS
 # (make -j, default 2), SC_MUTANTS_PAR (mutants tried at once, each in a
-# copy of its own, default 2), SC_MUTANTS_TEST_TIMEOUT (seconds per test, 60).
+# copy of its own, default 2), SC_MUTANTS_TEST_TIMEOUT (seconds per test, 60),
+# SC_MUTANTS_SETUP_SECONDS (added to a bats run's bound: the sum of its
+# tests' bounds; 60).  A bats run that outlives its bound is a catch: the
+# unmutated copy passed the same tests in time.
 set -euo pipefail
 export LC_ALL=C
 
@@ -38,6 +41,8 @@ JOBS=${SC_MUTANTS_JOBS:-2}
 PAR=${SC_MUTANTS_PAR:-2}
 [[ $PAR =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_PAR must be a positive number ($PAR)" >&2; exit 2; }
 export BATS_TEST_TIMEOUT=${SC_MUTANTS_TEST_TIMEOUT:-60}
+SETUP_SECONDS=${SC_MUTANTS_SETUP_SECONDS:-60}
+[[ $SETUP_SECONDS =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_SETUP_SECONDS must be a positive number ($SETUP_SECONDS)" >&2; exit 2; }
 
 die() {
 	echo "check-mutants: error: $1" >&2
@@ -64,15 +69,16 @@ occurrences() {
 	echo $(((${#1} - ${#without}) / ${#2}))
 }
 
-# matches_a_test SUITE REGEX: some test name of SUITE matches REGEX (as
-# bats -f matches it).
-matches_a_test() {
-	local t
+# count_tests SUITE REGEX: how many test names of SUITE match REGEX (as
+# bats -f matches them).
+count_tests() {
+	local t n=0
 	while IFS= read -r t; do
-		[[ $t =~ $2 ]] && return 0
+		[[ $t =~ $2 ]] && n=$((n + 1))
 	done < <(sed -n 's/^@test "\(.*\)" {$/\1/p' "$1")
-	return 1
+	echo "$n"
 }
+matches_a_test() { [ "$(count_tests "$1" "$2")" -gt 0 ]; }
 
 read_table() {
 	local line n=0 seen=" "
@@ -156,18 +162,26 @@ run_spec() {
 		fi
 		return 0
 	fi
-	local suite=${spec%%:*} regex=${spec#*:} limit=$BATS_TEST_TIMEOUT
+	local suite=${spec%%:*} regex=${spec#*:} limit=$BATS_TEST_TIMEOUT outer
 	if [[ $suite == *@* ]]; then limit=${suite#*@} suite=${suite%@*}; fi
+	# bats's own BATS_TEST_TIMEOUT cannot end a test whose `run` waits on
+	# a pipe a hung process still holds: the whole bats run is bounded
+	# too, at LIMIT per matching test and SETUP_SECONDS for the setups.
+	outer=$((limit * $(count_tests "$S/t/$suite" "$regex") + SETUP_SECONDS))
 	# A PID and mount namespace of their own: when bats ends, whatever a
 	# mutant left running ends too.
 	out=$(cd "$S" && SC_BIN="$S/build" SC_FIXTURE="$S/build/fixture" BATS_TEST_TIMEOUT=$limit \
-		timeout -k 10 $((BATS_TEST_TIMEOUT * 20)) \
+		timeout -k 10 "$outer" \
 		unshare --pid --fork --mount-proc --kill-child -- \
 		bats ${bats_jobs:+--jobs "$bats_jobs"} -f "$regex" "t/$suite" 2>&1) || rc=$?
 	printf '%s\n' "$out" >>"$LOG"
 	ran=$(printf '%s\n' "$out" | grep -cE '^(not )?ok ' || true)
 	failed=$(printf '%s\n' "$out" | sed -n 's/^not ok [0-9]* //p' | head -1)
-	if [ "$rc" -ne 0 ] && [ -z "$failed" ]; then
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		# the unmutated tree passed these tests in time: a hang is noticed
+		ran=$((ran + 1))
+		failed="$suite: no result within ${outer}s (a test hangs)"
+	elif [ "$rc" -ne 0 ] && [ -z "$failed" ]; then
 		failed="$suite: exit $rc"
 	elif [ -n "$failed" ]; then
 		failed="$suite: $failed"
