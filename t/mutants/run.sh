@@ -29,7 +29,7 @@
 # (make -j, default 2), SC_MUTANTS_PAR (mutants tried at once, each in a
 # copy of its own, default 2), SC_MUTANTS_TEST_TIMEOUT (seconds per test, 60),
 # SC_MUTANTS_SETUP_SECONDS (added to a bats run's bound: the sum of its
-# tests' bounds; 60).  A bats run that outlives its bound is a catch: the
+# tests' bounds; 30).  A bats run that outlives its bound is a catch: the
 # unmutated copy passed the same tests in time.
 set -euo pipefail
 export LC_ALL=C
@@ -41,7 +41,7 @@ JOBS=${SC_MUTANTS_JOBS:-2}
 PAR=${SC_MUTANTS_PAR:-2}
 [[ $PAR =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_PAR must be a positive number ($PAR)" >&2; exit 2; }
 export BATS_TEST_TIMEOUT=${SC_MUTANTS_TEST_TIMEOUT:-60}
-SETUP_SECONDS=${SC_MUTANTS_SETUP_SECONDS:-60}
+SETUP_SECONDS=${SC_MUTANTS_SETUP_SECONDS:-30}
 [[ $SETUP_SECONDS =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_SETUP_SECONDS must be a positive number ($SETUP_SECONDS)" >&2; exit 2; }
 
 die() {
