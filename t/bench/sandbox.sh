@@ -4,7 +4,8 @@
 # SC_BIN_BEFORE (a build folder of an older sc-sandbox-exec, e.g. main's
 # before the hardening of issue 10) that one is measured in the same run too
 # and the difference is held to its goal: at most 2 ms median.
-# Also measured: the call as profile-run makes it for each sample, with
+# Also measured: what the chain costs by design (GNU time, and a static
+# program for sc-applyuidgid and sc-init), the call as profile-run makes it for each sample, with
 # the run's uid passed as --sandbox-user UID:GID (profile-run allocates it
 # once per run; sc-sandbox-exec alone allocates one per call, which costs
 # an NSS lookup of the uid and the group, i.e. loading libnss_systemd),
@@ -78,6 +79,10 @@ sbx_of() {
 measure warm sbx
 measure true /usr/bin/true
 measure bwrap "${bare_bwrap[@]}"
+# What the chain costs by design, one process each beyond bare bwrap:
+# GNU time (the only counter we trust), sc-applyuidgid and sc-init (static).
+measure gnutime /usr/bin/time -o /dev/null /usr/bin/true
+measure static "$SC_BIN/sc-init" --version
 if [ -n "${SC_BIN_BEFORE:-}" ]; then
 	# alternating, so that load from elsewhere falls on both alike
 	: > "$W/sbx"
@@ -113,6 +118,13 @@ if [ -n "${SC_BIN_BEFORE:-}" ]; then
 		exit !(d <= 2)
 	}'
 fi
+read -r g_m _ <<< "$(stats gnutime)"
+read -r x_m _ <<< "$(stats static)"
+printf '%-34s median %7.2f ms\n' "GNU time -- true" "$g_m" "static exec (sc-init --version)" "$x_m"
+awk -v sm="$s_m" -v bm="$b_m" -v tm="$t_m" -v gm="$g_m" -v xm="$x_m" 'BEGIN {
+	chain = (gm - tm) + 2 * xm
+	printf "the chain by design (GNU time + sc-applyuidgid + sc-init): %.2f ms; the rest of the added: %.2f ms\n", chain, sm - bm - chain
+}'
 awk -v sm="$s_m" -v sp="$s_p" -v bm="$b_m" -v bp="$b_p" -v tm="$t_m" 'BEGIN {
 	printf "added over bare bwrap: median %.2f ms, p90 %.2f ms (goal: median < 3 ms)\n", sm - bm, sp - bp
 	printf "ratio: sc-sandbox-exec / bare bwrap %.2fx, / bare true %.1fx\n", sm / bm, sm / tm
