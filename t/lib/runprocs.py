@@ -68,7 +68,7 @@ def snapshot(root):
 
 
 def ns_init(pid):
-    """1 when PID is PID 1 of its own namespace (the last NSpid is 1)."""
+    """Whether PID is PID 1 of its own namespace (its last NSpid is 1)."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
