@@ -6,8 +6,9 @@
 # and the difference is held to its goal: at most 2 ms median.
 # Also measured: what the chain costs by design (GNU time, and a static
 # program for sc-applyuidgid and sc-init), the call as profile-run makes
-# it for each sample, with the run's uid passed as --sandbox-user UID:GID (profile-run allocates it
-# once per run; sc-sandbox-exec alone allocates one per call, which costs
+# it for each sample, with the run's uid passed as --sandbox-user UID:GID
+# (profile-run allocates it once per run; sc-sandbox-exec alone allocates
+# one per call, which costs
 # an NSS lookup of the uid and the group, i.e. loading libnss_systemd),
 # and each series' CPU per run, which load from elsewhere disturbs less
 # than wall time.
