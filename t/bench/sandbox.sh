@@ -8,8 +8,8 @@
 # program for sc-applyuidgid and sc-init), the call as profile-run makes
 # it for each sample, with the run's uid passed as --sandbox-user UID:GID
 # (profile-run allocates it once per run; sc-sandbox-exec alone allocates
-# one per call, which costs
-# an NSS lookup of the uid and the group, i.e. loading libnss_systemd),
+# one per call, which costs an NSS lookup of the uid and the group, i.e.
+# loading libnss_systemd),
 # and each series' CPU per run, which load from elsewhere disturbs less
 # than wall time.
 # Env: SC_BIN, SC_FIXTURE (make bench); N (default 200); SC_BIN_BEFORE.
