@@ -480,24 +480,14 @@ big_tree() {
 # (the children file ends without a newline: read would fail on it)
 has_child() { [ -n "$(cat "/proc/$1/task/$1/children" 2>/dev/null)" ]; }
 
-# new_space_reusing NS: a process in a fresh PID namespace (a session of its
-# own) until the kernel hands out NS again; its PID in $BATS_TEST_TMPDIR/new.
-new_space_reusing() {
-	local pid
-	setsid unshare -Upf --kill-child /usr/bin/sleep 600 3>&- >/dev/null 2>&1 &
-	pid=$!
-	wait_for 10 has_child "$pid"
-	local child
-	child=$(cat "/proc/$pid/task/$pid/children")
-	child=${child% }
-	echo "$pid" >"$BATS_TEST_TMPDIR/new"
-	if [ "$(readlink "/proc/$child/ns/pid")" = "$1" ]; then return 0; fi
-	kill -KILL "$pid"
-	{ wait "$pid"; } 2>/dev/null || true # bash's "Killed" job notice
-	return 1
+# first_child PID: PID's first child.
+first_child() {
+	local c
+	c=$(cat "/proc/$1/task/$1/children")
+	echo "${c%% *}"
 }
 
-@test "runprocs: a gone run's PID namespace number, the kernel's to reuse, is not the run's once a sandbox beside us has it" {
+@test "runprocs: a gone run's PID namespace number, once the kernel gives it to a sandbox beside us, is not the run's" {
 	# a run with a PID namespace of its own, snapshotted, then gone
 	setsid unshare -Upf --kill-child /usr/bin/sleep 600 3>&- >/dev/null 2>&1 &
 	RUN_PID=$!
@@ -508,11 +498,17 @@ new_space_reusing() {
 	[ -n "$ns" ]
 	kill -KILL -- "-$RUN_PID"
 	RUN_STATUS=0
-	{ wait "$RUN_PID"; } 2>/dev/null || RUN_STATUS=$?
-	# another suite's sandbox gets the number (freed a moment after)
-	wait_for 60 new_space_reusing "$ns"
-	local other
-	other=$(cat "$BATS_TEST_TMPDIR/new")
+	{ wait "$RUN_PID"; } 2>/dev/null || RUN_STATUS=$? # bash's "Killed" job notice
+	# Another suite's sandbox.  The kernel hands it the lowest free number,
+	# ours once it is freed, unless a third namespace took it first: the
+	# snapshot is made to name the number it got, as when it is ours.
+	setsid unshare -Upf --kill-child /usr/bin/sleep 600 3>&- >/dev/null 2>&1 &
+	local other=$!
+	wait_for 30 has_child "$other"
+	local reused snap
+	reused=$(readlink "/proc/$(first_child "$other")/ns/pid")
+	snap=$(cat "$BATS_TEST_TMPDIR/snap")
+	printf '%s\n' "${snap//"$ns"/"$reused"}" >"$BATS_TEST_TMPDIR/snap"
 	run /usr/bin/python3 "$RUNPROCS" alive "$BATS_TEST_TMPDIR/snap" "$RUN_PID"
 	kill -KILL "$other"
 	[ "$status" -eq 0 ]
