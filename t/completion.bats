@@ -4,6 +4,7 @@
 # function complete -p names).  The options come from each program's own
 # table (--complete-options), the commands from the dispatcher.
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	# shellcheck source=../contrib/completion/sphereceti.bash
