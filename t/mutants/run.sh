@@ -15,7 +15,8 @@
 # in order until one fails.  Lines starting with # are comments.
 #
 # The working tree is never touched: its tracked and untracked-but-not-
-# ignored files are copied to a scratch folder once, built once, and each
+# ignored files are copied to a scratch folder once, built once (from this
+# tree's build folder: only what is out of date there), and each
 # mutant is applied there, rebuilt incrementally (only the touched objects
 # recompile) and reverted.  Before any mutant, the unmutated copy must pass
 # every test the table names, so a red test cannot pass for a catch.  Tests
@@ -227,6 +228,10 @@ cleanup() {
 trap cleanup EXIT
 LOG="$S/mutants.log"
 copy_tree
+# This tree's own build folder, where there is one, seeds the copy's: make
+# then rebuilds only what is out of date there (all of it when the flags
+# differ: build-flags), not the whole tree once more.
+[ ! -d "$SRC/build" ] || cp -a "$SRC/build" "$S/build"
 
 all_specs=()
 for t in "${tests[@]}"; do
