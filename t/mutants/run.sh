@@ -43,6 +43,14 @@ PAR=${SC_MUTANTS_PAR:-2}
 [[ $PAR =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_PAR must be a positive number ($PAR)" >&2; exit 2; }
 export BATS_TEST_TIMEOUT=${SC_MUTANTS_TEST_TIMEOUT:-60}
 SETUP_SECONDS=${SC_MUTANTS_SETUP_SECONDS:-30}
+# The copy's build folder is named as the one whose tools the caller tests
+# (SC_BIN: build-asan under make check-asan), when that is a folder of this
+# tree, and starts as a copy of it: with the same name and the same flags
+# (the sanitizers reach us through MAKEFLAGS) make rebuilds only what is
+# out of date there, not the whole tree once more (all of it when the flags
+# differ: build-flags).
+B=build
+case ${SC_BIN:-} in "$SRC"/*) [[ ${SC_BIN#"$SRC"/} == */* ]] || B=${SC_BIN#"$SRC"/} ;; esac
 [[ $SETUP_SECONDS =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_SETUP_SECONDS must be a positive number ($SETUP_SECONDS)" >&2; exit 2; }
 
 die() {
@@ -132,9 +140,9 @@ copy_tree() {
 build() {
 	local targets=(all) u
 	for u in "$@"; do
-		if [ "$u" = fixture ]; then targets+=(fixture); else targets+=("build/t/unit/$u"); fi
+		if [ "$u" = fixture ]; then targets+=(fixture); else targets+=("$B/t/unit/$u"); fi
 	done
-	make -C "$S" -j"$JOBS" BUILD=build DEVELOPER=1 "${targets[@]}" >>"$LOG" 2>&1
+	make -C "$S" -j"$JOBS" BUILD="$B" DEVELOPER=1 "${targets[@]}" >>"$LOG" 2>&1
 }
 
 # unit_names SPECS...: the unit programs among test specs.
@@ -152,7 +160,7 @@ run_spec() {
 	ran=0 failed=""
 	if [[ $spec == unit:* ]]; then
 		local u=${spec#unit:}
-		out=$(cd "$S" && CK_FORK=yes timeout -k 10 "$BATS_TEST_TIMEOUT" "build/t/unit/$u" 2>&1) || rc=$?
+		out=$(cd "$S" && CK_FORK=yes timeout -k 10 "$BATS_TEST_TIMEOUT" "$B/t/unit/$u" 2>&1) || rc=$?
 		printf '%s\n' "$out" >>"$LOG"
 		ran=$(printf '%s\n' "$out" | sed -n 's/^[0-9]*%: Checks: \([0-9]*\).*/\1/p' | head -1)
 		ran=${ran:-0}
@@ -171,7 +179,7 @@ run_spec() {
 	outer=$((limit * $(count_tests "$S/t/$suite" "$regex") + SETUP_SECONDS))
 	# A PID and mount namespace of their own: when bats ends, whatever a
 	# mutant left running ends too.
-	out=$(cd "$S" && SC_BIN="$S/build" SC_FIXTURE="$S/build/fixture" BATS_TEST_TIMEOUT=$limit \
+	out=$(cd "$S" && SC_BIN="$S/$B" SC_FIXTURE="$S/$B/fixture" BATS_TEST_TIMEOUT=$limit \
 		timeout -k 10 "$outer" \
 		unshare --pid --fork --mount-proc --kill-child -- \
 		bats ${bats_jobs:+--jobs "$bats_jobs"} -f "$regex" "t/$suite" 2>&1) || rc=$?
@@ -228,10 +236,7 @@ cleanup() {
 trap cleanup EXIT
 LOG="$S/mutants.log"
 copy_tree
-# This tree's own build folder, where there is one, seeds the copy's: make
-# then rebuilds only what is out of date there (all of it when the flags
-# differ: build-flags), not the whole tree once more.
-[ ! -d "$SRC/build" ] || cp -a "$SRC/build" "$S/build"
+[ ! -d "$SRC/$B" ] || cp -a "$SRC/$B" "$S/$B"
 
 all_specs=()
 for t in "${tests[@]}"; do
