@@ -33,3 +33,18 @@ setup() { README=$BATS_TEST_DIRNAME/../README; }
 		[[ "$known" == *"$o"* ]] || { echo "README shows $o"; false; }
 	done
 }
+
+@test "the host check README and sphereceti(1) give runs as written: exit 0, no output, as an unprivileged user too" {
+	cmd=$(grep -o 'namespace (`[^`]*`' "$README" | sed 's/^namespace (`//; s/`$//')
+	[[ "$cmd" == "bwrap "* ]]
+	page=$(sed -n 's/^\.RB ( "\(bwrap [^"]*\)"$/\1/p' "$BATS_TEST_DIRNAME/../man/sphereceti.1" | sed 's/\\-/-/g')
+	[ "$page" = "$cmd" ]
+	read -r -a argv <<<"$cmd"
+	run "${argv[@]}"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(id -u)" = 0 ] || return 0
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "${argv[@]}"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
