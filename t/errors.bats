@@ -45,6 +45,10 @@ bats_require_minimum_version 1.5.0
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
 	[ "$stderr" = "sc-profile-run: error: unknown option; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout? see sc-profile-run --help (--timeout)" ]
+	# a slip inside the part finds the same ones
+	run --separate-stderr sphereceti profile-run --timout 5
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-profile-run: error: unknown option; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout? see sc-profile-run --help (--timout)" ]
 	run --separate-stderr sc-sandbox-exec --selftest
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sc-sandbox-exec: error: unknown option; did you mean --self-test? see sc-sandbox-exec --help (--selftest)" ]

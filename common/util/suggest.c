@@ -35,22 +35,31 @@ static int osa(const char *a, size_t la, const char *b, size_t lb)
 	return r;
 }
 
-/* Is typed one or more whole dash-separated parts of name? */
-static int whole_part(const char *typed, size_t len, const char *name)
+/* The nearest run of whole dash-separated parts of name to typed, so that
+ * --timout finds --sample-timeout as --timeout does. */
+static int nearest_parts(const char *typed, size_t len, const char *name)
 {
-	if (!len)
-		return 0;
-	for (const char *p = name; *p; p++)
-		if ((p == name || p[-1] == '-') && strncmp(p, typed, len) == 0 &&
-		    (p[len] == '\0' || p[len] == '-'))
-			return 1;
-	return 0;
+	int best = SC_SUGGEST_FLOOR;
+	for (const char *p = name; *p; p++) {
+		if (p != name && p[-1] != '-')
+			continue;
+		for (const char *e = p + 1; e[-1]; e++)
+			if (*e == '-' || *e == '\0')
+				best = min2(best, osa(typed, len, p, (size_t)(e - p)));
+	}
+	return best;
 }
 
 int sc_suggest_distance(const char *typed, size_t len, const char *name)
 {
 	int d = osa(typed, len, name, strlen(name));
-	return whole_part(typed, len, name) ? min2(d, 1) : d;
+	/* a whole part costs 1; one slip in it (a letter missing or swapped,
+	 * or one wrong) 2 or 3, where the word is long enough to tell a slip
+	 * from another word */
+	int part = len ? nearest_parts(typed, len, name) : SC_SUGGEST_FLOOR;
+	if (part > 0 && len < 4)
+		part = SC_SUGGEST_FLOOR;
+	return part <= 2 ? min2(d, 1 + part) : d;
 }
 
 void sc_suggest_add(struct sc_suggest *s, const char *typed, size_t len, const char *name)

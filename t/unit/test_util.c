@@ -197,12 +197,29 @@ START_TEST(suggest_nearest_names)
 	ck_assert_int_eq(sc_suggest_distance("time", 4, "sample-timeout"), 10);
 	ck_assert_int_eq(sc_suggest_distance("heads", 5, "head"), 3);
 	ck_assert_int_eq(sc_suggest_distance("hxad", 4, "head"), 2);
+	/* a slip inside a whole part still finds it: a letter missing, two
+	 * swapped, one wrong */
+	ck_assert_int_eq(sc_suggest_distance("timout", 6, "sample-timeout"), 2);
+	ck_assert_int_eq(sc_suggest_distance("tiemout", 7, "phase-timeout"), 1);
+	ck_assert_int_eq(sc_suggest_distance("timeoot", 7, "prebuild-timeout"), 3);
+	ck_assert_int_eq(sc_suggest_distance("tmout", 5, "sample-timeout"), 3);
+	ck_assert_int_eq(sc_suggest_distance("tout", 4, "sample-timeout"), 10);
+	/* too short to tell a slip: --x is no --max-procs */
+	ck_assert_int_eq(sc_suggest_distance("x", 1, "max-procs"), 8);
+	ck_assert_int_eq(sc_suggest_distance("max", 3, "max-procs"), 1);
 	struct sc_suggest s = SC_SUGGEST_INIT;
 	struct strbuf out = STRBUF_INIT;
 	const char *names[] = {"repo", "prebuild-timeout", "sample-timeout", "phase-timeout", "head"};
 	for (size_t i = 0; i < 5; i++)
 		sc_suggest_add(&s, "timeout", 7, names[i]);
 	sc_suggest_text(&s, "--", &out);
+	ck_assert_str_eq(out.buf,
+	                 "; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout?");
+	sb_release(&out);
+	struct sc_suggest slip = SC_SUGGEST_INIT;
+	for (size_t i = 0; i < 5; i++)
+		sc_suggest_add(&slip, "timout", 6, names[i]);
+	sc_suggest_text(&slip, "--", &out);
 	ck_assert_str_eq(out.buf,
 	                 "; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout?");
 	sb_release(&out);
