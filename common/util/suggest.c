@@ -57,9 +57,7 @@ int sc_suggest_distance(const char *typed, size_t len, const char *name)
 	 * or one wrong) 2 or 3, where the word is long enough to tell a slip
 	 * from another word */
 	int part = len ? nearest_parts(typed, len, name) : SC_SUGGEST_FLOOR;
-	if (part > 0 && len < 4)
-		part = SC_SUGGEST_FLOOR;
-	return part <= 2 ? min2(d, 1 + part) : d;
+	return part == 0 || (part <= 2 && len >= 4) ? min2(d, 1 + part) : d;
 }
 
 void sc_suggest_add(struct sc_suggest *s, const char *typed, size_t len, const char *name)

@@ -43,6 +43,7 @@ PAR=${SC_MUTANTS_PAR:-2}
 [[ $PAR =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_PAR must be a positive number ($PAR)" >&2; exit 2; }
 export BATS_TEST_TIMEOUT=${SC_MUTANTS_TEST_TIMEOUT:-60}
 SETUP_SECONDS=${SC_MUTANTS_SETUP_SECONDS:-30}
+[[ $SETUP_SECONDS =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_SETUP_SECONDS must be a positive number ($SETUP_SECONDS)" >&2; exit 2; }
 # The copy's build folder is named as the one whose tools the caller tests
 # (SC_BIN: build-asan under make check-asan), when that is a folder of this
 # tree, and starts as a copy of it: with the same name and the same flags
@@ -51,7 +52,6 @@ SETUP_SECONDS=${SC_MUTANTS_SETUP_SECONDS:-30}
 # differ: build-flags).
 B=build
 case ${SC_BIN:-} in "$SRC"/*) [[ ${SC_BIN#"$SRC"/} == */* ]] || B=${SC_BIN#"$SRC"/} ;; esac
-[[ $SETUP_SECONDS =~ ^[1-9][0-9]*$ ]] || { echo "check-mutants: error: SC_MUTANTS_SETUP_SECONDS must be a positive number ($SETUP_SECONDS)" >&2; exit 2; }
 
 die() {
 	echo "check-mutants: error: $1" >&2

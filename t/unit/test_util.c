@@ -187,6 +187,20 @@ EXITS0(help_exits_0, "-h")
 EXITS0(help_beats_required, "--help")
 EXITS0(version_exits_0, "--version")
 
+/* What an unknown --TYPED is offered among a small option table. */
+static void assert_suggested(const char *typed, const char *want)
+{
+	static const char *const names[] = {"repo", "prebuild-timeout", "sample-timeout",
+	                                    "phase-timeout", "head"};
+	struct sc_suggest s = SC_SUGGEST_INIT;
+	struct strbuf out = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		sc_suggest_add(&s, typed, strlen(typed), names[i]);
+	sc_suggest_text(&s, "--", &out);
+	ck_assert_str_eq(out.buf, want);
+	sb_release(&out);
+}
+
 /* git's weights: a swap is free, a missing character cheap, an extra one
  * dear; a whole dash-separated part is near. */
 START_TEST(suggest_nearest_names)
@@ -207,27 +221,10 @@ START_TEST(suggest_nearest_names)
 	/* too short to tell a slip: --x is no --max-procs */
 	ck_assert_int_eq(sc_suggest_distance("x", 1, "max-procs"), 8);
 	ck_assert_int_eq(sc_suggest_distance("max", 3, "max-procs"), 1);
-	struct sc_suggest s = SC_SUGGEST_INIT;
-	struct strbuf out = STRBUF_INIT;
-	const char *names[] = {"repo", "prebuild-timeout", "sample-timeout", "phase-timeout", "head"};
-	for (size_t i = 0; i < 5; i++)
-		sc_suggest_add(&s, "timeout", 7, names[i]);
-	sc_suggest_text(&s, "--", &out);
-	ck_assert_str_eq(out.buf,
-	                 "; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout?");
-	sb_release(&out);
-	struct sc_suggest slip = SC_SUGGEST_INIT;
-	for (size_t i = 0; i < 5; i++)
-		sc_suggest_add(&slip, "timout", 6, names[i]);
-	sc_suggest_text(&slip, "--", &out);
-	ck_assert_str_eq(out.buf,
-	                 "; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout?");
-	sb_release(&out);
-	struct sc_suggest far = SC_SUGGEST_INIT;
-	for (size_t i = 0; i < 5; i++)
-		sc_suggest_add(&far, "zzzzzzz", 7, names[i]);
-	sc_suggest_text(&far, "--", &out);
-	ck_assert_str_eq(out.buf, "");
+	const char *near = "; did you mean --prebuild-timeout, --sample-timeout or --phase-timeout?";
+	assert_suggested("timeout", near);
+	assert_suggested("timout", near);
+	assert_suggested("zzzzzzz", "");
 }
 END_TEST
 
