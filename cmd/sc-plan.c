@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 static const char *const usage[] = {
-	"usage: sc-plan --repo DIR --tooling T --base B --head H",
+	"usage: sc-plan --repo DIR --tooling T --base B --head H [--merge-of P]",
 	"       sc-plan --version",
 	"Print the profiling plan (JSON) for head H against the merge base of B and H,",
 	"configured by .sphereceti of commit T.  T, B, H: full commit object IDs.",
@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 		SC_OPT_REQUIRED_STRING(0, "tooling", &rq.tooling, "T", "commit holding .sphereceti"),
 		SC_OPT_REQUIRED_STRING(0, "base", &rq.base, "B", "base branch tip"),
 		SC_OPT_REQUIRED_STRING(0, "head", &rq.head, "H", "candidate head"),
+		SC_OPT_STRING(0, "merge-of", &rq.merge_of, "P",
+		              "H is the merge of P (a pull request's head) into B"),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, version_lines};

@@ -124,3 +124,54 @@ elan_home() {
 	[[ "$stderr" != *"is missing"* ]]
 	[ ! -e "$WS" ]
 }
+
+# A dependency folder is data: in CI it comes back from a cache.  Each of
+# these real Git features makes `git status` there start a program of the
+# folder's choosing; the dependency check must start none of them, and the
+# run goes on (the tracked files are clean).
+# hook_program NAME: a program that leaves $BATS_TEST_TMPDIR/ran-NAME.
+hook_program() {
+	printf '#!/bin/bash\ntouch %q\ncat\n' "$BATS_TEST_TMPDIR/ran-$1" >"$BATS_TEST_TMPDIR/$1"
+	chmod 755 "$BATS_TEST_TMPDIR/$1"
+	echo "$BATS_TEST_TMPDIR/$1"
+}
+
+@test "no code from data folders: a dependency's core.fsmonitor hook never runs on the host" {
+	git -C "$DEPS/tinylib" config core.fsmonitor "$(hook_program fsmonitor)"
+	# git status runs it (what the check used to call)
+	git -C "$DEPS/tinylib" status --porcelain >/dev/null
+	[ -e "$BATS_TEST_TMPDIR/ran-fsmonitor" ]
+	rm "$BATS_TEST_TMPDIR/ran-fsmonitor"
+	profile
+	[ "$status" -eq 0 ]
+	[ ! -e "$BATS_TEST_TMPDIR/ran-fsmonitor" ]
+}
+
+@test "no code from data folders: a dependency's filter driver never runs on the host" {
+	printf '* filter=evil\n' >"$DEPS/tinylib/.git/info/attributes"
+	git -C "$DEPS/tinylib" config filter.evil.clean "$(hook_program clean)"
+	touch -d '2020-01-01' "$DEPS/tinylib/Tiny/Core.lean"
+	git -C "$DEPS/tinylib" status --porcelain >/dev/null
+	[ -e "$BATS_TEST_TMPDIR/ran-clean" ]
+	rm "$BATS_TEST_TMPDIR/ran-clean"
+	touch -d '2021-01-01' "$DEPS/tinylib/Tiny/Core.lean"
+	profile
+	[ "$status" -eq 0 ]
+	[ ! -e "$BATS_TEST_TMPDIR/ran-clean" ]
+}
+
+@test "no code from data folders: a replace ref cannot make a modified dependency look clean" {
+	local dep=$DEPS/tinylib head fake
+	head=$(git -C "$dep" rev-parse HEAD)
+	echo '-- edited' >>"$dep/Tiny/Core.lean"
+	# a commit whose tree holds the edit, standing in for HEAD
+	git -C "$dep" add -A
+	fake=$(git -C "$dep" commit-tree "$(git -C "$dep" write-tree)" -p "$head" -m fake)
+	git -C "$dep" reset -q "$head"
+	git -C "$dep" replace "$head" "$fake"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *'dependency "tinylib" has modified tracked files (Tiny/Core.lean: content differs)'* ]]
+	[ ! -e "$WS" ]
+}

@@ -343,7 +343,7 @@ added library Lib/Sub/C.lean" ]
 	plan_fails "lake-manifest.json is absent; the pull request changes it"
 }
 
-@test "a Lake configuration that differs on the merge base fails, naming the fix (merge or rebase onto B); T = M = H passes" {
+@test "a Lake configuration that differs on the merge base fails, naming the fix (profile the merge, or rebase); T = M = H passes" {
 	git -C "$R" checkout -q -b main base
 	printf '{"version": 7, "packagesDir": ".lake/packages", "packages": [{"name": "x"}]}\n' >"$R/lake-manifest.json"
 	T=$(pcommit "main bumps deps")
@@ -352,7 +352,7 @@ added library Lib/Sub/C.lean" ]
 	git -C "$R" checkout -q "$T" -- lake-manifest.json
 	echo 'def a := 2' >"$R/Lib/A.lean"
 	H=$(pcommit "head takes the bump")
-	plan_fails "lake-manifest.json changed; the base branch changed it after the pull request branched off: merge or rebase the pull request onto --base, then profile again (merge base)"
+	plan_fails "lake-manifest.json changed; the base branch changed it after the pull request branched off: profile the merge of the pull request into --base (--merge-of), or rebase it (merge base)"
 	T=$(git -C "$R" rev-parse base)
 	B=$T
 	git -C "$R" checkout -q -B head2 base
@@ -360,6 +360,64 @@ added library Lib/Sub/C.lean" ]
 	H=$(pcommit "same lake")
 	plan
 	[ "$status" -eq 0 ]
+}
+
+# behind_bump: main moved on with a manifest bump ($T = $B) after the pull
+# request (branch head, $H, one changed file) branched off at base.
+behind_bump() {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit "the pull request")
+	git -C "$R" checkout -q -b main base
+	printf '{"version": 7, "packagesDir": ".lake/packages", "packages": [{"name": "x"}]}\n' >"$R/lake-manifest.json"
+	echo 'def b := 2' >"$R/Lib/Sub/B.lean"
+	T=$(pcommit "main bumps deps")
+	B=$T
+}
+
+# merge_of B P: the merge of P into B as a job's disposable clone makes it.
+merge_of() {
+	local tree
+	tree=$(git -C "$R" merge-tree --write-tree "$1" "$2")
+	git -C "$R" commit-tree "$tree" -p "$1" -p "$2" -m "merge $2 into $1"
+}
+
+@test "--merge-of: a pull request behind a Lake bump is planned as its merge into the base: M = B, B's configuration, the pull request's files only" {
+	behind_bump
+	local merge
+	merge=$(merge_of "$B" "$H")
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$merge" --merge-of "$H"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.revisions | "\(.merge_base) \(.head) \(.merge_of)"' <<<"$output")" = "$B $merge $H" ]
+	[ "$(files_of)" = "modified library Lib/A.lean" ]
+	[ "$(jq -r '.lake["lake-manifest.json"]' <<<"$output")" = "$(git -C "$R" rev-parse "$B:lake-manifest.json")" ]
+}
+
+@test "--merge-of is refused unless the head's parents are exactly the base tip, then the pull request head" {
+	behind_bump
+	local swapped one
+	swapped=$(merge_of "$H" "$B")
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$swapped" --merge-of "$H"
+	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the head is not a merge of --merge-of into --base: $swapped has 2 parents, first ${H:0:12} (want exactly two: --base ${B:0:12}, then --merge-of ${H:0:12}) (--head)" ]]
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --merge-of "$H"
+	assert_error_line sc-plan
+	[[ "$stderr" == *"$H has 1 parent, first"* ]]
+	one=$(git -C "$R" rev-parse base)
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$one" --merge-of "$H"
+	assert_error_line sc-plan
+	[[ "$stderr" == *"$one has no parent (--head)" ]]
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$swapped" --merge-of "${H:0:12}"
+	assert_error_line sc-plan
+	[[ "$stderr" == *"(--merge-of)" ]]
+}
+
+@test "without --merge-of the plan has no merge_of member: byte for byte the plan it was" {
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	H=$(pcommit head)
+	plan
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.revisions | keys' <<<"$output")" = '["base_tip","head","merge_base","tooling"]' ]
 }
 
 # ------------------------------------------------------------ repositories

@@ -49,6 +49,8 @@ void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p)
 	sc_json_kv_str(g, "base_tip", p->base_tip);
 	sc_json_kv_str(g, "merge_base", p->merge_base);
 	sc_json_kv_str(g, "head", p->head);
+	if (p->merge_of)
+		sc_json_kv_str(g, "merge_of", p->merge_of);
 	sc_json_map_close(g);
 }
 
@@ -236,7 +238,8 @@ static int parse_header(yajl_val root, struct sc_plan *p, int *hexsz, struct str
 
 static int parse_revisions(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf *err)
 {
-	static const char *const keys[] = {"tooling", "base_tip", "merge_base", "head", NULL};
+	static const char *const keys[] = {"tooling", "base_tip", "merge_base", "head",
+	                                   "merge_of", NULL};
 	yajl_val rev = sc_json_member(root, "revisions");
 	if (sc_json_only_keys(rev, keys, "\"revisions\"", err) < 0 ||
 	    get_oid(rev, "tooling", hexsz, 0, &p->tooling, err) < 0 ||
@@ -244,6 +247,15 @@ static int parse_revisions(yajl_val root, int hexsz, struct sc_plan *p, struct s
 	    get_oid(rev, "merge_base", hexsz, 0, &p->merge_base, err) < 0 ||
 	    get_oid(rev, "head", hexsz, 0, &p->head, err) < 0)
 		return -1;
+	if (!sc_json_member(rev, "merge_of"))
+		return 0;
+	if (get_oid(rev, "merge_of", hexsz, 0, &p->merge_of, err) < 0)
+		return -1;
+	/* A merge of P into B has B for its merge base with B. */
+	if (strcmp(p->merge_base, p->base_tip) != 0) {
+		sb_adds(err, "\"revisions\": merge_of is set but merge_base is not base_tip");
+		return -1;
+	}
 	return 0;
 }
 
@@ -430,6 +442,7 @@ void sc_plan_free(struct sc_plan *p)
 	free(p->base_tip);
 	free(p->merge_base);
 	free(p->head);
+	free(p->merge_of);
 	free_roots(p->library, p->n_library);
 	free_roots(p->roadmap, p->n_roadmap);
 	free(p->github);

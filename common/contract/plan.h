@@ -6,7 +6,8 @@
  *   "schema": "sphereceti.plan/1",
  *   "profiler_version": "0.1.0",
  *   "object_format": "sha1" | "sha256",
- *   "revisions": {"tooling": T, "base_tip": B, "merge_base": M, "head": H},
+ *   "revisions": {"tooling": T, "base_tip": B, "merge_base": M, "head": H
+ *                 [, "merge_of": P]},
  *   "config": {"library": [root...], "roadmap": [root...],
  *              "github": "owner/name" | null, "tooling_path": str | null,
  *              "bwrap_pins": [{"version": str, "sha256": hex}, ...]},
@@ -20,7 +21,11 @@
  *              "base_blob": blob|null, "head_blob": blob|null}, ...]
  * }
  * A file's id is its module name: unique, stable, and safe in file names.
- * The base side is measured at merge_base, the head side at head. */
+ * The base side is measured at merge_base, the head side at head.
+ * merge_of, present only when sc-plan was given --merge-of: the head is a
+ * merge whose parents are exactly base_tip and P (a pull request's head
+ * merged into the base tip), so merge_base is base_tip; reports link P,
+ * never the merge, which may exist only where it was made. */
 #include <stddef.h>
 #include <yajl/yajl_gen.h>
 #include "contract/limits.h"
@@ -55,6 +60,7 @@ struct sc_plan {
 	char *profiler_version;
 	char *object_format;
 	char *tooling, *base_tip, *merge_base, *head;
+	char *merge_of; /* NULL unless the head is the merge of merge_of into base_tip */
 	char **library;
 	size_t n_library;
 	char **roadmap;

@@ -35,6 +35,40 @@ int sc_commit_tree(struct sc_catfile *c, const struct sc_git *g, const char *com
 	return sc_commit_read(c, commit_hex, g->hexsz, type, tree_hex) == SC_COMMIT_OK ? 0 : -1;
 }
 
+int sc_commit_parse_parents(const char *buf, size_t len, int hexsz,
+                            char (*parents)[SC_MAX_HEXSZ + 1], int max)
+{
+	char tree[SC_MAX_HEXSZ + 1];
+	if (sc_commit_parse_tree(buf, len, hexsz, tree) < 0)
+		return -1;
+	size_t pos = 5 + (size_t)hexsz + 1, line = 7 + (size_t)hexsz + 1;
+	int n = 0;
+	while (len - pos >= line && memcmp(buf + pos, "parent ", 7) == 0) {
+		char hex[SC_MAX_HEXSZ + 1];
+		memcpy(hex, buf + pos + 7, (size_t)hexsz);
+		hex[hexsz] = '\0';
+		if (buf[pos + line - 1] != '\n' || !sc_is_lower_hex(hex, (size_t)hexsz))
+			return -1;
+		if (n < max)
+			memcpy(parents[n], hex, sizeof hex);
+		n++;
+		pos += line;
+	}
+	return n;
+}
+
+int sc_commit_parents(struct sc_catfile *c, const struct sc_git *g, const char *commit_hex,
+                      char (*parents)[SC_MAX_HEXSZ + 1], int max)
+{
+	char type[16];
+	struct strbuf sb = STRBUF_INIT;
+	int n = -1;
+	if (sc_catfile_read(c, commit_hex, type, &sb) == 0 && strcmp(type, "commit") == 0)
+		n = sc_commit_parse_parents(sb.buf, sb.len, g->hexsz, parents, max);
+	sb_release(&sb);
+	return n;
+}
+
 int sc_tree_find(struct sc_catfile *c, const struct sc_git *g, const char *tree_hex,
                  const char *path, struct sc_tree_entry *e)
 {

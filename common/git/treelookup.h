@@ -21,6 +21,14 @@ enum sc_commit_state sc_commit_read(struct sc_catfile *c, const char *commit_hex
  * not a commit, or malformed. */
 int sc_commit_tree(struct sc_catfile *c, const struct sc_git *g, const char *commit_hex,
                    char tree_hex[SC_MAX_HEXSZ + 1]);
+/* The parents of a commit, in the commit's order: the first MAX of them
+ * into parents.  Returns how many the commit has (which may exceed MAX),
+ * or -1 when the object is missing, not a commit, or malformed.  The
+ * parse half reads a commit object's text, for the unit tests. */
+int sc_commit_parse_parents(const char *buf, size_t len, int hexsz,
+                            char (*parents)[SC_MAX_HEXSZ + 1], int max);
+int sc_commit_parents(struct sc_catfile *c, const struct sc_git *g, const char *commit_hex,
+                      char (*parents)[SC_MAX_HEXSZ + 1], int max);
 
 /* The entry at '/'-separated path below tree_hex.  Returns 1 and fills e
  * (e->name is not usable afterwards), 0 when absent (or a leading component

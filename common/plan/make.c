@@ -15,13 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { T, B, H };
-static const char *const flags[3] = {"--tooling", "--base", "--head"};
+enum { T, B, H, P };
+static const char *const flags[4] = {"--tooling", "--base", "--head", "--merge-of"};
 
 /* One plan in the making: the git commands that run side by side and what
  * they answered. */
 struct planning {
-	const char *repo, *ids[3];
+	const char *repo, *ids[4]; /* ids[P]: NULL unless the head is a merge */
 	const struct sc_plan_request *rq;
 	struct sc_git g;
 	struct sc_plan p;
@@ -30,7 +30,7 @@ struct planning {
 	char *cfg_spec;
 	struct strbuf cfg_out, cfg_err, mb_out;
 	int cfg_rc, cfg_parsed, mb_rc, diffing;
-	char trees[3][SC_MAX_HEXSZ + 1];
+	char trees[4][SC_MAX_HEXSZ + 1];
 };
 
 /* Everything that needs only the arguments starts at once: these git
@@ -61,10 +61,13 @@ static void take_ids(struct planning *w)
 	p->tooling = xcalloc(1, SC_MAX_HEXSZ + 1);
 	p->base_tip = xcalloc(1, SC_MAX_HEXSZ + 1);
 	p->head = xcalloc(1, SC_MAX_HEXSZ + 1);
-	char *hexes[3] = {p->tooling, p->base_tip, p->head};
+	if (w->ids[P])
+		p->merge_of = xcalloc(1, SC_MAX_HEXSZ + 1);
+	char *hexes[4] = {p->tooling, p->base_tip, p->head, p->merge_of};
 	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
-	for (int i = 0; i < 3; i++)
-		sc_rev_full_id(&w->g, w->ids[i], flags[i], hexes[i], &bad);
+	for (int i = 0; i < 4; i++)
+		if (hexes[i])
+			sc_rev_full_id(&w->g, w->ids[i], flags[i], hexes[i], &bad);
 	sc_bad_ids_die(&bad, "; 'git rev-parse REV^{commit}' in the repository prints the full ID");
 	/* The object reader starts up while merge-base and config finish. */
 	w->c = sc_catfile_open(&w->g);
@@ -94,11 +97,33 @@ static void collect(struct planning *w)
 
 static void check_commits(struct planning *w)
 {
-	const char *hexes[3] = {w->p.tooling, w->p.base_tip, w->p.head};
+	const char *hexes[4] = {w->p.tooling, w->p.base_tip, w->p.head, w->p.merge_of};
 	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
-	for (int i = 0; i < 3; i++)
-		sc_check_commit(w->c, &w->g, hexes[i], flags[i], w->trees[i], &bad);
+	for (int i = 0; i < 4; i++)
+		if (hexes[i])
+			sc_check_commit(w->c, &w->g, hexes[i], flags[i], w->trees[i], &bad);
 	sc_bad_ids_die(&bad, bad.missing ? SC_FETCH_HINT : "");
+}
+
+/* With --merge-of P the head must be the merge of P into B, exactly: its
+ * parents B then P.  Anything else would measure a tree nobody named. */
+static void check_merge(struct planning *w)
+{
+	const struct sc_plan *p = &w->p;
+	if (!p->merge_of)
+		return;
+	char parents[2][SC_MAX_HEXSZ + 1];
+	int n = sc_commit_parents(w->c, &w->g, p->head, parents, 2);
+	if (n < 0)
+		sc_die_sys("cannot parse commit %s (--head)", p->head);
+	if (n == 2 && strcmp(parents[0], p->base_tip) == 0 && strcmp(parents[1], p->merge_of) == 0)
+		return;
+	if (n == 0)
+		sc_die("the head is not a merge of --merge-of into --base: %s has no parent (--head)",
+		       p->head);
+	sc_die("the head is not a merge of --merge-of into --base: %s has %d parent%s, first %.12s "
+	       "(want exactly two: --base %.12s, then --merge-of %.12s) (--head)",
+	       p->head, n, n == 1 ? "" : "s", parents[0], p->base_tip, p->merge_of);
 }
 
 static void check_config(struct planning *w)
@@ -131,8 +156,8 @@ static void check_lake(struct planning *w)
 	/* M older than T is the common case on a project that bumps its
 	 * dependencies often: the pull request predates the bump. */
 	sc_same_lake(w->c, &w->g, mtree, "merge base",
-	             "the base branch changed it after the pull request branched off: merge or "
-	             "rebase the pull request onto --base, then profile again",
+	             "the base branch changed it after the pull request branched off: profile the "
+	             "merge of the pull request into --base (--merge-of), or rebase it",
 	             p->lake_blobs);
 	sc_same_lake(w->c, &w->g, w->trees[H], "head",
 	             "the pull request changes it: toolchain and dependency bumps are not measured",
@@ -176,12 +201,14 @@ static void release(struct planning *w)
 
 void sc_plan_make(const struct sc_plan_request *rq)
 {
-	struct planning w = {.repo = rq->repo, .ids = {rq->tooling, rq->base, rq->head}, .rq = rq,
+	struct planning w = {.repo = rq->repo, .ids = {rq->tooling, rq->base, rq->head, rq->merge_of},
+	                     .rq = rq,
 	                     .cfg_out = STRBUF_INIT, .cfg_err = STRBUF_INIT, .mb_out = STRBUF_INIT};
 	start(&w);
 	take_ids(&w);
 	collect(&w);
 	check_commits(&w);
+	check_merge(&w);
 	check_config(&w);
 	check_lake(&w);
 	select_changes(&w);

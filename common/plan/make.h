@@ -12,6 +12,7 @@
 
 struct sc_plan_request {
 	const char *repo, *tooling, *base, *head; /* as given: full commit IDs */
+	const char *merge_of; /* NULL, or the commit the head merges into base */
 	const char *version;                       /* profiler_version */
 	/* The profiler's own source tree, which profile.tooling must match. */
 	const char *srctree_sha1, *srctree_sha256;

@@ -79,7 +79,8 @@ static void make_plan(struct sc_run *r)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	const char *args[] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base", r->o.base,
-	                      "--head", r->o.head, NULL};
+	                      "--head", r->o.head, r->o.merge_of ? "--merge-of" : NULL, r->o.merge_of,
+	                      NULL};
 	int rc = sc_stage_run(r->dir, "plan", args, &out);
 	sc_run_stop_if_interrupted(r);
 	if (rc != 0)

@@ -209,9 +209,23 @@ void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *
 	headline(out, &c);
 }
 
+/* A merge made where the run ran (plan "merge_of") has no page on the
+ * hosting site: it is named, never linked. */
+static int is_local_merge(const struct sc_plan *p, const char *sha)
+{
+	return p->merge_of && strcmp(sha, p->head) == 0;
+}
+
+/* Where a head-side file is linked: the head, or for a merge the pull
+ * request's head whose change it measures. */
+static const char *head_link_rev(const struct sc_plan *p)
+{
+	return p->merge_of ? p->merge_of : p->head;
+}
+
 static void rev_label(struct strbuf *md, const struct sc_report *r, const char *sha)
 {
-	if (repo_slug(r))
+	if (repo_slug(r) && !is_local_merge(r->plan, sha))
 		sb_addf(md, "[`%.7s`](%s/%s/commit/%s)", sha, r->env.server_url, repo_slug(r), sha);
 	else
 		sb_addf(md, "`%.7s`", sha);
@@ -222,6 +236,16 @@ static void title(struct strbuf *md, const struct sc_report *r)
 {
 	const struct sc_plan *p = r->plan;
 	sb_adds(md, "# sphereceti profile: ");
+	if (p->merge_of) {
+		/* base_tip...merge_of on the site is the pull request's own diff. */
+		if (repo_slug(r))
+			sb_addf(md, "[`%.7s…%.7s`](%s/%s/compare/%s...%s)", p->base_tip, p->merge_of,
+			        r->env.server_url, repo_slug(r), p->base_tip, p->merge_of);
+		else
+			sb_addf(md, "`%.7s…%.7s`", p->base_tip, p->merge_of);
+		sb_adds(md, " (base tip … the merge of the pull request's head into it)\n\n");
+		return;
+	}
 	if (repo_slug(r))
 		sb_addf(md, "[`%.7s…%.7s`](%s/%s/compare/%s...%s)", p->merge_base, p->head,
 		        r->env.server_url, repo_slug(r), p->merge_base, p->head);
@@ -253,10 +277,13 @@ static void rule(struct strbuf *md, const struct sc_thresholds *t)
 static void revisions(struct strbuf *md, const struct sc_report *r)
 {
 	const struct sc_plan *p = r->plan;
-	const char *names[] = {"base (merge base)", "head", "base tip", "tooling"};
-	const char *shas[] = {p->merge_base, p->head, p->base_tip, p->tooling};
+	const char *names[] = {"base (merge base)", "head", "base tip", "tooling",
+	                       "pull request head"};
+	const char *shas[] = {p->merge_base, p->head, p->base_tip, p->tooling, p->merge_of};
+	if (p->merge_of)
+		names[1] = "head (merge of the pull request head into the base tip, made for this run)";
 	sb_adds(md, "| side | revision | full ID |\n|:--|:--|:--|\n");
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5 && shas[i]; i++) {
 		sb_addf(md, "| %s | ", names[i]);
 		rev_label(md, r, shas[i]);
 		sb_addf(md, " | `%s` |\n", shas[i]);
@@ -329,7 +356,7 @@ static void row(struct strbuf *md, const struct ctx *c, const struct sc_report_f
 	const struct sc_plan *p = c->r->plan;
 	/* The path links to the file as measured: at the head, a removed file
 	 * at the merge base; a modified file's base figure links to it there. */
-	const char *at = rf->f->change == SC_CHANGE_REMOVED ? p->merge_base : p->head;
+	const char *at = rf->f->change == SC_CHANGE_REMOVED ? p->merge_base : head_link_rev(p);
 	sb_adds(md, "| ");
 	int open = blob_link_open(md, c, at);
 	path(md, c, rf->f->path, 1);

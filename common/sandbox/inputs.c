@@ -1,13 +1,17 @@
 #include "sandbox/inputs.h"
 #include "git/git.h"
+#include "git/gittree.h"
+#include "git/srccheck.h"
 #include "util/json.h"
 #include "util/pathcheck.h"
 #include "util/safefile.h"
+#include "util/safepath.h"
 #include "util/spawn.h"
 #include "util/sha256.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,18 +123,90 @@ void sc_toolchain_info_free(struct sc_toolchain_info *info)
 /* git as the sandbox runs it (DESIGN.md "Real Lake"): an empty environment,
  * no global or system configuration, safe.directory set through the
  * environment, /usr/bin/git.  The operator's HOME and config cannot make a
- * dependency pass here that Lake's `git rev-parse` fails in the sandbox. */
+ * dependency pass here that Lake's `git rev-parse` fails in the sandbox.
+ *
+ * A dependency folder is data (in CI it comes back from a cache), so it
+ * must not become a program for the host (Documentation/threat-model.txt,
+ * "No code from data folders"): only rev-parse and ls-tree run, commands
+ * that read objects and refs and run nothing, and every way the
+ * checkout's own configuration could still make git start a program or
+ * answer for another commit is overridden from the command scope, which
+ * wins over the repository's: no fsmonitor, no transport (a missing
+ * object would otherwise be fetched lazily through a configured remote,
+ * ext:: included), no replace refs. */
 static int dep_git(struct strbuf *out, const char *const *args)
 {
 	static const char *const env[] = {
 		"PATH=/usr/bin:/bin", "HOME=/nonexistent", "LC_ALL=C", "GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
-		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*", NULL,
+		"GIT_NO_REPLACE_OBJECTS=1", "GIT_NO_LAZY_FETCH=1", "GIT_PROTOCOL_FROM_USER=0",
+		"GIT_ATTR_NOSYSTEM=1", "GIT_PAGER=cat", "GIT_ASKPASS=/bin/false", "SSH_ASKPASS=/bin/false",
+		"GIT_CONFIG_COUNT=10",
+		"GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*",
+		"GIT_CONFIG_KEY_1=core.fsmonitor", "GIT_CONFIG_VALUE_1=false",
+		"GIT_CONFIG_KEY_2=protocol.allow", "GIT_CONFIG_VALUE_2=never",
+		"GIT_CONFIG_KEY_3=protocol.ext.allow", "GIT_CONFIG_VALUE_3=never",
+		"GIT_CONFIG_KEY_4=protocol.file.allow", "GIT_CONFIG_VALUE_4=never",
+		"GIT_CONFIG_KEY_5=protocol.ssh.allow", "GIT_CONFIG_VALUE_5=never",
+		"GIT_CONFIG_KEY_6=protocol.git.allow", "GIT_CONFIG_VALUE_6=never",
+		"GIT_CONFIG_KEY_7=protocol.https.allow", "GIT_CONFIG_VALUE_7=never",
+		"GIT_CONFIG_KEY_8=protocol.http.allow", "GIT_CONFIG_VALUE_8=never",
+		"GIT_CONFIG_KEY_9=core.hooksPath", "GIT_CONFIG_VALUE_9=/dev/null",
+		NULL,
 	};
 	const char **argv = sc_git_argv("/usr/bin/git", NULL, NULL, args);
 	int st = sc_run_capture(argv, env, NULL, SC_NULL_ERR, out);
 	free(argv);
 	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The checkout's tracked files are HEAD's, byte for byte: each entry of
+ * `git ls-tree -r -z --full-tree HEAD` (no index, no attributes, so no
+ * fsmonitor hook or filter driver of the checkout runs, and none can
+ * answer for git) hashed here from the folder, no link followed.  LS is
+ * that output; returns 1 when clean, else 0 with the first difference in
+ * why ("Tiny/Core.lean: content differs"). */
+static int tracked_files_clean(const char *dir, const char *ls, size_t len, struct strbuf *why)
+{
+	for (size_t pos = 0; pos < len;) {
+		const char *ent = ls + pos, *end = memchr(ent, '\0', len - pos);
+		if (!end)
+			end = ls + len;
+		pos = (size_t)(end - ls) + 1;
+		const char *tab = memchr(ent, '\t', (size_t)(end - ent));
+		char mode[8], type[8], oid[SC_MAX_HEXSZ + 1];
+		if (!tab || sscanf(ent, "%7s %7s %64s", mode, type, oid) != 3) {
+			sb_adds(why, "git ls-tree printed an unreadable line");
+			return 0;
+		}
+		const char *path = tab + 1;
+		if (strcmp(type, "blob") != 0) /* a submodule's commit: not its files */
+			continue;
+		struct strbuf what = STRBUF_INIT;
+		int ok;
+		if (strcmp(mode, "120000") == 0) {
+			char *p = xasprintf("%s/%s", dir, path), target[PATH_MAX];
+			ssize_t n = readlink(p, target, sizeof target);
+			unsigned char raw[32];
+			char hex[65];
+			ok = n >= 0 && (sc_hex(raw, sc_gitobj_id(strlen(oid) == 40 ? SC_HASH_SHA1 : SC_HASH_SHA256,
+			                                         "blob", target, (size_t)n, raw), hex),
+			                strcmp(hex, oid) == 0);
+			if (!ok)
+				sb_adds(&what, "link differs");
+			free(p);
+		} else {
+			ok = sc_source_is_blob(dir, path, oid, &what) == 1;
+		}
+		if (!ok) {
+			sc_quote_path(why, path, strlen(path));
+			sb_addf(why, ": %s", what.buf);
+		}
+		sb_release(&what);
+		if (!ok)
+			return 0;
+	}
+	return 1;
 }
 
 /* When the operator is root the sandbox runs as an unprivileged uid: the
@@ -196,15 +272,19 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 		goto out;
 	}
 	sb_reset(&out);
-	const char *status[] = {"-C", dir, "status", "--porcelain", "--untracked-files=no", NULL};
-	if (dep_git(&out, status) != 0) {
-		sb_addf(err, "cannot read status of dependency \"%s\" (%s)", pkg->name, dir);
+	const char *ls[] = {"-C", dir, "ls-tree", "-r", "-z", "--full-tree", pkg->rev, NULL};
+	if (dep_git(&out, ls) != 0) {
+		sb_addf(err, "cannot list the tracked files of dependency \"%s\" (%s)", pkg->name, dir);
 		goto out;
 	}
-	if (out.len) {
-		sb_addf(err, "dependency \"%s\" has modified tracked files (%s)", pkg->name, dir);
+	struct strbuf why = STRBUF_INIT;
+	if (!tracked_files_clean(dir, out.buf, out.len, &why)) {
+		sb_addf(err, "dependency \"%s\" has modified tracked files (%s) (%s)", pkg->name,
+		        why.buf, dir);
+		sb_release(&why);
 		goto out;
 	}
+	sb_release(&why);
 	if (pkg->subdir && !sub_dir_ok(dir, pkg->subdir)) {
 		sb_addf(err, "dependency \"%s\" has no package folder %s (its manifest subDir) (%s)",
 		        pkg->name, pkg->subdir, dir);
