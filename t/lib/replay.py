@@ -16,7 +16,16 @@ this evaluator does not know is an error, so a workflow cannot drift past
 the replay unnoticed.
 
 Prints one line per step, "<id>: success|failure|skipped"; exits 0 when the
-job succeeded, 1 when it failed.
+job succeeded, 1 when it failed.  A job whose own `if:` is false prints
+"job: skipped" and exits 0.  CONTEXT may also hold `vars` (repository
+variables) and `needs` (earlier jobs' outputs).  With REPLAY_OUTPUTS set,
+the job's `outputs:` are written there as JSON once its steps have run.
+
+WORKFLOW may be JSON (the same document, converted where python3-yaml is
+not installed: the runner-shaped root of make check-recipe has none).
+With REPLAY_TMPFS=PATH (root, in a mount namespace of the replay's own),
+a fresh tmpfs is mounted at PATH first: a folder the workflow names by an
+absolute path stays the replay's.
 """
 import json
 import os
@@ -25,7 +34,6 @@ import subprocess
 import sys
 import tempfile
 
-import yaml
 
 TOKEN = re.compile(r"\s*(?:(\|\||&&|==|!=|!|\(|\))|'((?:[^']|'')*)'|([A-Za-z_][A-Za-z0-9_.\-]*))")
 
@@ -104,7 +112,7 @@ class Expr:
         v = self.ctx
         for part in name.split("."):
             if not isinstance(v, dict) or part not in v:
-                if name.split(".")[0] in ("steps", "github", "inputs", "env"):
+                if name.split(".")[0] in ("steps", "github", "inputs", "env", "needs", "vars"):
                     return ""
                 raise SystemExit(f"replay: error: unknown context {name}")
             v = v[part]
@@ -145,11 +153,26 @@ def read_pairs(path):
     return out
 
 
+def load_workflow(path):
+    if path.endswith(".json"):
+        return json.load(open(path))
+    import yaml
+    return yaml.safe_load(open(path))
+
+
 def main(workflow, job_name, context, standins):
-    w = yaml.safe_load(open(workflow))
+    w = load_workflow(workflow)
     job = w["jobs"][job_name]
     ctx = json.load(open(context))
+    ctx.setdefault("vars", {})
+    ctx.setdefault("needs", {})
     ctx.update(steps={}, failed=False, env={})
+    if "if" in job and not condition(job["if"], ctx):
+        print("job: skipped", flush=True)
+        return 0
+    if os.environ.get("REPLAY_TMPFS"):
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=0755", "replay", os.environ["REPLAY_TMPFS"]],
+                       check=True)
     tmp = tempfile.mkdtemp(prefix="replay.")
     genv, gpath = os.path.join(tmp, "env"), os.path.join(tmp, "path")
     open(genv, "w").close()
@@ -195,6 +218,9 @@ def main(workflow, job_name, context, standins):
         if rc != 0:
             ctx["failed"] = True
         print(f"{sid}: {outcome}", flush=True)
+    if os.environ.get("REPLAY_OUTPUTS"):
+        outputs = {k: interpolate(v, ctx) for k, v in (job.get("outputs") or {}).items()}
+        json.dump(outputs, open(os.environ["REPLAY_OUTPUTS"], "w"))
     return 1 if ctx["failed"] else 0
 
 
