@@ -68,7 +68,7 @@ MAN_PAGES := $(MAN_SRC:man/%=$(BUILD)/man/man1/%) $(BUILD)/man/man1/sc-profile-r
 MAN_DATE  := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 
 .PHONY: all check check-unit check-bats check-lint check-workflows check-layers check-shape check-load check-asan check-valgrind check-fuzz \
-        bench demo install uninstall clean fixture deps man check-mutants
+        bench demo install uninstall clean fixture deps man check-mutants check-recipe
 all: $(CMD_BIN) $(LIBEXEC_BIN) man
 
 # Every compile depends on the flags it used: a build with other CFLAGS (or
@@ -159,6 +159,11 @@ check: deps
 	$(MAKE) DEVELOPER=1 check-lint check-layers check-shape check-unit check-bats
 
 # Test shapes that cannot fail, sleep-ordering, checkout paths (t/lint/lint.py).
+# contrib/github's workflows replayed on a root shaped like GitHub's
+# ubuntu-24.04 runner (t/recipe/check.sh); root only.
+check-recipe: all fixture
+	BUILD=$(abspath $(BUILD)) bash t/recipe/check.sh
+
 check-lint:
 	/usr/bin/python3 t/lint/lint.py
 
