@@ -166,6 +166,7 @@ check-recipe: all fixture
 
 check-lint:
 	/usr/bin/python3 t/lint/lint.py
+	/usr/bin/python3 t/lint/doccite.py
 
 # `make check` three times beside two CPU burners; fails if any run fails
 # (LOAD_RUNS=N runs, LOAD_TARGET=check-asan the sanitizer suite instead).
@@ -245,7 +246,7 @@ check-valgrind: all fixture $(UNIT_BIN)
 	     echo "valgrind found errors or leaks (logs in $(VG_DIR)/logs)"; exit 1; fi; \
 	 exit $$rc
 
-# Each rule of DESIGN.md broken once, in a scratch copy: some listed test
+# Each rule of Documentation/ broken once, in a scratch copy: some listed test
 # must notice (t/mutants/mutants.tsv; MUTANTS=regex runs only those).
 check-mutants:
 	bash t/mutants/run.sh '$(MUTANTS)'

@@ -354,7 +354,7 @@ static int alone_with_init(void)
 	return ok ? 0 : fail("/proc shows processes outside the sandbox");
 }
 
-/* The mounts as DESIGN.md has them: read-only but the tree's .lake; the
+/* The mounts as Documentation/sandbox.txt "The process chain" has them: read-only but the tree's .lake; the
  * host's homes and files absent. */
 static int mounts(void)
 {

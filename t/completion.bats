@@ -98,7 +98,7 @@ complete_count() {
 	done
 }
 
-@test "each program's --complete-options is its --help's option table, with value kinds (issue 22)" {
+@test "each program's --complete-options is its --help's option table, with value kinds" {
 	for prog in sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
 		run --separate-stderr "$prog" --complete-options
 		[ "$status" -eq 0 ]
@@ -117,7 +117,7 @@ complete_count() {
 	[ "$(sort <<<"$output" | paste -sd' ')" = "help materialize parse-time plan profile-plan profile-run report sandbox-exec version" ]
 }
 
-@test "--opt=value completes the value, in one word or split at '=' as bash splits it (issue 22)" {
+@test "--opt=value completes the value, in one word or split at '=' as bash splits it" {
 	cd "$BATS_TEST_TMPDIR"
 	mkdir -p wsdir
 	touch wsfile
@@ -133,7 +133,7 @@ complete_count() {
 	[ -z "$output" ]
 }
 
-@test "folders with spaces stay one completion; folders and files are completed as file names (issue 22)" {
+@test "folders with spaces stay one completion; folders and files are completed as file names" {
 	cd "$BATS_TEST_TMPDIR"
 	mkdir -p "my dir/in" "my other"
 	run complete_count sc-report --out-dir "my d"
@@ -151,7 +151,7 @@ complete_count() {
 	grep -qx -- '-o filenames' "$BATS_TEST_TMPDIR/compopt"
 }
 
-@test "an option already given is not offered again, a repeatable one is (issue 22)" {
+@test "an option already given is not offered again, a repeatable one is" {
 	run complete_words sphereceti profile-plan --repo x --re
 	[ -z "$output" ]
 	run complete_words sphereceti profile-plan --repo=x --
@@ -161,7 +161,7 @@ complete_count() {
 	[ "$output" = --samples ]
 }
 
-@test "commands come from the dispatcher, an unknown command completes nothing (issue 22)" {
+@test "commands come from the dispatcher, an unknown command completes nothing" {
 	run complete_words sphereceti pars
 	[ "$output" = parse-time ]
 	run complete_words sphereceti help profile-

@@ -36,7 +36,7 @@ bats_require_minimum_version 1.5.0
 	[ "$stderr" = "sc-profile-run: error: unknown option; see sc-profile-run --help (-x)" ]
 }
 
-@test "an unknown option names the nearest ones, as git's did-you-mean (issue 22)" {
+@test "an unknown option names the nearest ones, as git's did-you-mean" {
 	run --separate-stderr sc-plan --reop x
 	[ "$status" -eq 2 ]
 	assert_error_line sc-plan
@@ -57,7 +57,7 @@ bats_require_minimum_version 1.5.0
 	[ "$stderr" = "sc-report: error: unknown option; did you mean --out-dir? see sc-report --help (--outdir=x)" ]
 }
 
-@test "an unknown command names the nearest commands (issue 22)" {
+@test "an unknown command names the nearest commands" {
 	run --separate-stderr sphereceti profle-run --repo x
 	[ "$status" -eq 2 ]
 	assert_error_line sphereceti
@@ -76,7 +76,7 @@ bats_require_minimum_version 1.5.0
 	[[ "$output" == usage:* ]]
 }
 
-@test "a bubblewrap pin mismatch prints the exact line to paste for this host (issue 22)" {
+@test "a bubblewrap pin mismatch prints the exact line to paste for this host" {
 	local bwrap sha ver zero
 	bwrap=$(readlink -f /usr/bin/bwrap)
 	sha=$(sha256sum "$bwrap" | cut -c1-64)

@@ -642,7 +642,7 @@ s.settimeout(10); c, _ = s.accept(); c.close()' > "$BATS_TEST_TMPDIR/port" 3>&- 
     grep -q '^read-env HOME -> ' .lake/.fixture-log
 }
 
-# ---- the workspace load every lake command does (issue 13) ----
+# ---- the workspace load every lake command does ----
 # Sources: leanprover/lean4 src/lake/Lake/Load/Materialize.lean
 # (PackageEntry.materialize, updateGitRepo), Util/Git.lean.
 

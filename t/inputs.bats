@@ -107,7 +107,7 @@ elan_home() {
 	ln "$1/bin/elan" "$1/bin/lake"
 }
 
-@test "elan's folder as --toolchain says what to pass instead (issue 22)" {
+@test "elan's folder as --toolchain says what to pass instead" {
 	elan_home "$BATS_TEST_TMPDIR/elan"
 	TC=$BATS_TEST_TMPDIR/elan profile
 	[ "$status" -eq 2 ]
@@ -116,7 +116,7 @@ elan_home() {
 	[ ! -e "$WS" ]
 }
 
-@test "a file as --toolchain (e.g. bin/lean) says to pass the folder (issue 22)" {
+@test "a file as --toolchain (e.g. bin/lean) says to pass the folder" {
 	TC=$TC/bin/lean profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run

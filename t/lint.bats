@@ -45,3 +45,25 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 }
+
+@test "doccite: the tree's citations of the design exist; a missing section, a file outside the tree and an issue number are each a finding" {
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/lint/doccite.py"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# the sample's citations are put together here, so that the lint of
+	# this tree does not find them in this file
+	local r=$BATS_TEST_TMPDIR/tree d=Documentation
+	mkdir -p "$r/$d" "$r/common"
+	printf 'Title\n=====\n\nGood part\n---------\ntext\n' >"$r/$d/a.txt"
+	printf '/* %s */\n' "$d/a.txt \"Good part\"" "$d/a.txt \"No such part\"" \
+		"$d/b.txt \"Good part\"" "see DESIGN"".md" "fixed in iss""ue 12" >"$r/common/x.c"
+	git init -q "$r"
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/lint/doccite.py" "$r"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[0]}" = "common/x.c:2: cites section \"No such part\" of $d/a.txt, which has none" ]
+	[ "${lines[1]}" = "common/x.c:3: cites $d/b.txt, which does not exist" ]
+	[ "${lines[2]}" = "common/x.c:4: cites DESIGN"".md, a file outside the tree (cite $d/)" ]
+	[ "${lines[3]}" = 'common/x.c:5: cites a tracker iss''ue by number (say what the rule is)' ]
+}

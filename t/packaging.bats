@@ -110,7 +110,7 @@ pkg_vars() {
 	[ -f "$d/usr/share/man/man1/sc-profile-run.1" ]
 	[ -f "$d/usr/share/man/man1/sphereceti.1" ]
 	# completion where bash-completion looks (its pkg-config completionsdir
-	# under our datadir), one name per program (issue 22)
+	# under our datadir), one name per program
 	[ -f "$d/usr/share/bash-completion/completions/sphereceti" ]
 	for b in sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
 		[ "$(readlink "$d/usr/share/bash-completion/completions/$b")" = sphereceti ]

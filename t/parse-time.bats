@@ -217,7 +217,7 @@ error_sample() {
 	[ "$(field task_clock_s)" = null ]
 }
 
-@test "a detail of any length is kept, cut at a UTF-8 boundary with a marker (issue 19 item 8)" {
+@test "a detail of any length is kept, cut at a UTF-8 boundary with a marker" {
 	long=$(/usr/bin/python3 -c 'print("é" * 700)')
 	run --separate-stderr sc-parse-time --unmeasured source_changed --detail "$long" \
 		--run-id "$RUN" --plan-digest "$DIGEST" --revision "$REV" --sample base:X.Y

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# sc-plan: every rule of DESIGN.md "Inputs and rules", each with a passing
+# sc-plan: every rule of Documentation/planning.txt "Inputs and rules", each with a passing
 # and a failing case, on small repositories built here with git.
 load helpers
 bats_require_minimum_version 1.5.0
@@ -73,7 +73,7 @@ added library Lib/Sub/C.lean" ]
 	[ "$(jq -c '[.status, .files]' <<<"$output")" = '["no_changes",[]]' ]
 }
 
-@test "a head already in the base is still no_changes, with a warning (merged, or --base/--head swapped; issue 22)" {
+@test "a head already in the base is still no_changes, with a warning (merged, or --base/--head swapped)" {
 	echo 'def a := 2' >"$R/Lib/A.lean"
 	H=$(pcommit head)
 	plan "$T" "$H" "$T"
@@ -151,7 +151,7 @@ added library Lib/Sub/C.lean" ]
 	[[ "$stderr" != *fetch* ]]
 }
 
-@test "a head that was never fetched names the fetch that brings a pull request's head (issue 22)" {
+@test "a head that was never fetched names the fetch that brings a pull request's head" {
 	local other
 	other=$BATS_TEST_TMPDIR/other
 	git clone -q "$R" "$other"
@@ -585,7 +585,7 @@ copy_sources() {
 	plan_fails "installed profiler sources (tree"
 }
 
-# ---- issue 13: profile.sourceDir (Lake's srcDir; Config/LeanLib.lean) ----
+# ---- profile.sourceDir (Lake's srcDir; Config/LeanLib.lean) ----
 
 @test "profile.sourceDir: roots and module names are relative to it; files elsewhere are not selected" {
 	mkdir -p "$R/src/Lib/Sub"
@@ -647,7 +647,7 @@ copy_sources() {
 	grep -q 'cannot write the plan: no space left on device (stdout)' <<<"$stderr"
 }
 
-# ---- issue 20: selected files must be modules of a lean_lib (Config/LeanLib.lean) ----
+# ---- selected files must be modules of a lean_lib (Config/LeanLib.lean) ----
 
 @test "lakefile.toml: a selected file no lean_lib builds is refused, naming file and module; with a lakefile.lean it is left to Lake" {
 	printf 'name = "demo"\n\n[[lean_lib]]\nname = "Lib"\nglobs = ["Lib.A", "Lib.Sub.+"]\n' >"$R/lakefile.toml"

@@ -313,7 +313,7 @@ except Exception:
 	[ ! -e "$WS/report.json" ]
 }
 
-@test "several bubblewrap pins in .sphereceti (bwrapPin, one per host image): the binary must match one (issue 22)" {
+@test "several bubblewrap pins in .sphereceti (bwrapPin, one per host image): the binary must match one" {
 	local sha ver
 	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
 	ver=$(bwrap --version | sed -n 's/^bubblewrap //p')
@@ -383,7 +383,7 @@ except Exception:
 	[ ! -e "$WS" ]
 }
 
-@test "--base and --head swapped: still no_changes, and stderr and report.md say the head is already in the base (issue 22)" {
+@test "--base and --head swapped: still no_changes, and stderr and report.md say the head is already in the base" {
 	basic_change
 	local cand=$H
 	B=$cand H=$M
@@ -485,7 +485,7 @@ except Exception:
 	[ ! -e "$WS/base" ]
 }
 
-# ---- attacks on the measured source (issue 10) ----
+# ---- attacks on the measured source ----
 
 # hostile_toolchain PYTHON: a copy of the fixture toolchain whose `lake`,
 # after every `lake build`, runs PYTHON with /usr/bin/python3 in the
@@ -530,7 +530,7 @@ except OSError as e:
 	[ "${su%%:*}" -le 65519 ]
 }
 
-@test "attack: a hostile long path plus a changed source cannot cost the report (issue 19 item 8)" {
+@test "attack: a hostile long path plus a changed source cannot cost the report" {
 	candidate
 	# five 190-character folders: a 980-character path, whose source_changed
 	# detail is longer than any bound a detail gets
@@ -645,7 +645,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	[ ! -e "$WS/raw" ]
 }
 
-# ---- issue 13: measured the way Lake builds (t/fixture models real Lake) ----
+# ---- measured the way Lake builds (t/fixture models real Lake) ----
 
 @test "the sample is lake lean PATH -- -j1: the package's leanOptions apply (warningAsError fails a warning)" {
 	printf 'leanOptions = { warningAsError = true }\n' | cat - "$R/lakefile.toml" >"$R/lf" && mv "$R/lf" "$R/lakefile.toml"
@@ -777,7 +777,7 @@ util_project() {
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
 	grep -q 'Lake could not load the base workspace in the sandbox' <<<"$stderr"
-	# Issue 20: the dependency is named, and what is wrong with it.
+	# The dependency is named, and what is wrong with it.
 	grep -qF 'dependency "tinylib" has no compiled lakefile.lean configuration (.lake/lakefile.olean and its .trace)' <<<"$stderr"
 	grep -qF "run \`lake build\` (or \`lake env true\`) in $DEPS/tinylib with this toolchain" <<<"$stderr"
 	[ ! -e "$WS/raw/base-prebuild.time" ]
@@ -882,7 +882,7 @@ util_project() {
 }
 
 @test "profile.sourceDir: a library under src/ (package srcDir) is measured end to end; the plan sc-plan writes is the plan profile-run reads" {
-	# Issue 20: profile-run's reading of the plan refused module Demo.Basic
+	# Profile-run's reading of the plan refused module Demo.Basic
 	# for src/Demo/Basic.lean (exit 3, "sc-plan wrote an invalid plan").
 	ex_git -C "$R" checkout -q main
 	mkdir -p "$R/src"
@@ -902,7 +902,7 @@ util_project() {
 }
 
 @test "a selected file no lean_lib of lakefile.toml builds is a precondition (exit 2, the file named) before any sandboxed run" {
-	# Issue 20: .sphereceti selects roadmap = Roadmap, the lakefile has no
+	# .sphereceti selects roadmap = Roadmap, the lakefile has no
 	# Roadmap lean_lib: every prebuild failed ("unknown module"), exit 1.
 	ex_git -C "$R" checkout -q main
 	printf 'name = "demo"\ndefaultTargets = ["Demo"]\n\n[[require]]\nname = "tinylib"\n\n[[lean_lib]]\nname = "Demo"\n' >"$R/lakefile.toml"
@@ -924,7 +924,7 @@ util_project() {
 }
 
 @test "a selected file no lean_lib of lakefile.lean builds: Lake says so in the preflight, exit 2 naming the file, before any prebuild" {
-	# Issue 20: with a lakefile.lean the host cannot read the libraries; the
+	# With a lakefile.lean the host cannot read the libraries; the
 	# run went through every prebuild ("unknown module") and exited 1.
 	ex_git -C "$R" checkout -q main
 	ex_git -C "$R" rm -q lakefile.toml

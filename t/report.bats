@@ -784,7 +784,7 @@ LONG=Lib/Algebra/Category/ModuleCat/Monoidal/Symmetric/Braided/Coherence/Hexagon
 	report --samples samples.jsonl
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .environment.cpu_counter out/report.json)" = task_clock_and_rusage ]
-	grep -qxF -- "- CPU counter: GNU time's rusage, checked against the host's perf task clock" out/report.md
+	grep -qxF -- "- CPU counter: GNU time's rusage, checked against the host's perf task clock (the larger of the two is compared)" out/report.md
 	jq -e '.limits.text | contains("cpu_hidden") and (contains("ignores SIGCHLD") | not)' out/report.json
 	run ! grep -q 'ignores SIGCHLD' out/report.md
 	# one sample without it (a host without perf): the limit is stated again
@@ -793,6 +793,47 @@ LONG=Lib/Algebra/Category/ModuleCat/Monoidal/Symmetric/Braided/Coherence/Hexagon
 	report --samples one.jsonl
 	[ "$(jq -r .environment.cpu_counter out/report.json)" = rusage_only ]
 	grep -q 'ignores SIGCHLD' out/report.md
+}
+
+@test "a head side made for the run: the merge of the pull request head is named, never linked; the pull request head is linked" {
+	local P=9999999999999999999999999999999999999999
+	M=$B
+	mkplan plan.json owner/repo "$(entry Lib/A.lean library modified)"
+	jq --arg p "$P" --arg b "$B" '.revisions.merge_base = $b | .revisions.merge_of = $p' plan.json >p.json
+	mv p.json plan.json
+	{
+		ok base Lib.A 1 1.5
+		ok head Lib.A 1 1.5
+	} >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 out/report.md)" = "# sphereceti profile: [\`${B:0:7}…${P:0:7}\`](https://github.com/owner/repo/compare/$B...$P) (base tip … the merge of the pull request's head into it)" ]
+	run ! grep -q "/commit/$H" out/report.md
+	run ! grep -q "/blob/$H/" out/report.md
+	grep -qxF "| pull request head | [\`${P:0:7}\`](https://github.com/owner/repo/commit/$P) | \`$P\` |" out/report.md
+	grep -qxF "| head (merge of the pull request head into the base tip, made for this run) | \`${H:0:7}\` | \`$H\` |" out/report.md
+	grep -qF "[<code>Lib/A.lean</code>](https://github.com/owner/repo/blob/$P/Lib/A.lean)" out/report.md
+	[ "$(jq -r .revisions.merge_of out/report.json)" = "$P" ]
+	# a plan whose merge base is not its base tip cannot claim a merge
+	jq --arg m "$T" '.revisions.merge_base = $m' plan.json >p.json
+	mv p.json plan.json
+	report --samples samples.jsonl
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *'merge_of is set but merge_base is not base_tip'* ]]
+}
+
+@test "no CPU to hide in the tolerance: the larger of rusage and the task clock is compared (87.5 s in rusage, 92 s on the clock: flagged)" {
+	mkplan plan.json owner/repo "$(entry Lib/A.lean library modified)"
+	{
+		TASK_CLOCK=true ok base Lib.A 60 61
+		# a helper autoreaped just inside the cross-check's tolerance
+		ok head Lib.A 87.5 93 | jq -c '. + {task_clock_s: 92.0}'
+	} >samples.jsonl
+	report --samples samples.jsonl
+	[ "$status" -eq 0 ]
+	[ "$(jq '.files[0].head.cpu_s == 92' out/report.json)" = true ]
+	[ "$(jq -r '.files[0].flagged' out/report.json)" = true ]
+	[ "$(jq '.files[0].delta_s == 32' out/report.json)" = true ]
 }
 
 @test "a cpu_hidden sample: no number of it enters a comparison" {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Issue 19, items 1, 3 and 6 (DESIGN.md "Sealed measurement"): no keyring of
+# Sealed measurement (Documentation/threat-model.txt "Sealed measurement"): no keyring of
 # the host, a seccomp deny list, every writable tmpfs bounded, a uid of the
 # run's own, RLIMIT_NPROC.  Each attack is a real program (python3, bash,
 # setpriv from /usr) against real bwrap.

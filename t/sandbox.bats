@@ -411,7 +411,7 @@ EOF
 	[[ "$stderr" == *"--check-bwrap takes pairs of values, SHA256 VERSION ($sha)" ]]
 }
 
-@test "--check-bwrap: several pins, one per host image; the binary must match one (issue 22)" {
+@test "--check-bwrap: several pins, one per host image; the binary must match one" {
 	local sha ver other
 	sha=$(sha256sum "$(readlink -f /usr/bin/bwrap)" | cut -d' ' -f1)
 	ver=$(bwrap --version | sed 's/^bubblewrap //')
@@ -430,7 +430,7 @@ EOF
 	[[ "$stderr" == *"--check-bwrap takes pairs of values"* ]]
 }
 
-# ---- attacks (issue 10): a real program as the candidate ----
+# ---- attacks: a real program as the candidate ----
 
 # The burner: CPU seconds in this process.
 burn_py='import sys, time
@@ -605,7 +605,7 @@ shimmed_system_failure() {
 	[ -z "$(leftovers)" ]
 }
 
-@test "a failed poll (not EINTR) kills the run's group and is a system failure, nothing kept (issue 21)" {
+@test "a failed poll (not EINTR) kills the run's group and is a system failure, nothing kept" {
 	[ -z "${SC_VALGRIND:-}" ] || skip "valgrind, not the tool, would take the preload"
 	# a shim whose poll always fails: the run loop is blind from the start
 	cat > "$W/shim.c" <<'C'
@@ -619,7 +619,7 @@ C
 	grep -q 'cannot watch the sandbox: Cannot allocate memory; the run was killed (poll)' <<<"$stderr"
 }
 
-@test "a prctl that fails (parent-death signal, subreaper) is a system failure before any sandbox (issue 21)" {
+@test "a prctl that fails (parent-death signal, subreaper) is a system failure before any sandbox" {
 	[ -z "${SC_VALGRIND:-}" ] || skip "valgrind, not the tool, would take the preload"
 	# a shim whose prctl fails for the one option named in SHIM_PRCTL
 	cat > "$W/shim.c" <<'C'
@@ -882,7 +882,7 @@ SH
 	[[ "$stderr" == *"cannot search $W/private "* ]]
 }
 
-# ---- --log (issue 13: profile-run --keep-logs) ----
+# ---- --log (profile-run --keep-logs) ----
 
 @test "--log FILE: the command's stdout and stderr reach the host, bounded (2 MiB together); the rest is read and dropped, the writer never blocks" {
 	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
@@ -923,7 +923,7 @@ print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
 	[ ! -e "$R/$M.time" ]
 }
 
-# ---- exit codes, --help (issue 12) ----
+# ---- exit codes, --help ----
 
 @test "a status line that cannot be written (stdout on /dev/full) is a system failure: exit 3, one line" {
 	run --separate-stderr bash -c '"$@" > /dev/full' - sc-sandbox-exec --tree "$T" --toolchain "$TC" \
@@ -963,7 +963,7 @@ print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
 	[ "$stderr" = "sc-sandbox-exec: error: missing required options (--toolchain, --time-file, --timeout)" ]
 }
 
-@test "a file or elan's folder as --toolchain is named, with what to pass instead (issue 22)" {
+@test "a file or elan's folder as --toolchain is named, with what to pass instead" {
 	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC/bin/lean" --dependencies "$D" \
 		--time-file "$R/x.time" --timeout 5 -- true
 	[ "$status" -eq 2 ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Sealed measurement (issue 19): candidate code, run as real python3/bash
+# Sealed measurement: candidate code, run as real python3/bash
 # programs of the candidate's tree through the fixture's hooks (build-run
 # during the prebuild, run/run-first during the sample), cannot change what
 # is measured, and nothing it makes outlives the run.

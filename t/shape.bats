@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The shape of the house (t/lint/shape.py, issue 12): cmd/ files are short,
+# The shape of the house (t/lint/shape.py): cmd/ files are short,
 # functions are short, every program uses the one option table, no strbuf
 # guard.  The real tree passes; each broken rule in a sample is reported.
 

@@ -1,6 +1,6 @@
 #ifndef SC_LIMITS_H
 #define SC_LIMITS_H
-/* The run's fixed bounds (DESIGN.md "Measurement"): profile-run's defaults
+/* The run's fixed bounds (Documentation/measurement.txt "Measurement"): profile-run's defaults
  * and what every report states, so the report never claims a bound the run
  * did not have. */
 #define SC_MAX_CHANGED_FILES 32 /* a plan lists at most this many */

@@ -2,7 +2,7 @@
 #define SC_MANIFEST_H
 /* lake-manifest.json, as far as the profiler needs it: which packages must
  * be present under the operator's dependency folder, at which commit.
- * Rules (DESIGN.md): the schema version as Lake's Load/Manifest.lean
+ * Rules (Documentation/lake-fidelity.txt "Real Lake"): the schema version as Lake's Load/Manifest.lean
  * getVersion reads it ("version", else "schemaVersion"; a number n is
  * 0.n.0, a string x.y.z with an optional -suffix; from 0.5.0 through any
  * 1.x.y; below 0.7.0 an entry is {"git": {...}}); packagesDir

@@ -1,6 +1,6 @@
 #ifndef SC_PLANNER_H
 #define SC_PLANNER_H
-/* The planning rules of DESIGN.md "Inputs and rules" that sc-plan applies to
+/* The planning rules of Documentation/planning.txt "Inputs and rules" that sc-plan applies to
  * git's answers: one merge base, Lake configuration equal to T's on M and H,
  * T's lean-toolchain one name.  The pure halves return an exit code
  * (SC_EXIT_USAGE: the revisions break a rule; SC_EXIT_SYSTEM: git misbehaved)

@@ -1,6 +1,6 @@
 #ifndef SC_REVS_H
 #define SC_REVS_H
-/* sc-plan's revision arguments (DESIGN.md "Inputs and rules"): full object
+/* sc-plan's revision arguments (Documentation/planning.txt "Inputs and rules"): full object
  * IDs only, every bad one named in one error line, each a commit of the
  * repository; and the profiler sources of T equal to the installed ones.
  * The pure halves return an exit code (SC_EXIT_USAGE: the input breaks a

@@ -1,6 +1,6 @@
 #ifndef SC_PRECHECK_H
 #define SC_PRECHECK_H
-/* A profile run's preconditions (DESIGN.md "Measurement"): all checked
+/* A profile run's preconditions (Documentation/measurement.txt "Measurement"): all checked
  * before the workspace exists and before candidate code runs, so a refused
  * run leaves nothing behind. */
 #include "porcelain/state.h"

@@ -1,6 +1,6 @@
 #ifndef SC_PROFILE_H
 #define SC_PROFILE_H
-/* sphereceti profile-run, the whole measurement (DESIGN.md "Shape"):
+/* sphereceti profile-run, the whole measurement (Documentation/architecture.txt "Shape"):
  * plan -> plan.json -> preconditions -> materialize base/ and head/ ->
  * per side: sandboxed prebuild, then one timed sample per selected file ->
  * parse each raw time file -> report.  Every step is a sibling stage run

@@ -1,6 +1,6 @@
 #ifndef SC_SCHEDULE_H
 #define SC_SCHEDULE_H
-/* The profile run's schedule (DESIGN.md "Measurement"): sides one at a
+/* The profile run's schedule (Documentation/measurement.txt "Measurement"): sides one at a
  * time, one step per selected file per side plus one prebuild per side that
  * has files; the phase budget covers the timed samples of both sides (never
  * the prebuilds) and caps each sample's timeout. */

@@ -1,6 +1,6 @@
 #ifndef SC_PORCELAIN_SEAL_H
 #define SC_PORCELAIN_SEAL_H
-/* What candidate code can touch in a side's tree (DESIGN.md "Sealed
+/* What candidate code can touch in a side's tree (Documentation/measurement.txt "Sealed
  * measurement"): the tree is the operator's and read-only in the sandbox
  * but for .lake, the sandbox user's; Lake's compiled configuration, made
  * by the preflight from T's files, is read-only to every later step; the

@@ -110,8 +110,8 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 
 /* ---- the preflight and the checks of T's configuration ---- */
 
-/* Lake loads the workspace read-only before anything is built (DESIGN.md
- * "Real Lake": git in every dependency, the lakefile.lean config cache). */
+/* Lake loads the workspace read-only before anything is built (Documentation/
+ * lake-fidelity.txt "Real Lake": git in every dependency, the lakefile.lean config cache). */
 static void preflight(struct sc_run *r, int side)
 {
 	const char *cmd[] = {"lake", "env", "true", NULL};

@@ -1,6 +1,6 @@
 #ifndef SC_PORCELAIN_SIDE_H
 #define SC_PORCELAIN_SIDE_H
-/* 5. The measurement (DESIGN.md "Measurement"): sides one at a time; per
+/* 5. The measurement (Documentation/measurement.txt "Measurement"): sides one at a time; per
  * side the tree goes to the sandbox user, Lake loads the workspace
  * read-only (preflight), the selected modules' imports are built
  * (prebuild), then each selected file is timed once, in the phase budget,

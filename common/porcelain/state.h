@@ -1,6 +1,6 @@
 #ifndef SC_PORCELAIN_STATE_H
 #define SC_PORCELAIN_STATE_H
-/* One profile run (DESIGN.md "Shape", "Measurement"): the operator's
+/* One profile run (Documentation/architecture.txt "Shape"): the operator's
  * options and what the run learns on its way (the plan and its digest,
  * the run ID, the toolchain, the samples so far, the progress steps).
  * profile.c sequences the phases; precheck.c and side.c hold them. */

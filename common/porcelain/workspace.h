@@ -1,6 +1,6 @@
 #ifndef SC_WORKSPACE_H
 #define SC_WORKSPACE_H
-/* The profile run's workspace (DESIGN.md "Measurement"): claimed with
+/* The profile run's workspace (Documentation/measurement.txt "Measurement"): claimed with
  * mkdir, so two runs never share one and none is resumed; INCOMPLETE stays
  * in it until the report is whole; raw/ holds what the host parses,
  * logs/ the untrusted output. */
@@ -14,12 +14,12 @@
  * plan.json (PLAN, LEN bytes), and from here make every error line say
  * that the folder stays.  Returns WS resolved (allocated). */
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len);
-/* Nobody but the operator searches WS (mode 0700; DESIGN.md "Sealed
+/* Nobody but the operator searches WS (mode 0700; Documentation/measurement.txt "Sealed
  * measurement"), except, while GID (the sandbox user's group, when it is
  * not the operator's) is given, that group, which bwrap needs to reach
  * the trees: mode 0710.  Dies (exit 3) when WS cannot be changed. */
 void sc_workspace_restrict(const char *ws, long gid);
-/* A full disk must not cost the report (DESIGN.md "Sealed measurement"):
+/* A full disk must not cost the report (Documentation/measurement.txt "Sealed measurement"):
  * profile-run starts only with SC_WORKSPACE_MIN_FREE bytes free where the
  * workspace goes (the reserve and the report twice over), keeps
  * SC_WORKSPACE_RESERVE of them allocated beyond the end of WS/INCOMPLETE

@@ -545,7 +545,8 @@ static void environment(struct strbuf *md, const struct sc_report *r)
 	                            "elaborate their file)\n" : "none\n");
 	sb_adds(md, "- CPU counter: ");
 	int task_clock = sc_report_task_clock(r);
-	sb_adds(md, task_clock == 1   ? "GNU time's rusage, checked against the host's perf task clock"
+	sb_adds(md, task_clock == 1   ? "GNU time's rusage, checked against the host's perf task clock "
+	                                "(the larger of the two is compared)"
 	            : task_clock == 0 ? "GNU time's rusage only (this host gave no perf task clock: "
 	                                "perf_event_open unavailable)"
 	                              : "not recorded (no measured sample)");

@@ -1,6 +1,6 @@
 #ifndef SC_BWRAP_PIN_H
 #define SC_BWRAP_PIN_H
-/* The bubblewrap pins (DESIGN.md "Inputs and rules"): the sandbox trusts
+/* The bubblewrap pins (Documentation/planning.txt "Inputs and rules"): the sandbox trusts
  * only a binary whose SHA-256 and version one of the tooling commit's pins
  * name (one pin per host image).  In .sphereceti a pin is the line
  *     bwrapPin = VERSION SHA256

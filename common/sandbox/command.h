@@ -1,7 +1,7 @@
 #ifndef SC_COMMAND_H
 #define SC_COMMAND_H
 /* One command run sealed in the sandbox, timed by GNU time on the host
- * (DESIGN.md "Measurement"): its folders and files checked, the run, the
+ * (Documentation/measurement.txt "Measurement"): its folders and files checked, the run, the
  * time file put in place only when the run was whole. */
 #include "sandbox/outcome.h"
 #include "sandbox/sandbox_args.h"

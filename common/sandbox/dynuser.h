@@ -1,6 +1,6 @@
 #ifndef SC_DYNUSER_H
 #define SC_DYNUSER_H
-/* A uid/gid of the run's own (DESIGN.md "Sealed measurement"), modelled on
+/* A uid/gid of the run's own (Documentation/measurement.txt "Sealed measurement"), modelled on
  * systemd's DynamicUser: a number in SC_DYNUSER_FIRST..SC_DYNUSER_LAST that
  * no user or group of the host names (getpwuid/getgrgid, so NSS modules
  * such as systemd's own dynamic users count), no running process has as

@@ -1,6 +1,6 @@
 #ifndef SC_HOSTCHECK_H
 #define SC_HOSTCHECK_H
-/* The host's checks before a sandbox starts (DESIGN.md "The sandbox holds
+/* The host's checks before a sandbox starts (Documentation/threat-model.txt "The sandbox holds
  * against hostile code"), shared by a command's run and the self-test.
  * Each dies with one error line, exit 2: what it finds wrong is the
  * operator's to fix (a path, a permission, a missing program). */

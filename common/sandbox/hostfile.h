@@ -1,6 +1,6 @@
 #ifndef SC_HOSTFILE_H
 #define SC_HOSTFILE_H
-/* What sc-sandbox-exec writes on the host (DESIGN.md "The sandbox holds
+/* What sc-sandbox-exec writes on the host (Documentation/threat-model.txt "The sandbox holds
  * against hostile code"): the time file and the log lie outside every
  * mount, and the time file appears only whole, from a complete run. */
 #include "sandbox/supervise.h"

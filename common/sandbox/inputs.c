@@ -120,7 +120,7 @@ void sc_toolchain_info_free(struct sc_toolchain_info *info)
 	info->version_line = NULL;
 }
 
-/* git as the sandbox runs it (DESIGN.md "Real Lake"): an empty environment,
+/* git as the sandbox runs it (Documentation/lake-fidelity.txt "Real Lake"): an empty environment,
  * no global or system configuration, safe.directory set through the
  * environment, /usr/bin/git.  The operator's HOME and config cannot make a
  * dependency pass here that Lake's `git rev-parse` fails in the sandbox.

@@ -1,6 +1,6 @@
 #ifndef SC_SECCOMP_H
 #define SC_SECCOMP_H
-/* The sandbox's seccomp filter (DESIGN.md "Sealed measurement": no keyring
+/* The sandbox's seccomp filter (Documentation/measurement.txt "Sealed measurement": no keyring
  * of the host, the usual container denials).  A deny list, modelled on
  * what Docker's default profile refuses, of calls real Lean and Lake never
  * make: keyrings, tracing, mounts and namespaces, modules, kexec, swap,

@@ -3,7 +3,7 @@
 /* The rule table of the sandbox's seccomp filter (sandbox/seccomp.h says
  * what it refuses and why), in libseccomp's terms.  libseccomp compiles it
  * to BPF once, at build time (common/gen/seccomp-bpf.c): a run loads the
- * bytes, it does not build the filter again (issue 21).  t/unit/
+ * bytes, it does not build the filter again.  t/unit/
  * test_seccomp.c holds the bytes to what libseccomp makes of this table. */
 #include <seccomp.h>
 

@@ -2,7 +2,7 @@
 #define SC_SELFTEST_H
 /* sc-sandbox-exec --self-test: sc-sandbox-probe's checks of the isolation,
  * run as the command (what a candidate sees) of a sandbox built on
- * temporary folders (DESIGN.md "The sandbox holds against
+ * temporary folders (Documentation/threat-model.txt "The sandbox holds against
  * hostile code"), and GNU time's count of an orphan's CPU. */
 #include "sandbox/sandbox_args.h"
 #include "sandbox/supervise.h"

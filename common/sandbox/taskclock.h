@@ -1,6 +1,6 @@
 #ifndef SC_TASKCLOCK_H
 #define SC_TASKCLOCK_H
-/* CPU no descendant can hide (DESIGN.md "Sealed measurement"): a perf
+/* CPU no descendant can hide (Documentation/measurement.txt "Sealed measurement"): a perf
  * software counter, PERF_COUNT_SW_TASK_CLOCK with inherit=1, attached to
  * the wrapper (the process that execs GNU time) before its exec.  Every
  * descendant inherits it, and each one's count is folded into ours when it

@@ -1,6 +1,6 @@
 #ifndef SC_FSWALK_H
 #define SC_FSWALK_H
-/* A walk of a folder that candidate code wrote (DESIGN.md "Sealed
+/* A walk of a folder that candidate code wrote (Documentation/measurement.txt "Sealed
  * measurement": nothing of the candidate outlives the run).  Never follows
  * a link: every entry is looked at with fstatat(AT_SYMLINK_NOFOLLOW) and
  * changed through an O_PATH|O_NOFOLLOW descriptor of its own, each folder

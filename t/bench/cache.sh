@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20: a TauCeti-shaped project (hundreds of modules, cones of median
+# A TauCeti-shaped project (hundreds of modules, cones of median
 # 4 and one of 150, each module a fixed build cost) and a pull request that
 # changes the 150-module cone's top and one module deep inside it.  Printed
 # per side: the modules each prebuild elaborated ("Built" lines of its kept

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where one sc-sandbox-exec call's time goes (issue 21): every fork, exec
+# Where one sc-sandbox-exec call's time goes: every fork, exec
 # and exit of the chain from the kernel's sched tracepoints (perf record
 # -a), the median ms from each event to the next over N calls, as
 # profile-run calls it (--sandbox-user), beside bare bwrap with the same

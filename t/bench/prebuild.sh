@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The prebuild no longer elaborates the selected modules (issue 13): one
+# The prebuild no longer elaborates the selected modules: one
 # changed file that costs COST s to build (fixture build-cpu) and COST s to
 # elaborate (cpu).  Measured in this run: profile-run's head prebuild
 # (`lake build +Mod:deps` in the sandbox), and on a fresh copy of the head

@@ -2,7 +2,7 @@
 # Cost of one sc-sandbox-exec invocation against bare bwrap with the same
 # mounts and against bare `true`, measured in the same run.  With
 # SC_BIN_BEFORE (a build folder of an older sc-sandbox-exec, e.g. of
-# 13ff906, main before the sealed measurement of issue 19) that one is
+# 13ff906, main before the sealed measurement) that one is
 # measured in the same run too, alternating, called alone and as
 # profile-run calls it, and each difference is held to its goal: at most
 # 3 ms median.
@@ -104,7 +104,7 @@ if [ -n "${SC_BIN_BEFORE:-}" ]; then
 	read -r su_m su_p <<< "$(stats sbxu)"
 	printf '%-34s median %7.2f ms  p90 %7.2f ms\n' "before (SC_BIN_BEFORE) -- true" "$o_m" "$o_p" \
 		"this, --sandbox-user UID:GID" "$su_m" "$su_p" "before, --sandbox-user UID:GID" "$ou_m" "$ou_p"
-	# issue 19: the sealing adds at most 3 ms over the build before it
+	# The sealing adds at most 3 ms over the build before it
 	awk -v sm="$s_m" -v om="$o_m" -v um="$su_m" -v oum="$ou_m" 'BEGIN {
 		printf "this over before: median %.2f ms called alone, %.2f ms as profile-run calls it (goal: at most 3 ms)\n", sm - om, um - oum
 		exit !(sm - om <= 3 && um - oum <= 3)

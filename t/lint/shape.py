@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Check the shape of the house (issue 12, common/README): cmd/ files are an
+"""Check the shape of the house (common/README): cmd/ files are an
 option table and calls, functions stay short, every program parses its
 options with the one table, and no reader guards a strbuf that is never
 NULL.

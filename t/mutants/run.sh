@@ -1,5 +1,5 @@
 #!/bin/bash
-# make check-mutants: break one rule of DESIGN.md at a time in a scratch copy
+# make check-mutants: break one rule of Documentation/ at a time in a scratch copy
 # of this tree, rebuild, run the tests that should notice, and fail if any
 # mutant survives (every test it ran stays green with the rule broken).
 #

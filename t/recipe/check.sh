@@ -70,9 +70,10 @@ for w in profile deps; do
 		"$src/contrib/github/$w.yml" "$s/replay/$w.json"
 done
 cp "$src/t/lib/replay.py" "$src/t/recipe/drive.sh" "$s/replay/"
+runner_home=/home/runner # lint-allow: abs-path GitHub's runner home, inside the root
 context() { # EVENT_JSON JOB...: one context per job (runner.temp is the job's)
 	jq -n --argjson e "$1" --arg b "$B" '{github: ($e + {sha: $b, repository: "owner/proj"}),
-		inputs: {}, vars: {}, needs: {}, runner: {os: "Linux", temp: "/home/runner/work/_temp/JOB"}}'
+		inputs: {}, vars: {}, needs: {}, runner: {os: "Linux", temp: $temp}}' --arg temp "$runner_home/work/_temp/JOB"
 }
 context '{"event_name": "push", "ref": "refs/heads/main", "event": {}}' | sed 's|_temp/JOB|_temp/save|' >"$s/replay/push.json"
 context "$(jq -n --arg b "$B" --arg h "$H" '{event_name: "pull_request_target",

@@ -18,8 +18,10 @@ export STORE=/srv/cache-store ORIGIN=/srv/origin.git SC_FIXTURE=${SC_FIXTURE_OUT
 rc=0
 job() { # WORKFLOW_JSON JOB CONTEXT
 	local name=$2
-	export RUNNER_TEMP=/home/runner/work/_temp/$name
-	export GITHUB_WORKSPACE=/home/runner/work/proj-$name/proj
+	# the runner image's own layout, inside the runner-shaped root
+	local home=/home/runner # lint-allow: abs-path GitHub's runner home, inside the root
+	export RUNNER_TEMP=$home/work/_temp/$name
+	export GITHUB_WORKSPACE=$home/work/proj-$name/proj
 	export GITHUB_STEP_SUMMARY=/srv/out/$name.summary.md GITHUB_JOB=$name
 	export GITHUB_EVENT_NAME
 	GITHUB_EVENT_NAME=$(jq -r .github.event_name "$3")

@@ -406,7 +406,7 @@ START_TEST(lake_manifest_rules)
 }
 END_TEST
 
-/* Issue 13: what Lake's Load/Manifest.lean reads. */
+/* What Lake's Load/Manifest.lean reads. */
 START_TEST(lake_manifest_versions_escapes_subdir)
 {
 	const char *rev = "0123456789abcdef0123456789abcdef01234567";

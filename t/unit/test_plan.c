@@ -420,7 +420,7 @@ START_TEST(plan_document_refusals_section_by_section)
 	ck_assert_str_eq(plan_refusal("\"changes\"", "\"maybe\""), "unknown plan status \"maybe\"");
 	ck_assert_str_eq(plan_refusal("\"base_blob\": null", "\"base_blob\": \"" A40 "\""),
 	                 "file entry \"Lib/A.lean\": blobs do not match change \"added\"");
-	/* Issue 20: module names are relative to profile.sourceDir, as sc-plan
+	/* Module names are relative to profile.sourceDir, as sc-plan
 	 * selects them; the role is the covering root's. */
 	static const char src[] = "\"tooling_path\": null, \"source_dir\": \"src\"";
 	ck_assert_str_eq(plan_refusal("\"tooling_path\": null", src),

@@ -151,7 +151,7 @@ static void git(struct strbuf *out, const char *const *args)
 }
 
 /* One place builds git's argv, without a bound: sc_git_run passed only the
- * first 63 of its arguments on (issue 21). */
+ * first 63 of its arguments on. */
 #define TEN "x", "x", "x", "x", "x", "x", "x", "x", "x", "x"
 START_TEST(git_gets_every_argument)
 {

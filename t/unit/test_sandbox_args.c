@@ -1,5 +1,5 @@
 /* Unit tests for common/sandbox/sandbox_args: the sandbox's command line holds
- * every rule of DESIGN.md's "The sandbox holds against hostile code"
+ * every rule of Documentation/threat-model.txt "The sandbox holds against hostile code"
  * (some, like --clearenv, no end-to-end test can see: the host already
  * starts GNU time with an empty environment). */
 #include "unit_main.h"
@@ -63,7 +63,7 @@ START_TEST(host_step_then_bwrap)
 }
 END_TEST
 
-/* Issue 19: the seccomp filter handed to bwrap; every writable tmpfs
+/* The seccomp filter handed to bwrap; every writable tmpfs
  * bounded; /dev and / read-only, each after what is mounted in it. */
 START_TEST(sealed_rules)
 {
@@ -178,7 +178,7 @@ START_TEST(isolation_rules)
 	HAS("--ro-bind", "/tc", "/toolchain");
 	HAS("--ro-bind", "/deps", "/project/.lake/packages");
 	/* the tree read-only, its .lake writable on top, the sealed configuration
-	 * read-only on that, the dependencies last (issue 19) */
+	 * read-only on that, the dependencies last */
 	HAS("--ro-bind", "/w/head", "/project");
 	ck_assert_int_lt(find((const char *const[]){"--bind", "/w/head", "/project", NULL}), 0);
 	HAS("--bind", "/w/head/.lake", "/project/.lake");

@@ -255,7 +255,7 @@ START_TEST(decimal_digits_within_bounds)
 END_TEST
 
 
-/* One child setup (issue 21): a child started without waiting for its exec
+/* One child setup: a child started without waiting for its exec
  * gets what sc_spawn's get, an empty signal mask among them, whatever the
  * parent holds blocked (the porcelain holds the stop signals). */
 START_TEST(nowait_child_has_an_empty_signal_mask)
