@@ -2,16 +2,21 @@
  * program in the manner of s6-applyuidgid: change this process, exec the
  * rest.
  *
- *   sc-applyuidgid --uid UID --gid GID [--max-procs N] [--keep-fd FD]... -- PROG ARG...
+ *   sc-applyuidgid --uid UID --gid GID [--max-procs N] [--max-files N] [--keep-fd FD]...
+ *                  -- PROG ARG...
  *
  * In order: close every descriptor but 0-2 and each --keep-fd (GNU time's
  * -o file among them, through which a candidate once forged its own
  * counters; the report pipe and the seccomp filter bwrap reads are kept),
  * drop to UID:GID with no supplementary group when root (and check that
  * root cannot be regained), bound that user's processes (RLIMIT_NPROC,
- * which the user namespace bwrap makes inherits as its ceiling), join a
- * new, empty session keyring (keyrings are not namespaced: the operator's
- * would be the candidate's), then exec PROG.
+ * which the user namespace bwrap makes inherits as its ceiling), bound
+ * each process's open files (a hard RLIMIT_NOFILE: with the process limit
+ * it keeps the kernel's file table the host's) and forbid core dumps (a
+ * hard RLIMIT_CORE of 0: where core_pattern is a pipe, every crash would
+ * start the host's helper as root), join a new, empty session keyring
+ * (keyrings are not namespaced: the operator's would be the candidate's),
+ * then exec PROG.  Documentation/threat-model.txt "Kernel-wide pools".
  *
  * Static and standalone like sc-init: nothing between GNU time and bwrap
  * loads a library or reads a file.  A bad call is one error line, exit 2;
@@ -31,11 +36,13 @@
 #include "util/fdkeep.h"
 #include "version.h"
 
-#define USAGE "usage: sc-applyuidgid --uid UID --gid GID [--max-procs N] [--keep-fd FD]... -- PROG ARG..."
+#define USAGE \
+	"usage: sc-applyuidgid --uid UID --gid GID [--max-procs N] [--max-files N] [--keep-fd FD]... " \
+	"-- PROG ARG..."
 #define KEEP_MAX 8
 
 struct step {
-	unsigned uid, gid, max_procs;
+	unsigned uid, gid, max_procs, max_files;
 	int keep[KEEP_MAX], nkeep;
 	char **prog;
 };
@@ -71,6 +78,25 @@ static void new_session_keyring(void)
 		sc_die_sys("cannot join a new session keyring (keyctl)");
 }
 
+/* Hard limits the sandbox cannot raise: no core file ever, and at most
+ * MAX_FILES open files per process (0: as inherited; never above the
+ * inherited hard limit, which an unprivileged process cannot raise). */
+static void bound_files_and_cores(unsigned max_files)
+{
+	struct rlimit none = {0, 0}, nofile;
+	if (setrlimit(RLIMIT_CORE, &none) < 0)
+		sc_die_sys_errno("cannot forbid core dumps (RLIMIT_CORE)");
+	if (!max_files)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) < 0)
+		sc_die_sys_errno("cannot read the open-file limit (RLIMIT_NOFILE)");
+	if (nofile.rlim_max == RLIM_INFINITY || nofile.rlim_max > max_files)
+		nofile.rlim_max = max_files;
+	nofile.rlim_cur = nofile.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &nofile) < 0)
+		sc_die_sys_errno("cannot bound the open files (RLIMIT_NOFILE)");
+}
+
 static unsigned id_arg(const char *opt, const char *v)
 {
 	unsigned id;
@@ -99,7 +125,8 @@ static void parse(int argc, char **argv, struct step *st)
 	int i = 1;
 	for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(o, "--uid") && strcmp(o, "--gid") && strcmp(o, "--max-procs") && strcmp(o, "--keep-fd"))
+		if (strcmp(o, "--uid") && strcmp(o, "--gid") && strcmp(o, "--max-procs") &&
+		    strcmp(o, "--max-files") && strcmp(o, "--keep-fd"))
 			sc_die("unknown option; " USAGE " (%s)", o);
 		if (!v)
 			sc_die("%s wants a value (argv)", o);
@@ -109,6 +136,8 @@ static void parse(int argc, char **argv, struct step *st)
 			st->gid = id_arg(o, v);
 		else if (strcmp(o, "--max-procs") == 0 && sc_decimal_uint(v, 1, 0xfffffffeu, &st->max_procs) < 0)
 			sc_die("--max-procs wants a positive number (%s)", v);
+		else if (strcmp(o, "--max-files") == 0 && sc_decimal_uint(v, 3, 0xfffffffeu, &st->max_files) < 0)
+			sc_die("--max-files wants a number, 3 or more (%s)", v);
 		else if (strcmp(o, "--keep-fd") == 0)
 			add_keep(st, v);
 	}
@@ -124,7 +153,7 @@ int main(int argc, char **argv)
 	sc_set_progname("sc-applyuidgid");
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		static const char help[] = USAGE "\nThe host step between GNU time and bwrap, started by\n"
-		                           "sc-sandbox-exec; see sc-applyuidgid(1).\n";
+		                           "sc-sandbox-exec; see sc-sandbox-exec(1).\n";
 		return write(1, help, sizeof help - 1) < 0 ? 3 : 0;
 	}
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
@@ -139,6 +168,7 @@ int main(int argc, char **argv)
 	struct rlimit nproc = {st.max_procs, st.max_procs};
 	if (st.max_procs && setrlimit(RLIMIT_NPROC, &nproc) < 0)
 		sc_die_sys_errno("cannot bound the sandbox user's processes (RLIMIT_NPROC)");
+	bound_files_and_cores(st.max_files);
 	new_session_keyring();
 	execv(st.prog[0], st.prog);
 	sc_die_sys_errno("cannot run the program (%s)", st.prog[0]);

@@ -126,6 +126,55 @@ EOF
 	[ "${lines[1]}" = "secret none" ]
 }
 
+@test "kernel-wide pools stay the host's: no pseudo-terminal, legacy AIO denied, no core dump, open files bounded against fs.file-max" {
+	cat > "$T/candidate.py" <<'EOF'
+import ctypes, errno, os, resource
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+ctx = ctypes.c_ulong(0)
+r = libc.syscall(206, 1, ctypes.byref(ctx))        # io_setup: an AIO context of the kernel's pool
+print("io_setup", "ok" if r == 0 else errno.errorcode[ctypes.get_errno()])
+for path in ("/dev/ptmx", "/dev/pts/ptmx"):
+    try:
+        os.open(path, os.O_RDWR | os.O_NOCTTY)
+        print(path, "ok")
+    except OSError as e:
+        print(path, errno.errorcode[e.errno])
+try:
+    os.mknod("/dev/pts/x")
+    print("pts writable")
+except OSError as e:
+    print("pts", errno.errorcode[e.errno])
+for name in ("CORE", "NOFILE", "NPROC"):
+    soft, hard = resource.getrlimit(getattr(resource, "RLIMIT_" + name))
+    print(name, hard)
+try:
+    resource.setrlimit(resource.RLIMIT_CORE, (1 << 20, 1 << 20))
+    print("core raised")
+except (ValueError, OSError):
+    print("core stays 0")
+EOF
+	sbx_log -- /usr/bin/python3 /project/candidate.py
+	cat "$W/log"
+	[ "$status" -eq 0 ]
+	grep -qx 'io_setup EPERM' "$W/log"
+	grep -qx '/dev/ptmx ENOENT' "$W/log"
+	grep -qx '/dev/pts/ptmx ENOENT' "$W/log"
+	run ! grep -q '^pts writable' "$W/log"
+	grep -qx 'CORE 0' "$W/log"
+	grep -qx 'core stays 0' "$W/log"
+	local nofile nproc filemax
+	nofile=$(sed -n 's/^NOFILE //p' "$W/log")
+	nproc=$(sed -n 's/^NPROC //p' "$W/log")
+	filemax=$(cat /proc/sys/fs/file-max)
+	[ "$nproc" -eq 4096 ]
+	[ "$nofile" -ge 256 ]
+	[ "$nofile" -le 1024 ]
+	# every process at its limit holds at most half the table, where the
+	# floor allows it
+	[ "$nofile" -eq 256 ] || [ $((nofile * nproc)) -le $((filemax / 2)) ]
+}
+
 @test "seccomp: the container denials fail with EPERM, clone3 with ENOSYS; i386 and x32 calls kill; ordinary work goes on" {
 	cat > "$T/candidate.py" <<'EOF'
 import ctypes, errno, mmap, os, signal, subprocess, threading

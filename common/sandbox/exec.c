@@ -5,9 +5,11 @@
 #include "sandbox/selftest.h"
 #include "sandbox/supervise.h"
 #include "util/die.h"
+#include "util/safefile.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,23 @@ static int run_command(const struct sc_sandbox *sb, struct sc_sandbox_exec_reque
 	return out.exit;
 }
 
+/* fs.file-max; where it cannot be read, the kernel's floor for it (8192),
+ * so the bound errs low. */
+static unsigned long long kernel_file_max(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned long long n = 8192;
+	if (sc_read_file("/proc/sys/fs/file-max", &sb, 64) == 0) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(sb.buf, &end, 10);
+		if (!errno && end != sb.buf && v > 0)
+			n = v;
+	}
+	sb_release(&sb);
+	return n;
+}
+
 /* The sandbox every mode shares: bubblewrap resolved, the user, the
  * bounds. */
 static struct sc_sandbox sandbox_of(const struct sc_sandbox_exec_request *rq, char *bwrap)
@@ -78,6 +97,8 @@ static struct sc_sandbox sandbox_of(const struct sc_sandbox_exec_request *rq, ch
 	if (rq->max_procs && sc_sandbox_max_procs(rq->max_procs, &sb.max_procs) < 0)
 		sc_die("--max-procs wants a count from %u to 4194304 (%s)", SC_SANDBOX_MAX_PROCS_MIN,
 		       rq->max_procs);
+	sb.max_files = sc_sandbox_max_files(kernel_file_max(),
+	                                    sb.max_procs ? sb.max_procs : SC_SANDBOX_MAX_PROCS_DEFAULT);
 	return sb;
 }
 

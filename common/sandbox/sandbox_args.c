@@ -122,6 +122,10 @@ static void host_step(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push_owned(a, xasprintf("%u", sb->gid));
 	sc_argv_push(a, "--max-procs");
 	sc_argv_push_owned(a, xasprintf("%u", sb->max_procs ? sb->max_procs : SC_SANDBOX_MAX_PROCS_DEFAULT));
+	if (sb->max_files) {
+		sc_argv_push(a, "--max-files");
+		sc_argv_push_owned(a, xasprintf("%u", sb->max_files));
+	}
 	sc_argv_push(a, "--keep-fd");
 	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
 	if (sb->seccomp_fd > 2) {
@@ -210,6 +214,15 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push(a, "--dev");
 	sc_argv_push(a, "/dev");
 	bounded_tmpfs(sb, a, "/dev/shm");
+	/* no pseudo-terminal: they are a kernel-wide pool (kernel.pty.max);
+	 * an empty, read-only /dev/pts leaves /dev/ptmx pointing at nothing */
+	sc_argv_push(a, "--perms");
+	sc_argv_push(a, "0555");
+	sc_argv_push(a, "--size");
+	sc_argv_push(a, "4096");
+	sc_argv_push(a, "--tmpfs");
+	sc_argv_push(a, "/dev/pts");
+	remount_ro(a, "/dev/pts");
 	remount_ro(a, "/dev");
 	/* private /tmp (lake lean writes its --setup file there) */
 	bounded_tmpfs(sb, a, "/tmp");
@@ -333,6 +346,16 @@ int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes)
 		return -1;
 	*bytes = (unsigned long long)v * mult;
 	return 0;
+}
+
+unsigned sc_sandbox_max_files(unsigned long long file_max, unsigned max_procs)
+{
+	unsigned long long n = max_procs ? file_max / 2 / max_procs : SC_SANDBOX_MAX_FILES_CEIL;
+	if (n > SC_SANDBOX_MAX_FILES_CEIL)
+		n = SC_SANDBOX_MAX_FILES_CEIL;
+	if (n < SC_SANDBOX_MAX_FILES_FLOOR)
+		n = SC_SANDBOX_MAX_FILES_FLOOR;
+	return (unsigned)n;
 }
 
 int sc_sandbox_max_procs(const char *s, unsigned *n)

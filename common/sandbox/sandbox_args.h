@@ -44,6 +44,7 @@ struct sc_sandbox {
 	int own_uid;           /* uid/gid are the run's own (sandbox/dynuser.h), not named */
 	unsigned long long tmp_size; /* bytes of the private /tmp, and of /dev/shm */
 	unsigned max_procs;    /* RLIMIT_NPROC of the sandbox user; 0: the default */
+	unsigned max_files;    /* hard RLIMIT_NOFILE of every sandboxed process; 0: unchanged */
 	int seccomp_fd;        /* inherited memfd with the filter (bwrap --seccomp), > 2 */
 	int keep_output;       /* --log: the candidate's stdout and stderr reach the host */
 };
@@ -74,6 +75,15 @@ int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes);
  * Returns 0, or -1 when s is not such a count. */
 #define SC_SANDBOX_MAX_PROCS_MIN 8u
 int sc_sandbox_max_procs(const char *s, unsigned *n);
+
+/* The open files each sandboxed process may hold, so that all of them
+ * together (MAX_PROCS of them) hold at most half of the kernel's file
+ * table (fs.file-max, FILE_MAX): never above 1024, the usual default under
+ * which Lean and Lake run, nor below 256.  Documentation/threat-model.txt
+ * "Kernel-wide pools". */
+#define SC_SANDBOX_MAX_FILES_CEIL 1024u
+#define SC_SANDBOX_MAX_FILES_FLOOR 256u
+unsigned sc_sandbox_max_files(unsigned long long file_max, unsigned max_procs);
 
 /* Append "sc-applyuidgid --uid UID --gid GID --max-procs N --keep-fd FD --keep-fd FD --
  * bwrap OPTIONS -- /sc-init FD" to a (the seccomp filter's --keep-fd and bwrap's --seccomp

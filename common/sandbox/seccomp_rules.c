@@ -18,6 +18,8 @@ static const char *const denied[] = {
 	"quotactl_fd", "nfsservctl", "uselib", "ustat", "sysfs", "_sysctl", "vhangup", "syslog",
 	"lookup_dcookie", "iopl", "ioperm", "vm86", "vm86old", "bpf", "perf_event_open",
 	"fanotify_init", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+	/* legacy AIO: its contexts are a kernel-wide pool (fs.aio-max-nr) */
+	"io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents", "io_pgetevents",
 	/* the host's clocks */
 	"settimeofday", "stime", "clock_settime", "clock_adjtime", "adjtimex",
 	/* files by handle, around every mount */

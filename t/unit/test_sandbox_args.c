@@ -86,6 +86,31 @@ START_TEST(sealed_rules)
 }
 END_TEST
 
+/* Open files per process: all the processes together hold at most half
+ * the kernel's file table, within the floor and the ceiling. */
+START_TEST(max_files)
+{
+	ck_assert_uint_eq(sc_sandbox_max_files(2466246, 4096), 301);
+	ck_assert_uint_eq(sc_sandbox_max_files(9223372036854775807ull, 4096), 1024);
+	ck_assert_uint_eq(sc_sandbox_max_files(8192, 4096), 256);
+	ck_assert_uint_eq(sc_sandbox_max_files(2466246, 0), 1024);
+	ck_assert_uint_le(301ull * 4096, 2466246 / 2);
+}
+END_TEST
+
+/* No pseudo-terminal: /dev/pts is an empty read-only tmpfs, bounded. */
+START_TEST(no_pty)
+{
+	build();
+	HAS("--perms", "0555", "--size", "4096", "--tmpfs", "/dev/pts");
+	int pts = find((const char *const[]){"--tmpfs", "/dev/pts", NULL});
+	int pts_ro = find((const char *const[]){"--remount-ro", "/dev/pts", NULL});
+	int dev_ro = find((const char *const[]){"--remount-ro", "/dev", NULL});
+	ck_assert_int_lt(pts, pts_ro);
+	ck_assert_int_lt(pts_ro, dev_ro);
+}
+END_TEST
+
 START_TEST(max_procs)
 {
 	unsigned n;
@@ -250,6 +275,8 @@ int main(void)
 	tcase_add_test(tc, sandbox_user_and_tmp_size);
 	tcase_add_test(tc, sealed_rules);
 	tcase_add_test(tc, max_procs);
+	tcase_add_test(tc, max_files);
+	tcase_add_test(tc, no_pty);
 	tcase_add_test(tc, dynuser_in_use);
 	tcase_add_test(tc, dynuser_lock);
 	suite_add_tcase(s, tc);
