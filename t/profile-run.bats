@@ -579,7 +579,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	[ "$(file_field Demo/Basic.lean '.head.error // empty')" = "" ]
 }
 
-@test "the tree is the operator's, only its .lake the sandbox user's while candidate code runs; all the operator's after; workspace 0700" {
+@test "the tree is the operator's, only its .lake the sandbox user's while candidate code runs, and closed to the operator after; workspace 0700" {
 	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
 	candidate
 	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05' '-- fixture: run=./owner.sh'
@@ -593,8 +593,9 @@ if "reworded" in open("Demo/Ring.lean").read():
 	# overflow uid too), so the host's root shows as 65534 as well; the host side:
 	grep -q ' /project/.lake$' "$WS/head/.lake/owners"
 	[ "$(stat -c %u "$WS/head")" -eq 0 ]
-	[ "$(find "$WS/base" "$WS/head" ! -uid 0 | wc -l)" -eq 0 ]
-	[ "$(find "$WS/base" "$WS/head" ! -gid 0 | wc -l)" -eq 0 ]
+	[ "$(find "$WS/base" "$WS/head" -path '*/.lake' -prune -o ! -uid 0 -print | wc -l)" -eq 0 ]
+	[ "$(find "$WS/base" "$WS/head" -path '*/.lake' -prune -o ! -gid 0 -print | wc -l)" -eq 0 ]
+	[ "$(stat -c %u:%a "$WS/head/.lake")" = 65534:0 ]
 	[ "$(stat -c %u:%a "$WS")" = 0:700 ]
 	[ "$(stat -c %u "$WS/raw")" -eq 0 ]
 	[ "$(stat -c %u "$WS/plan.json")" -eq 0 ]

@@ -126,7 +126,8 @@ PY
 	[ "$(stat -c %a:%u "$W/outside")" = "4755:$(id -u)" ]
 }
 
-@test "attack: beyond the walk's depth bound a folder is closed (mode 000, the operator's after profile-run)" {
+@test "attack: beyond the walk's depth bound a folder is closed; .lake is the run's own uid's and closed after profile-run, never the operator's" {
+	[ "$(id -u)" -eq 0 ] || skip "as another operator .lake is removed (the non-root test below)"
 	candidate
 	script deep.py '#!/usr/bin/python3' 'import os, shutil' \
 		'p = ".lake/" + "/".join(["d"] * 80)' 'os.makedirs(p)' \
@@ -137,15 +138,64 @@ PY
 	echo "$stderr"
 	[ "$status" -eq 0 ]
 	[ "$(find "$WS/head" -maxdepth 66 -perm /6000 | wc -l)" -eq 0 ]
-	local closed
-	closed=$(find "$WS/head/.lake" -type d -perm 000 | head -1)
+	local closed uid
+	closed=$(find "$WS/head/.lake" -mindepth 1 -type d -perm 000 | head -1)
 	[ -n "$closed" ]
-	if [ "$(id -u)" -eq 0 ]; then
-		[ "$(stat -c %u "$closed")" -eq 0 ]
-		run ! setpriv --reuid=65534 --regid=65534 --clear-groups ls "$closed"
-	fi
-	# everything up to the closed folder is the operator's again
-	[ "$(find "$WS/base" "$WS/head" -path "$closed" -prune -o ! -uid "$(id -u)" -print | wc -l)" -eq 0 ]
+	uid=$(jqr .environment.sandbox_user | cut -d: -f1)
+	[ "$(stat -c %u:%a "$WS/head/.lake")" = "$uid:0" ]
+	[ "$uid" -ne 0 ]
+	run ! setpriv --reuid=65534 --regid=65534 --clear-groups ls "$closed"
+	# the sources are the operator's; nothing below .lake is
+	[ "$(find "$WS/base" "$WS/head" -path '*/.lake' -prune -o ! -uid 0 -print | wc -l)" -eq 0 ]
+	[ "$(find "$WS/head/.lake" -uid 0 | wc -l)" -eq 0 ]
+}
+
+@test "attack: a repository with a core.fsmonitor hook left in .lake never becomes root's: git as root there refuses it" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator"
+	candidate
+	script plant.sh '#!/usr/bin/bash' 'set -e' 'git init -q .lake/trap' \
+		"printf '#!/usr/bin/bash\\ntouch /project/.lake/pwned\\n' > .lake/trap/hook" 'chmod 755 .lake/trap/hook' \
+		'git -C .lake/trap config core.fsmonitor "$PWD/.lake/trap/hook"'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: run=./plant.sh cpu=0.05'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	local trap=$WS/head/.lake/trap
+	[ -d "$trap/.git" ]
+	[ "$(stat -c %u "$trap")" -ne 0 ]
+	# the operator runs git status there, as root, with no safe.directory
+	run env -u GIT_CONFIG_GLOBAL HOME="$BATS_TEST_TMPDIR/roothome" git -C "$trap" status
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"dubious ownership"* ]]
+	[ ! -e "$WS/head/.lake/pwned" ]
+}
+
+@test "attack: a non-root operator's run removes .lake, closed folders and setuid files and all; the workspace can be deleted" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
+	candidate
+	script closed.py '#!/usr/bin/python3' 'import os, shutil' \
+		'for i in range(40):' '    d = ".lake/c%d" % i' '    os.makedirs(d + "/inner")' \
+		'    shutil.copy("/usr/bin/true", d + "/inner/x"); os.chmod(d + "/inner/x", 0o4755)' \
+		'    os.chmod(d + "/inner", 0); os.chmod(d, 0)' \
+		'p = ".lake/" + "/".join(["d"] * 150)' 'os.makedirs(p)' 'os.chmod(".lake/d", 0)'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: run=./closed.py cpu=0.05'
+	head_commit
+	local home=$BATS_TEST_TMPDIR/nobody
+	mkdir -p "$home"
+	chown -R 65534:65534 "$R" "$DEPS" "$home"
+	run --separate-stderr env HOME="$home" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
+		--workspace "$home/ws" --toolchain "$TC" --dependencies "$DEPS"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ -f "$home/ws/report.json" ]
+	[ ! -e "$home/ws/head/.lake" ]
+	[ ! -e "$home/ws/base/.lake" ]
+	[ -f "$home/ws/head/Demo/Ring.lean" ]
+	run setpriv --reuid=65534 --regid=65534 --clear-groups rm -rf "$home/ws"
+	[ "$status" -eq 0 ]
+	[ ! -e "$home/ws" ]
 }
 
 # small_fs SIZE: a size-bounded tmpfs at $BATS_TEST_TMPDIR/small (unmounted in teardown).

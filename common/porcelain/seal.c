@@ -80,12 +80,29 @@ int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_
 	return same;
 }
 
-void sc_run_give_back(struct sc_run *r, int side)
+/* What candidate code wrote is never handed to the operator: a
+ * repository it left in .lake, given to root, would no longer meet git's
+ * "dubious ownership" check, and its hooks would run as root there.  As
+ * root, .lake stays the run's own uid's (no login uses it), setuid and
+ * setgid bits cleared, and is closed (mode 000); as anyone else the
+ * candidate ran as the operator, and .lake goes.  The rest of the tree was
+ * read-only in the sandbox and stays the operator's. */
+int sc_run_give_back(struct sc_run *r, int side, struct strbuf *why)
 {
-	char *tree = sc_run_tree(r, side), *where = NULL;
-	long uid = geteuid() == 0 ? (long)geteuid() : -1, gid = geteuid() == 0 ? (long)getegid() : -1;
-	if (sc_fswalk_seal(tree, uid, gid, &where) < 0)
-		sc_die_sys_errno("cannot give the %s tree back to the operator (%s)", sc_side_name(side),
-		                 where ? where : tree);
-	free(tree);
+	char *lake = xasprintf("%s/%s/.lake", r->ws, sc_side_name(side)), *where = NULL;
+	int rc = 0;
+	if (geteuid() == 0) {
+		if (sc_fswalk_seal(lake, -1, -1, &where) < 0 || chmod(lake, 0) < 0) {
+			sb_addf(why, "cannot close what candidate code wrote in the %s tree: %s (%s)",
+			        sc_side_name(side), strerror(errno), where ? where : lake);
+			rc = -1;
+		}
+	} else if (sc_fswalk_remove(lake, &where) < 0) {
+		sb_addf(why, "cannot remove what candidate code wrote in the %s tree: %s (%s)",
+		        sc_side_name(side), strerror(errno), where ? where : lake);
+		rc = -1;
+	}
+	free(where);
+	free(lake);
+	return rc;
 }

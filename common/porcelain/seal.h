@@ -6,7 +6,7 @@
  * by the preflight from T's files, is read-only to every later step; the
  * selected source and the Lake configuration files are checked against
  * the plan's blobs before and after each sample; after the side's last
- * step every file goes back to the operator, no setuid or setgid bit left. */
+ * step what candidate code wrote (.lake) is closed to the operator. */
 #include "porcelain/state.h"
 
 /* The tree's .lake, new (a committed .lake is refused) and the sandbox
@@ -26,8 +26,12 @@ void sc_run_push_sealed(const struct sc_run *r, int side, struct sc_argv *a);
 int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_plan_file *f,
                               struct strbuf *why);
 
-/* After the side's last sandboxed step: every file of the tree the
- * operator's again (links themselves), setuid and setgid bits cleared. */
-void sc_run_give_back(struct sc_run *r, int side);
+/* After the side's last sandboxed step, the tree's .lake, everything
+ * candidate code wrote: as root, left the run's own uid's, setuid and
+ * setgid bits cleared, closed (mode 000); else removed (util/fswalk: no
+ * link followed, closed folders entered, past errors).  The tree keeps its
+ * sources, the operator's.  Returns 0, or -1 with the first failure in
+ * WHY. */
+int sc_run_give_back(struct sc_run *r, int side, struct strbuf *why);
 
 #endif

@@ -104,7 +104,14 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 			sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
 		}
 	}
-	sc_run_give_back(r, side);
+	struct strbuf why = STRBUF_INIT;
+	if (sc_run_give_back(r, side, &why) < 0) {
+		/* the measurement stands and its report is written; the run
+		 * exits 1 and says what is left (rm -rf removes it) */
+		fprintf(stderr, "%s: warning: %s; remove the workspace with rm -rf\n", sc_progname(), why.buf);
+		r->measurement_failed = 1;
+	}
+	sb_release(&why);
 	return sc_monotonic_now() - phase_start;
 }
 

@@ -17,9 +17,18 @@
  * every entry, links included (lchown semantics), to UID:GID.  A folder
  * at the depth bound is closed instead of entered: mode 000, given to
  * UID:GID (or left to its owner), so nobody but root reaches what lies
- * below it.  Returns 0, or -1 with errno and the failing path in *where
- * (allocated) when an entry could not be changed or read. */
+ * below it.  A folder the candidate closed is entered all the same (its
+ * owner, or root, gives the owner rwx first), and the walk carries on past
+ * an entry it cannot change.  Returns 0, or -1 with the first error's
+ * errno and path in *where (allocated). */
 int sc_fswalk_seal(const char *dir, long uid, long gid, char **where);
+
+/* Remove DIR and everything below it, as the seal walks it: no link
+ * followed, closed folders entered, past an error to the end; a chain
+ * deeper than the bound is moved up into DIR piece by piece, so no depth
+ * stops it.  A DIR that does not exist is removed already.  Returns 0, or
+ * -1 with the first error's errno and path in *where (allocated). */
+int sc_fswalk_remove(const char *dir, char **where);
 
 /* The same walk, changing nothing: VISIT is called for every entry below
  * DIR (what a folder holds before the folder, in directory order) with its
