@@ -198,12 +198,13 @@ PY
 	[ ! -e "$home/ws" ]
 }
 
-# small_fs SIZE: a size-bounded tmpfs at $BATS_TEST_TMPDIR/small (unmounted in teardown).
+# small_fs SIZE [INODES]: a size-bounded tmpfs at $BATS_TEST_TMPDIR/small
+# (unmounted in teardown), with at most INODES inodes when given.
 small_fs() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
 	SMALL=$BATS_TEST_TMPDIR/small
 	mkdir -p "$SMALL"
-	mount -t tmpfs -o "size=$1,mode=0755" tmpfs "$SMALL"
+	mount -t tmpfs -o "size=$1,mode=0755${2:+,nr_inodes=$2}" tmpfs "$SMALL"
 }
 teardown() {
 	if [ -n "${SMALL:-}" ] && mountpoint -q "$SMALL"; then umount -l "$SMALL"; fi
@@ -229,6 +230,42 @@ teardown() {
 	grep -q 'disk_full' "$WS/report.md"
 	[ ! -e "$WS/INCOMPLETE" ]
 	grep -q 'head prebuild: not run (disk_full)' <<<"$stderr"
+}
+
+@test "attack: a prebuild that takes every inode (bytes to spare): its side is disk_full, the report is written, exit 1, and the next run can start" {
+	small_fs 256M 3000
+	WS=$SMALL/ws
+	candidate
+	script inodes.py '#!/usr/bin/python3' 'import os' 'os.makedirs(".lake/i", exist_ok=True)' 'n = 0' 'try:' \
+		'    while True:' '        open(".lake/i/%d" % n, "w").close(); n += 1' 'except OSError:' '    pass'
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./inodes.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(jqr .status)" = error ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = disk_full ]
+	[ "$(file_field Demo/Ring.lean .head.error)" = disk_full ]
+	[ -f "$WS/report.md" ]
+	[ ! -e "$WS/INCOMPLETE" ]
+	[ ! -e "$WS/.reserve" ]
+	# what the candidate took is given back: the next run can start
+	[ "$(stat -f -c %d "$SMALL")" -ge 1024 ]
+}
+
+@test "too few free inodes where the workspace goes is refused before anything runs, with the numbers" {
+	small_fs 64M 600
+	WS=$SMALL/ws
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"inodes free where the workspace goes; profile-run needs at least 1024 ($SMALL)"* ]]
+	[ ! -e "$WS" ]
 }
 
 @test "too little free space where the workspace goes is refused before anything runs, with the numbers" {

@@ -87,6 +87,10 @@ void sc_run_check_host(struct sc_run *r)
 	if (free_b >= 0 && (unsigned long long)free_b < SC_WORKSPACE_MIN_FREE)
 		sc_die("only %lld MiB free where the workspace goes; profile-run needs at least %llu MiB (%s)",
 		       free_b >> 20, SC_WORKSPACE_MIN_FREE >> 20, parent);
+	long long free_i = sc_workspace_free_inodes(parent);
+	if (free_i >= 0 && free_i < SC_WORKSPACE_MIN_INODES)
+		sc_die("only %lld inodes free where the workspace goes; profile-run needs at least %lld (%s)",
+		       free_i, SC_WORKSPACE_MIN_INODES, parent);
 	free(parent);
 }
 

@@ -85,13 +85,16 @@ int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_
  * "dubious ownership" check, and its hooks would run as root there.  As
  * root, .lake stays the run's own uid's (no login uses it), setuid and
  * setgid bits cleared, and is closed (mode 000); as anyone else the
- * candidate ran as the operator, and .lake goes.  The rest of the tree was
+ * candidate ran as the operator, and .lake goes, as it goes after a side
+ * that filled the disk (bytes or inodes).  The rest of the tree was
  * read-only in the sandbox and stays the operator's. */
 int sc_run_give_back(struct sc_run *r, int side, struct strbuf *why)
 {
 	char *lake = xasprintf("%s/%s/.lake", r->ws, sc_side_name(side)), *where = NULL;
 	int rc = 0;
-	if (geteuid() == 0) {
+	/* a side that filled the disk gives the space back, or the next run
+	 * on this file system could not even make its workspace */
+	if (geteuid() == 0 && !r->disk_full) {
 		if (sc_fswalk_seal(lake, -1, -1, &where) < 0 || chmod(lake, 0) < 0) {
 			sb_addf(why, "cannot close what candidate code wrote in the %s tree: %s (%s)",
 			        sc_side_name(side), strerror(errno), where ? where : lake);

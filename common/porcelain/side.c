@@ -431,8 +431,10 @@ static void all_disk_full(struct sc_run *r, int side)
 		}
 }
 
-/* Below this much free space after a step, the step filled the disk. */
+/* Below this much free space, or this many free inodes, after a step, the
+ * step filled the disk. */
 #define DISK_FULL_BELOW (1ll << 20)
+#define DISK_FULL_INODES_BELOW 32ll
 
 /* Did the last step leave the disk full?  Then the reserve goes back to
  * the file system, so that the status lines, samples and the report fit,
@@ -441,8 +443,8 @@ static int hit_full_disk(struct sc_run *r)
 {
 	if (r->disk_full)
 		return 1;
-	long long avail = sc_workspace_free(r->ws);
-	if (avail < 0 || avail >= DISK_FULL_BELOW)
+	long long avail = sc_workspace_free(r->ws), inodes = sc_workspace_free_inodes(r->ws);
+	if ((avail < 0 || avail >= DISK_FULL_BELOW) && (inodes < 0 || inodes >= DISK_FULL_INODES_BELOW))
 		return 0;
 	sc_workspace_release(r->ws);
 	r->disk_full = 1;

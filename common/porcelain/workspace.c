@@ -1,4 +1,5 @@
 #include "porcelain/workspace.h"
+#include "util/fswalk.h"
 #include "util/die.h"
 #include "util/safefile.h"
 #include "util/sha256.h"
@@ -87,8 +88,31 @@ long long sc_workspace_free(const char *dir)
 	return (long long)v.f_bavail * (long long)v.f_frsize;
 }
 
+long long sc_workspace_free_inodes(const char *dir)
+{
+	struct statvfs v;
+	if (statvfs(dir, &v) < 0)
+		return -1;
+	return v.f_files == 0 ? LLONG_MAX : (long long)v.f_favail;
+}
+
+static char *reserve_dir(const char *ws) { return xasprintf("%s/.reserve", ws); }
+
 void sc_workspace_reserve(const char *ws)
 {
+	char *dir = reserve_dir(ws);
+	if (mkdir(dir, 0700) < 0)
+		sc_die_sys_errno("cannot reserve inodes for the report (%s)", dir);
+	for (int i = 0; i < SC_WORKSPACE_RESERVE_INODES; i++) {
+		char *f = xasprintf("%s/%d", dir, i);
+		int fd = open(f, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0)
+			sc_die_sys_errno("cannot reserve inodes for the report (%s)", f);
+		close(fd);
+		free(f);
+	}
+	free(dir);
+
 	char *path = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	struct stat st;
@@ -106,6 +130,10 @@ void sc_workspace_reserve(const char *ws)
 
 void sc_workspace_release(const char *ws)
 {
+	char *dir = reserve_dir(ws), *where = NULL;
+	(void)sc_fswalk_remove(dir, &where); /* our own empty files: nothing to fail but ENOENT */
+	free(where);
+	free(dir);
 	char *path = xasprintf("%s/" SC_WORKSPACE_INCOMPLETE, ws);
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	struct stat st;

@@ -28,11 +28,22 @@ void sc_workspace_restrict(const char *ws, long gid);
  * samples and report still fit. */
 #define SC_WORKSPACE_MIN_FREE (32ull << 20)
 #define SC_WORKSPACE_RESERVE (16ull << 20)
+/* Inodes are a resource like bytes: a candidate that takes every inode
+ * with empty files leaves the bytes free and the report unwritable.  The
+ * same rule holds for them: SC_WORKSPACE_MIN_INODES free to start, and
+ * SC_WORKSPACE_RESERVE_INODES held by empty files in WS/.reserve/ until the
+ * disk is full or the report is due. */
+#define SC_WORKSPACE_MIN_INODES 1024ll
+#define SC_WORKSPACE_RESERVE_INODES 64
 /* Bytes an unprivileged writer has free on DIR's file system, or -1. */
 long long sc_workspace_free(const char *dir);
-/* Allocate the reserve (dies, exit 3, when it cannot). */
+/* Inodes an unprivileged writer has free there, or -1; a file system
+ * that counts none (f_files 0: btrfs, for one) has no limit: LLONG_MAX. */
+long long sc_workspace_free_inodes(const char *dir);
+/* Allocate the reserve, bytes and inodes (dies, exit 3, when it cannot). */
 void sc_workspace_reserve(const char *ws);
-/* Give the reserve back to the file system (later calls do nothing). */
+/* Give the reserve, bytes and inodes, back to the file system (later
+ * calls do nothing). */
 void sc_workspace_release(const char *ws);
 /* The report is whole: INCOMPLETE goes. */
 void sc_workspace_complete(const char *ws);
