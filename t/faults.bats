@@ -323,12 +323,12 @@ big_tree() {
 	assert_files_whole "$MNT/ws"
 }
 
-@test "disk full after the claim (no inode for raw/): a system failure, exit 3, the workspace incomplete" {
+@test "a file system with too few inodes for the workspace is refused before the claim (exit 2), nothing created" {
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
 	head_commit
-	# The inodes a workspace needs up to raw/: both trees (as sc-materialize
-	# writes them), the workspace itself, INCOMPLETE and plan.json.
+	# as many inodes as the trees, the workspace and plan.json take: the
+	# run once died at raw/ with exit 3; the precheck counts inodes now
 	mount_small 64m
 	mkdir "$MNT/ws"
 	sc-materialize --repo "$R" --commit "$M" --dest "$MNT/ws/base" >/dev/null
@@ -339,16 +339,10 @@ big_tree() {
 	mount_small 64m "nr_inodes=$need"
 	WS=$MNT/ws profile
 	echo "$stderr"
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	grep -q 'cannot create raw counter folder' <<<"$stderr"
-	grep -qi 'no space left on device' <<<"$stderr"
-	grep -q "the workspace stays: remove $MNT/ws to retry" <<<"$stderr"
-	[ -f "$MNT/ws/INCOMPLETE" ]
-	[ -d "$MNT/ws/head" ]
-	[ ! -e "$MNT/ws/raw" ]
-	[ ! -e "$MNT/ws/report.json" ]
-	assert_files_whole "$MNT/ws"
+	grep -q "inodes free where the workspace goes; profile-run needs at least 1024 ($MNT)" <<<"$stderr"
+	[ ! -e "$MNT/ws" ]
 }
 
 @test "disk full: sc-materialize alone fails with one line (exit 3), leaves no tree and no temporary" {
@@ -364,33 +358,34 @@ big_tree() {
 	[ "$(df --output=used -B1 "$MNT" | tail -1)" -lt $((1 << 20)) ]
 }
 
-@test "disk full while reporting: sc-report fails cleanly (exit 3); profile-run keeps the workspace incomplete" {
+@test "disk full while reporting: sc-report fails cleanly (exit 3), report.json never written without its report.md" {
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
 	head_commit
-	# A complete run on a roomy tmpfs tells how many inodes a run needs.
 	mount_small 64m
 	WS=$MNT/ws profile
 	[ "$status" -eq 0 ]
-	local used
-	used=$(df --output=iused "$MNT" | tail -1)
 	cp "$MNT/ws/plan.json" "$MNT/ws/samples.jsonl" "$BATS_TEST_TMPDIR/"
 	umount "$MNT"
-	# One inode fewer, then two: report.md's, then report.json's creation
-	# is the one that fails (the marker is removed only at the end).
-	local short
-	for short in 0 1; do
-		mount_small 64m "nr_inodes=$((used - short))"
-		WS=$MNT/ws profile
+	# profile-run keeps inodes and bytes in reserve for its report (the
+	# inode test in seal.bats); sc-report alone, on a file system with room
+	# for the folder and then one file more: report.md's, then
+	# report.json's creation is the one that fails
+	local extra
+	for extra in 0 1; do
+		mount_small 1m "nr_inodes=$((2 + extra))"
+		mkdir "$MNT/out"
+		run --separate-stderr sc-report --plan "$BATS_TEST_TMPDIR/plan.json" \
+			--samples "$BATS_TEST_TMPDIR/samples.jsonl" --out-dir "$MNT/out"
 		echo "$stderr"
-		# sc-report's exit 3 (a system failure) is relayed as such
 		[ "$status" -eq 3 ]
+		assert_error_line sc-report
 		grep -q '^sc-report: error: cannot write report.*no space left on device' <<<"$stderr"
-		grep -qF 'sc-report failed (exit 3); no report was written' <<<"$stderr"
-		[ -f "$MNT/ws/INCOMPLETE" ]
-		[ ! -e "$MNT/ws/report.json" ]
-		run ! grep -q '^report:' <<<"$output"
-		assert_files_whole "$MNT/ws"
+		[ ! -e "$MNT/out/report.json" ]
+		[ -z "$(find "$MNT/out" -name '*.tmp*')" ]
+		if [ "$extra" -eq 1 ]; then
+			[ -f "$MNT/out/report.md" ]
+		fi
 		umount "$MNT"
 	done
 	# sc-report alone into a full disk: one error line, nothing written.

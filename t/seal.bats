@@ -66,6 +66,24 @@ attempt_py() {
 	[ "$(file_field Demo/Basic.lean '.head.error // empty')" = "" ]
 }
 
+@test "attack: a prebuild that writes .lake/package-overrides.json (Lake would take a dependency from it): the side's samples are source_changed" {
+	candidate
+	attempt_py overrides '    shutil.copytree(".lake/packages/tinylib", ".lake/evil/tinylib", symlinks=True)
+    open(".lake/package-overrides.json", "w").write("{\"version\": \"1.1.0\", \"packages\": [{\"type\": \"path\", \"name\": \"tinylib\", \"dir\": \".lake/evil/tinylib\", \"inherited\": false}]}\n")' >"$R/evil.py"
+	chmod 755 "$R/evil.py"
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	echo "$stderr"
+	cat "$WS/head/.lake/attack"
+	[ "$status" -eq 1 ]
+	grep -qx 'overrides ok' "$WS/head/.lake/attack"
+	[ "$(file_field Demo/Basic.lean .head.error)" = source_changed ]
+	file_field Demo/Basic.lean .head.detail | grep -q 'package-overrides.json appeared'
+	[ "$(file_field Demo/Basic.lean '.base.error // empty')" = "" ]
+}
+
 @test "attack: code that swaps the selected source before Lean reads it, and puts it back, cannot: the file measured as planned" {
 	candidate
 	# swap for a cheap file, restore it from a child once lean has read it

@@ -75,6 +75,17 @@ int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_
 		}
 		free(path);
 	}
+	/* Lake reads .lake/package-overrides.json on every command
+	 * (Config/Workspace.lean, Load/Resolve.lean): it may point a
+	 * dependency anywhere.  Nothing of ours writes one, so one that
+	 * appeared is the candidate's. */
+	char *overrides = xasprintf("%s/.lake/package-overrides.json", tree);
+	struct stat st;
+	if (same && lstat(overrides, &st) == 0) {
+		sb_adds(why, ".lake/package-overrides.json appeared: Lake would take dependencies from it");
+		same = 0;
+	}
+	free(overrides);
 	sb_release(&one);
 	free(tree);
 	return same;
