@@ -216,6 +216,42 @@ PY
 	[ ! -e "$home/ws" ]
 }
 
+@test "attack: an added module that memoises its work in .lake while an importer's prebuild elaborates it is measured at its real cost (flagged)" {
+	candidate
+	# its #eval: 1.5 s of work, skipped when the memo is there
+	script memo.py '#!/usr/bin/python3' 'import os, time' \
+		'if os.path.exists(".lake/memo"): raise SystemExit(0)' \
+		't = time.process_time()' 'while time.process_time() - t < 1.5: pass' \
+		'open(".lake/memo", "w").close()'
+	ex_lean "$R" Demo/Field.lean '-- fixture: build-run=./memo.py run=./memo.py cpu=0.01'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Field' '-- fixture: cpu=0.05'
+	head_commit
+	profile --threshold-added 1 --threshold-delta 1
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(file_field Demo/Field.lean .flagged)" = true ]
+	jq -e '.files[] | select(.path == "Demo/Field.lean") | .head.cpu_s >= 1.4' "$WS/report.json"
+	# Field's layer first: its sample ran before anything built it
+	grep -q 'head prebuild, layer 1 of 2 (1 module)' <<<"$stderr"
+	grep -q 'head prebuild, layer 2 of 2 (1 module)' <<<"$stderr"
+	# the base side has no Field: one layer, as a plain pull request has
+	grep -q 'base prebuild (1 module)' <<<"$stderr"
+}
+
+@test "a selected module whose imports cannot be read is imports_unreadable, never guessed; the others are measured" {
+	candidate
+	printf 'import Demo.\xc2\xabHelper\n-- fixture: cpu=0.05\n' >"$R/Demo/Basic.lean"
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = imports_unreadable ]
+	file_field Demo/Basic.lean .head.detail | grep -q 'the header of Demo.Basic cannot be read: an unreadable module name after import (line 1)'
+	[ "$(file_field Demo/Ring.lean '.head.error // empty')" = "" ]
+	[ "$(file_field Demo/Basic.lean '.base.error // empty')" = "" ]
+}
+
 # small_fs SIZE [INODES]: a size-bounded tmpfs at $BATS_TEST_TMPDIR/small
 # (unmounted in teardown), with at most INODES inodes when given.
 small_fs() {
@@ -243,11 +279,11 @@ teardown() {
 	[ "$status" -eq 1 ]
 	[ "$(jqr .status)" = error ]
 	[ "$(file_field Demo/Basic.lean .head.error)" = disk_full ]
-	[ "$(file_field Demo/Ring.lean .head.error)" = disk_full ]
+	[ "$(jqr .prebuild.head.error)" = disk_full ]
 	[ "$(file_field Demo/Ring.lean '.base.error // empty')" = "" ]
 	grep -q 'disk_full' "$WS/report.md"
 	[ ! -e "$WS/INCOMPLETE" ]
-	grep -q 'head prebuild: not run (disk_full)' <<<"$stderr"
+	grep -q 'head prebuild, layer 2 of 2: not run (disk_full)' <<<"$stderr"
 }
 
 @test "attack: a prebuild that takes every inode (bytes to spare): its side is disk_full, the report is written, exit 1, and the next run can start" {
@@ -265,7 +301,7 @@ teardown() {
 	[ "$status" -eq 1 ]
 	[ "$(jqr .status)" = error ]
 	[ "$(file_field Demo/Basic.lean .head.error)" = disk_full ]
-	[ "$(file_field Demo/Ring.lean .head.error)" = disk_full ]
+	[ "$(jqr .prebuild.head.error)" = disk_full ]
 	[ -f "$WS/report.md" ]
 	[ ! -e "$WS/INCOMPLETE" ]
 	[ ! -e "$WS/.reserve" ]

@@ -10,7 +10,8 @@
  *  "error": null | "prebuild_failed" | "prebuild_timeout" |
  *           "source_changed" | "deadline_exceeded" | "timeout" |
  *           "failed" | "invalid_counters" | "missing_counters" |
- *           "status_mismatch" | "sandbox_failed" | "cpu_hidden" | "disk_full",
+ *           "status_mismatch" | "sandbox_failed" | "cpu_hidden" | "disk_full" |
+ *           "imports_unreadable",
  *  "detail": null | "human-readable reason"}
  * An ok sample has every number but task_clock_s (null where the host has
  * no perf counter; read as null when absent) and error null; an error

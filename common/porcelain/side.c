@@ -8,6 +8,7 @@
 #include "contract/rawsample.h"
 #include "contract/status.h"
 #include "plan/manifest.h"
+#include "porcelain/order.h"
 #include "porcelain/precheck.h"
 #include "porcelain/schedule.h"
 #include "porcelain/seal.h"
@@ -31,15 +32,40 @@ struct step {
 	char *time_file, *status_file;
 };
 
+/* The side's prebuild, over its layers (porcelain/order.h): the counters
+ * of every layer's `lake build` summed into the one sample
+ * "<side>:@prebuild", recorded once the last layer is built; the first
+ * failure, when one fails, is that sample instead. */
+struct prebuilt {
+	int side;
+	int ran;           /* layers run */
+	double used;       /* wall seconds of the prebuild timeout spent */
+	struct sc_sample sum;
+	int have;          /* sum holds a sample */
+	char failed[32];   /* the raw name of the layer that failed ("prebuild-2"), or "" */
+};
+
+
 static double measure_side(struct sc_run *r, int side, double phase_used);
 static void preflight(struct sc_run *r, int side);
 static void check_targets_known(struct sc_run *r, int side);
 static void check_dep_builds(struct sc_run *r, int side);
-static int prebuild(struct sc_run *r, int side);
+static void bind(const struct sc_run *r, int side, const char *id, struct sc_sample *s);
+static int record(struct sc_run *r, struct sc_sample *s);
+static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int layer,
+                    struct prebuilt *pb);
+static void prebuild_record(struct sc_run *r, struct prebuilt *pb);
+static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
+                         const char *failed, double phase_start);
+static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
+                               const char *why);
+static void read_sample(struct sc_run *r, int side, const char *id, const struct step *st,
+                        struct sc_sample *s);
 static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout);
 static void all_disk_full(struct sc_run *r, int side);
 static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f);
-static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built);
+static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
+                      const char *name);
 static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
                               const char *when);
 static int sandboxed(struct sc_run *r, int side, struct step *st, const char *name, double timeout,
@@ -81,29 +107,24 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 		check_targets_known(r, side);
 		check_dep_builds(r, side);
 	}
-	int built = prebuild(r, side);
-	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
-	for (size_t i = 0; i < r->plan.n_files; i++) {
-		const struct sc_plan_file *f = &r->plan.files[i];
-		if (!sc_change_on_side(f->change, side))
-			continue;
-		r->step++;
-		if (r->disk_full) {
-			disk_full_sample(r, side, f);
-			continue;
-		}
-		if (built != 1) {
-			not_built(r, side, f, built);
-			continue;
-		}
-		double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
-		if (!sc_phase_can_start(left)) {
-			unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
-			progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
-		} else if (measured_unchanged(r, side, f, "before")) {
-			sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
-		}
+	char *tree = sc_run_tree(r, side);
+	struct sc_order order;
+	sc_order_side(&r->plan, tree, side, &order);
+	free(tree);
+	struct prebuilt pb = {.side = side};
+	for (int layer = 0; layer < order.n_layers || (layer == 0 && !order.n_layers); layer++) {
+		int built = prebuild(r, side, &order, layer, &pb);
+		double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
+		for (size_t i = 0; i < r->plan.n_files; i++)
+			if (order.layer[i] == layer)
+				measure_file(r, side, &r->plan.files[i], built, pb.failed, phase_start);
+		phase_used = sc_monotonic_now() - phase_start;
 	}
+	prebuild_record(r, &pb);
+	for (size_t i = 0; i < r->plan.n_files; i++)
+		if (order.unreadable[i])
+			imports_unreadable(r, side, &r->plan.files[i], order.unreadable[i]);
+	sc_order_free(&order, r->plan.n_files);
 	struct strbuf why = STRBUF_INIT;
 	if (sc_run_give_back(r, side, &why) < 0) {
 		/* the measurement stands and its report is written; the run
@@ -112,7 +133,44 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 		r->measurement_failed = 1;
 	}
 	sb_release(&why);
-	return sc_monotonic_now() - phase_start;
+	return phase_used;
+}
+
+/* One selected file of the side, its prebuild layer done (BUILT as
+ * prebuild returns it): sampled between two checks of the tree, or why
+ * not. */
+static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
+                         const char *failed, double phase_start)
+{
+	r->step++;
+	if (r->disk_full) {
+		disk_full_sample(r, side, f);
+		return;
+	}
+	if (built != 1) {
+		not_built(r, side, f, built, *failed ? failed : "prebuild");
+		return;
+	}
+	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
+	if (!sc_phase_can_start(left)) {
+		unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
+		progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
+	} else if (measured_unchanged(r, side, f, "before")) {
+		sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
+	}
+}
+
+/* A selected file whose import cone could not be read from the headers:
+ * the order that keeps it from being elaborated before its sample is
+ * unknown, so it is not measured (never guessed). */
+static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
+                               const char *why)
+{
+	r->step++;
+	char *detail = xasprintf("its import order cannot be read: %s", why);
+	unmeasured(r, side, f->id, "imports_unreadable", detail);
+	progress(r, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side), f->path, why);
+	free(detail);
 }
 
 /* ---- the preflight and the checks of T's configuration ---- */
@@ -281,53 +339,161 @@ static void check_dep_builds(struct sc_run *r, int side)
 
 /* ---- the prebuild ---- */
 
-static void prebuild_progress(struct sc_run *r, int side, size_t nmod, enum sc_step_outcome out,
-                              int late, double wall)
+static void prebuild_progress(struct sc_run *r, int side, const char *name, int layer, int n_layers,
+                              size_t nmod, enum sc_step_outcome out, int late, double wall)
 {
 	const char *s = nmod == 1 ? "" : "s";
+	char *what = n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, n_layers)
+	                          : xstrdup("prebuild");
 	if (out == SC_STEP_OK) {
-		progress(r, "%s prebuild (%zu module%s): %.1f s wall", sc_side_name(side), nmod, s, wall);
+		progress(r, "%s %s (%zu module%s): %.1f s wall", sc_side_name(side), what, nmod, s, wall);
+		free(what);
 		return;
 	}
-	char *hint = sc_run_output_hint(r, side, "prebuild");
-	progress(r, "%s prebuild (%zu module%s): FAILED (%s; %s)", sc_side_name(side), nmod, s,
+	char *hint = sc_run_output_hint(r, side, name);
+	progress(r, "%s %s (%zu module%s): FAILED (%s; %s)", sc_side_name(side), what, nmod, s,
 	         out == SC_STEP_NOT_RUN ? "sandbox did not run" :
 	         late                   ? "prebuild_timeout" : "lake build failed",
 	         hint);
 	free(hint);
+	free(what);
+}
+
+/* Whole milliseconds of a sample's counter (validated on the way in). */
+static long long ms_of(double s)
+{
+	long long ms = 0;
+	(void)sc_seconds_to_ms(s, &ms);
+	return ms;
+}
+
+static void add_counters(struct sc_sample *sum, const struct sc_sample *s)
+{
+	long long user = ms_of(sum->cpu_user_s) + ms_of(s->cpu_user_s);
+	long long sys = ms_of(sum->cpu_sys_s) + ms_of(s->cpu_sys_s);
+	sum->cpu_user_s = (double)user / 1000;
+	sum->cpu_sys_s = (double)sys / 1000;
+	sum->cpu_s = (double)(user + sys) / 1000;
+	sum->wall_s = (double)(ms_of(sum->wall_s) + ms_of(s->wall_s)) / 1000;
+	if (s->max_rss_kib > sum->max_rss_kib)
+		sum->max_rss_kib = s->max_rss_kib;
+	sum->has_task_clock = sum->has_task_clock && s->has_task_clock;
+	sum->task_clock_s = (double)(ms_of(sum->task_clock_s) + ms_of(s->task_clock_s)) / 1000;
+}
+
+/* One layer's sample joins the side's prebuild sample. */
+static void prebuild_take(struct prebuilt *pb, struct sc_sample *s)
+{
+	if (!pb->have) {
+		pb->sum = *s;
+		pb->have = 1;
+		memset(s, 0, sizeof *s);
+		return;
+	}
+	if (pb->sum.ok && !s->ok) {
+		sc_sample_free(&pb->sum);
+		pb->sum = *s;
+		memset(s, 0, sizeof *s);
+		return;
+	}
+	if (pb->sum.ok)
+		add_counters(&pb->sum, s);
+	sc_sample_free(s);
+}
+
+static void prebuild_record(struct sc_run *r, struct prebuilt *pb)
+{
+	if (pb->have) {
+		record(r, &pb->sum);
+		sc_sample_free(&pb->sum);
+	}
+}
+
+/* The modules of one layer: "+A.B:deps" each, appended to CMD. */
+static size_t push_layer(const struct sc_run *r, const struct sc_order *o, int layer,
+                         struct sc_argv *cmd)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->plan.n_files; i++)
+		if (o->layer[i] == layer) {
+			sc_argv_push_owned(cmd, xasprintf("+%s:deps", r->plan.files[i].module));
+			n++;
+		}
+	return n;
 }
 
 /* 1 built, 0 failed, -1 ran out of time.  `+Mod:deps` builds each selected
- * module's import cone but not the module (Build/Facets.lean), so the
- * module is elaborated once per side, in its sample.  The prebuild's own
- * counters are the sample "<side>:@prebuild". */
-static int prebuild(struct sc_run *r, int side)
+ * module's import cone but not the module (Build/Facets.lean); layer by
+ * layer, so that every selected module in a cone has had its own sample
+ * first (Documentation/measurement.txt "Import order").  The first layer's
+ * build is the side's prebuild step; the others share its timeout. */
+static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int layer,
+                    struct prebuilt *pb)
 {
+	if (layer == 0)
+		r->step++;
+	if (r->disk_full) {
+		if (layer == 0)
+			disk_full_sample(r, side, NULL);
+		return 0;
+	}
+	if (!o->n_layers) {
+		unmeasured(r, side, SC_PREBUILD_ID, "imports_unreadable",
+		           "no selected module's import order could be read: nothing was built");
+		progress(r, "%s prebuild: not run (imports_unreadable)", sc_side_name(side));
+		return 0;
+	}
+	if (pb->have && !pb->sum.ok) /* an earlier layer failed: its failure is the prebuild's */
+		return strcmp(pb->sum.error, "timeout") == 0 || strcmp(pb->sum.error, "prebuild_timeout") == 0
+		           ? -1 : 0;
+	double budget = r->o.prebuild_timeout - pb->used;
+	if (budget <= 0) {
+		struct sc_sample s;
+		bind(r, side, SC_PREBUILD_ID, &s);
+		sc_sample_unmeasured(&s, "prebuild_timeout", "the prebuild's layers spent its time");
+		prebuild_take(pb, &s);
+		return -1;
+	}
 	struct sc_argv cmd = SC_ARGV_INIT;
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
-	size_t nmod = push_targets(r, side, &cmd);
+	size_t nmod = push_layer(r, o, layer, &cmd);
 	struct step st;
+	char *name = layer ? xasprintf("prebuild-%d", layer + 1) : xstrdup("prebuild");
 	double t0 = sc_monotonic_now();
-	int rc = sandboxed(r, side, &st, "prebuild", r->o.prebuild_timeout, cmd.v, NULL);
+	int rc = sandboxed(r, side, &st, name, budget, cmd.v, NULL);
 	double wall = sc_monotonic_now() - t0;
+	pb->used += wall;
 	enum sc_step_outcome out = sc_run_step_outcome(r, rc);
-	r->step++;
 	int built = 0;
 	if (r->disk_full) {
-		disk_full_sample(r, side, NULL);
+		if (layer == 0) {
+			disk_full_sample(r, side, NULL);
+		} else {
+			struct sc_sample s;
+			bind(r, side, SC_PREBUILD_ID, &s);
+			sc_sample_unmeasured(&s, "disk_full", "a layer of the prebuild left the disk full");
+			prebuild_take(pb, &s);
+			progress(r, "%s prebuild, layer %d of %d: not run (disk_full)", sc_side_name(side),
+			         layer + 1, o->n_layers);
+		}
 	} else {
 		struct sc_sample s = {0};
-		if (out != SC_STEP_NOT_RUN)
-			measured(r, side, SC_PREBUILD_ID, &st, &s);
-		else
-			unmeasured(r, side, SC_PREBUILD_ID, "sandbox_failed",
-			           "sc-sandbox-exec could not run the prebuild");
-		sc_sample_free(&s);
+		if (out != SC_STEP_NOT_RUN) {
+			read_sample(r, side, SC_PREBUILD_ID, &st, &s);
+		} else {
+			bind(r, side, SC_PREBUILD_ID, &s);
+			sc_sample_unmeasured(&s, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");
+		}
+		prebuild_take(pb, &s);
 		int late = out == SC_STEP_FAILED && timed_out(st.status_file);
-		prebuild_progress(r, side, nmod, out, late, wall);
+		prebuild_progress(r, side, name, layer, o->n_layers, nmod, out, late, wall);
 		built = out == SC_STEP_OK ? 1 : late ? -1 : 0;
+		if (built != 1)
+			snprintf(pb->failed, sizeof pb->failed, "%s", name);
 	}
+	pb->ran++;
+	free(name);
 	sc_argv_release(&cmd);
 	step_release(&st);
 	return built;
@@ -396,9 +562,10 @@ static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_f
 
 /* A selected file of a side whose prebuild did not build (BUILT 0 failed,
  * -1 ran out of time) is not run. */
-static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built)
+static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
+                      const char *name)
 {
-	char *hint = sc_run_output_hint(r, side, "prebuild");
+	char *hint = sc_run_output_hint(r, side, name);
 	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
 	                         built ? "ran out of time" : "failed", hint);
 	unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
@@ -591,8 +758,8 @@ static void unmeasured(struct sc_run *r, int side, const char *id, const char *r
 /* The sample "<side>:<id>" from the step's status line and time file (it
  * ran: sc-sandbox-exec exited 0 or 1); recorded, and returned parsed in S.
  * Returns S->ok. */
-static int measured(struct sc_run *r, int side, const char *id, const struct step *st,
-                    struct sc_sample *s)
+static void read_sample(struct sc_run *r, int side, const char *id, const struct step *st,
+                        struct sc_sample *s)
 {
 	struct strbuf line = STRBUF_INIT;
 	if (sc_read_file(st->status_file, &line, SC_RAW_INPUT_MAX) < 0)
@@ -600,6 +767,12 @@ static int measured(struct sc_run *r, int side, const char *id, const struct ste
 	bind(r, side, id, s);
 	sc_sample_from_raw(s, line.buf, line.len, st->time_file);
 	sb_release(&line);
+}
+
+static int measured(struct sc_run *r, int side, const char *id, const struct step *st,
+                    struct sc_sample *s)
+{
+	read_sample(r, side, id, st, s);
 	return record(r, s);
 }
 

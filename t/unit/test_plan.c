@@ -9,6 +9,7 @@
 #include "plan/changes.h"
 #include "git/gittree.h"
 #include "contract/leanpath.h"
+#include "plan/imports.h"
 #include "plan/lakelibs.h"
 #include "util/die.h"
 #include "contract/plan.h"
@@ -587,11 +588,63 @@ START_TEST(lean_libs_verdict_names_the_file)
 }
 END_TEST
 
+/* One header: the names sc_lean_imports reads, joined by ' ', or
+ * "refused: WHY". */
+static char *imports_of(const char *src)
+{
+	struct sc_argv m = SC_ARGV_INIT;
+	struct strbuf why = STRBUF_INIT, out = STRBUF_INIT;
+	if (sc_lean_imports(src, strlen(src), &m, &why) < 0)
+		sb_addf(&out, "refused: %s", why.buf);
+	for (size_t i = 0; i < m.n; i++)
+		sb_addf(&out, "%s%s", i ? " " : "", m.v[i]);
+	sc_argv_release(&m);
+	sb_release(&why);
+	return sb_detach(&out, NULL);
+}
+
+START_TEST(lean_import_headers)
+{
+	static const char *const cases[][2] = {
+		{"import A.B\nimport C\n\ndef x := 1\n", "A.B C"},
+		{"/- Copyright -/\n-- a line\nimport Mathlib.Data.Nat.Basic\n/-! docs -/\nimport X\n", "Mathlib.Data.Nat.Basic X"},
+		{"/- outer /- nested -/ still -/ import A", "A"},
+		{"module\n\npublic import A\npublic meta import all B.C\nimport all D\nprivate import E", "A B.C D E"},
+		{"prelude\nimport Init.Core", "Init.Core"},
+		{"import A.\xc2\xab" "B c\xc2\xbb" ".D\nimport \xc2\xabx\xc2\xbb", "A.B c.D x"},
+		{"import Foo.\xce\xb1\xce\xb2 import Bar' import Baz!?", "Foo.\xce\xb1\xce\xb2 Bar' Baz!?"},
+		{"import A\nimportant := 1", "A"},
+		{"import A\ntheorem t : True := trivial\nimport B", "A"},
+		{"def x := 1", ""},
+		{"", ""},
+		{"import\n", "refused: import with no module name (line 2)"},
+		{"import A.", "refused: an unreadable module name after import (line 1)"},
+		{"import \xc2\xab" "A", "refused: an unreadable module name after import (line 1)"},
+		{"import \xc2\xab\xc2\xbb", "refused: an unreadable module name after import (line 1)"},
+		{"/- never closed\nimport A", "refused: an unterminated comment in the header (line 2)"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *got = imports_of(cases[i][0]);
+		ck_assert_msg(strcmp(got, cases[i][1]) == 0, "case %zu: got '%s', want '%s'", i, got, cases[i][1]);
+		free(got);
+	}
+	/* a NUL inside the header: Lean reads on, we cannot */
+	static const char nul[] = "import A\0import B";
+	struct sc_argv m = SC_ARGV_INIT;
+	struct strbuf why = STRBUF_INIT;
+	ck_assert_int_eq(sc_lean_imports(nul, sizeof nul - 1, &m, &why), -1);
+	ck_assert_str_eq(why.buf, "a NUL byte in the header (line 1)");
+	sc_argv_release(&m);
+	sb_release(&why);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("plan");
 	TCase *tc = tcase_create("plan");
 	tcase_add_test(tc, module_names);
+	tcase_add_test(tc, lean_import_headers);
 	tcase_add_test(tc, classification_most_specific_root_wins);
 	tcase_add_test(tc, config_parsing);
 	tcase_add_test(tc, rawdiff_records);

@@ -1,0 +1,225 @@
+#include "porcelain/order.h"
+#include "git/srccheck.h"
+#include "plan/imports.h"
+#include "util/argv.h"
+#include "util/die.h"
+#include "util/safefile.h"
+#include "util/safepath.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A chain of imports longer than this is refused rather than followed
+ * (no Lean project is this deep; a hostile tree may be). */
+#define MAX_CHAIN 4096
+
+/* One module of the project met on the walk. */
+struct node {
+	char *name;
+	int state;     /* 0 unseen, 1 on the walk, 2 done */
+	uint64_t cone; /* the selected modules in its import cone, as plan-file bits */
+	char *bad;     /* why its cone cannot be read, or NULL */
+};
+
+struct graph {
+	const struct sc_plan *p;
+	const char *tree;
+	enum sc_side side;
+	struct node *nodes;
+	size_t n, cap;
+	size_t *slots; /* open addressing over nodes; 0 empty, else index + 1 */
+	size_t nslots;
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+static void grow(struct graph *g)
+{
+	size_t n = g->nslots ? g->nslots * 2 : 256;
+	size_t *s = xcalloc(n, sizeof *s);
+	for (size_t i = 0; i < g->n; i++) {
+		size_t h = hash(g->nodes[i].name) & (n - 1);
+		while (s[h])
+			h = (h + 1) & (n - 1);
+		s[h] = i + 1;
+	}
+	free(g->slots);
+	g->slots = s;
+	g->nslots = n;
+}
+
+/* The node of NAME, made when new. */
+static size_t node_of(struct graph *g, const char *name)
+{
+	if ((g->n + 1) * 2 > g->nslots)
+		grow(g);
+	size_t h = hash(name) & (g->nslots - 1);
+	while (g->slots[h]) {
+		if (strcmp(g->nodes[g->slots[h] - 1].name, name) == 0)
+			return g->slots[h] - 1;
+		h = (h + 1) & (g->nslots - 1);
+	}
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 64;
+		g->nodes = xrealloc(g->nodes, g->cap * sizeof *g->nodes);
+	}
+	g->nodes[g->n] = (struct node){.name = xstrdup(name)};
+	g->slots[h] = ++g->n;
+	return g->n - 1;
+}
+
+/* TREE/SRCDIR/A/B.lean for module A.B, or NULL when no component could be
+ * a file name of ours ("", ".", "..", '/', ".git"): no such module. */
+static char *module_path(const struct graph *g, const char *mod)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s/", g->tree);
+	if (g->p->source_dir)
+		sb_addf(&sb, "%s/", g->p->source_dir);
+	const char *part = mod;
+	for (;;) {
+		const char *dot = strchr(part, '.');
+		size_t n = dot ? (size_t)(dot - part) : strlen(part);
+		if (!sc_safe_component(part, n)) {
+			sb_release(&sb);
+			return NULL;
+		}
+		sb_add(&sb, part, n);
+		if (!dot)
+			break;
+		sb_addc(&sb, '/');
+		part = dot + 1;
+	}
+	sb_adds(&sb, ".lean");
+	return sb_detach(&sb, NULL);
+}
+
+/* The plan-file bit of a selected module of the side, or 0. */
+static uint64_t selected_bit(const struct graph *g, const char *mod)
+{
+	for (size_t i = 0; i < g->p->n_files && i < 64; i++)
+		if (sc_change_on_side(g->p->files[i].change, g->side) &&
+		    strcmp(g->p->files[i].module, mod) == 0)
+			return (uint64_t)1 << i;
+	return 0;
+}
+
+static void walk(struct graph *g, size_t u, int depth);
+
+/* Module V imported by U: its cone, and V itself when selected, join U's. */
+static void edge(struct graph *g, size_t u, const char *mod, int depth)
+{
+	char *path = module_path(g, mod);
+	struct stat st;
+	int project = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	free(path);
+	if (!project)
+		return; /* a dependency's or the toolchain's: no edge back */
+	size_t v = node_of(g, mod);
+	if (g->nodes[v].state == 1) {
+		if (!g->nodes[u].bad)
+			g->nodes[u].bad = xasprintf("an import cycle through %s", mod);
+		return;
+	}
+	if (g->nodes[v].state == 0)
+		walk(g, v, depth + 1);
+	g->nodes[u].cone |= g->nodes[v].cone | selected_bit(g, mod);
+	if (g->nodes[v].bad && !g->nodes[u].bad)
+		g->nodes[u].bad = xstrdup(g->nodes[v].bad);
+}
+
+static void walk(struct graph *g, size_t u, int depth)
+{
+	g->nodes[u].state = 1;
+	char *path = module_path(g, g->nodes[u].name);
+	struct strbuf src = STRBUF_INIT, why = STRBUF_INIT;
+	struct sc_argv mods = SC_ARGV_INIT;
+	if (depth > MAX_CHAIN)
+		g->nodes[u].bad = xasprintf("an import chain deeper than %d modules at %s", MAX_CHAIN,
+		                            g->nodes[u].name);
+	else if (!path || sc_read_file(path, &src, SC_SRCCHECK_MAX) < 0)
+		g->nodes[u].bad = xasprintf("%s cannot be read", g->nodes[u].name);
+	else if (sc_lean_imports(src.buf, src.len, &mods, &why) < 0)
+		g->nodes[u].bad = xasprintf("the header of %s cannot be read: %s", g->nodes[u].name, why.buf);
+	for (size_t i = 0; !g->nodes[u].bad && i < mods.n; i++)
+		edge(g, u, mods.v[i], depth);
+	sc_argv_release(&mods);
+	sb_release(&src);
+	sb_release(&why);
+	free(path);
+	g->nodes[u].state = 2;
+}
+
+void sc_order_side(const struct sc_plan *p, const char *tree, enum sc_side side, struct sc_order *o)
+{
+	struct graph g = {.p = p, .tree = tree, .side = side};
+	size_t nf = p->n_files;
+	o->layer = xcalloc(nf ? nf : 1, sizeof *o->layer);
+	o->unreadable = xcalloc(nf ? nf : 1, sizeof *o->unreadable);
+	o->n_layers = 0;
+	uint64_t *cone = xcalloc(nf ? nf : 1, sizeof *cone);
+	for (size_t i = 0; i < nf; i++) {
+		o->layer[i] = -1;
+		if (!sc_change_on_side(p->files[i].change, side))
+			continue;
+		size_t u = node_of(&g, p->files[i].module);
+		if (g.nodes[u].state == 0)
+			walk(&g, u, 0);
+		if (g.nodes[u].bad)
+			o->unreadable[i] = xstrdup(g.nodes[u].bad);
+		cone[i] = g.nodes[u].cone & ~((uint64_t)1 << i);
+	}
+	/* layers over the selected modules, a DAG (a cycle was refused) */
+	for (int changed = 1, round = 0; changed && round <= (int)nf; round++) {
+		changed = 0;
+		for (size_t i = 0; i < nf && i < 64; i++) {
+			if (!sc_change_on_side(p->files[i].change, side) || o->unreadable[i])
+				continue;
+			int l = 0;
+			for (size_t j = 0; j < nf && j < 64; j++)
+				if (cone[i] & ((uint64_t)1 << j))
+					l = o->layer[j] + 1 > l ? o->layer[j] + 1 : l;
+			if (l != o->layer[i]) {
+				o->layer[i] = l;
+				changed = 1;
+			}
+		}
+	}
+	for (size_t i = 0; i < nf; i++)
+		if (o->layer[i] + 1 > o->n_layers)
+			o->n_layers = o->layer[i] + 1;
+	/* a selected module whose cone holds one that could not be read waits
+	 * for nothing it can name: it goes unread too */
+	for (size_t i = 0; i < nf; i++)
+		for (size_t j = 0; j < nf && j < 64 && !o->unreadable[i]; j++)
+			if ((cone[i] & ((uint64_t)1 << j)) && o->unreadable[j]) {
+				o->unreadable[i] = xasprintf("it imports %s, whose imports cannot be read",
+				                             p->files[j].module);
+				o->layer[i] = -1;
+			}
+	for (size_t i = 0; i < g.n; i++) {
+		free(g.nodes[i].name);
+		free(g.nodes[i].bad);
+	}
+	free(g.nodes);
+	free(g.slots);
+	free(cone);
+}
+
+void sc_order_free(struct sc_order *o, size_t n_files)
+{
+	for (size_t i = 0; o->unreadable && i < n_files; i++)
+		free(o->unreadable[i]);
+	free(o->unreadable);
+	free(o->layer);
+	o->unreadable = NULL;
+	o->layer = NULL;
+}

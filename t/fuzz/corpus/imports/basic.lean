@@ -1,0 +1,3 @@
+/- c -/
+import A.B
+public meta import all C

@@ -1,0 +1,3 @@
+module
+prelude
+import A.«B c»
