@@ -130,7 +130,8 @@ interrupted() {
 
 prebuild_candidate() {
 	candidate
-	# the prebuild builds imports only (+Mod:deps): the slow build is an import.
+	# the prebuild builds imports only (+Mod:deps): the slow build is an import,
+	# Helper, selected too: built in the second layer, after its own sample.
 	# 2 s of CPU: its lake outlives the readiness check and the signal (a
 	# few python calls, each a small fraction of that) on any load, since
 	# the build only burns when it is scheduled; the fresh run pays it whole.
@@ -142,7 +143,7 @@ prebuild_candidate() {
 @test "SIGINT mid-prebuild: every process ends, exit 130, workspace incomplete; a fresh path works" {
 	prebuild_candidate
 	start_run
-	wait_inside head-prebuild lake
+	wait_inside head-prebuild-2 lake
 	signal_run INT
 	interrupted 2
 	WS=$BATS_TEST_TMPDIR/fresh profile
@@ -154,7 +155,7 @@ prebuild_candidate() {
 @test "SIGTERM mid-prebuild: every process ends, exit 143, workspace incomplete" {
 	prebuild_candidate
 	start_run
-	wait_inside head-prebuild lake
+	wait_inside head-prebuild-2 lake
 	signal_run TERM
 	interrupted 15
 }

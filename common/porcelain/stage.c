@@ -36,8 +36,8 @@ void sc_stage_init_signals(void)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sc_stop_signals_n; i++)
-		if (!sc_signal_ignored(sc_stop_signals[i]))
-			sigaction(sc_stop_signals[i], &sa, NULL);
+		if (!sc_signal_ignored(sc_stop_signals[i]) && sigaction(sc_stop_signals[i], &sa, NULL) < 0)
+			sc_die_sys_errno("cannot take over signal %d (sigaction)", sc_stop_signals[i]);
 }
 
 int sc_stage_interrupted(void) { return interrupted; }

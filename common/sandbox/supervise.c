@@ -227,7 +227,15 @@ int sc_sandbox_supervise(struct sc_sandbox *sb, const char *time_file, const cha
 		errno = saved;
 		return -1;
 	}
-	fcntl(p.out_fd, F_SETFL, O_NONBLOCK);
+	/* a blocking read would stall the watch on a candidate that keeps its
+	 * output open: without O_NONBLOCK nothing else is safe, so the run
+	 * stops here as if it could not start */
+	if (fcntl(p.out_fd, F_SETFL, O_NONBLOCK) < 0) {
+		int saved = errno;
+		kill(-p.pid, SIGKILL);
+		errno = saved;
+		sc_die_sys_errno("cannot make the command's output non-blocking (fcntl)");
+	}
 	struct watch w = {.pid = p.pid, .sfd = sfd, .out_fd = p.out_fd, .out_open = 1,
 	                  .out_max = sb->keep_output ? SC_SANDBOX_LOG_MAX : OUTPUT_MAX,
 	                  .deadline = start + timeout_s};

@@ -20,8 +20,12 @@ END_TEST
 
 START_TEST(an_ignored_stop_signal_stays_out)
 {
+	/* every disposition the test relies on is set here: whoever started
+	 * the suite (nohup, a script's background job) may have ignored some */
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigset_t set;
 	sc_stop_signal_set(&set);
 	ck_assert(sc_signal_ignored(SIGQUIT));
