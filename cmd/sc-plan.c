@@ -3,7 +3,9 @@
  * plumbing, never the working tree or index, never writes the repository,
  * and prints the plan JSON (contract/plan.h, sc-plan(1)) on stdout: its
  * option table and one call, sc_plan_make (plan/make.h). */
+#include "contract/limits.h"
 #include "plan/make.h"
+#include "util/decimal.h"
 #include "srctree-id.h"
 #include "util/closeout.h"
 #include "util/die.h"
@@ -13,7 +15,7 @@
 #include <stdio.h>
 
 static const char *const usage[] = {
-	"usage: sc-plan --repo DIR --tooling T --base B --head H [--merge-of P]",
+	"usage: sc-plan --repo DIR --tooling T --base B --head H [--merge-of P] [--importers N]",
 	"       sc-plan --version",
 	"Print the profiling plan (JSON) for head H against the merge base of B and H,",
 	"configured by .sphereceti of commit T.  T, B, H: full commit object IDs.",
@@ -29,6 +31,7 @@ int main(int argc, char **argv)
 {
 	sc_set_progname("sc-plan");
 	sc_check_stdout_at_exit();
+	static const char *importers;
 	static struct sc_plan_request rq = {.version = SC_VERSION, .srctree_sha1 = SC_SRCTREE_SHA1,
 	                                    .srctree_sha256 = SC_SRCTREE_SHA256};
 	static const struct sc_option opts[] = {
@@ -38,10 +41,14 @@ int main(int argc, char **argv)
 		SC_OPT_REQUIRED_STRING(0, "head", &rq.head, "H", "candidate head"),
 		SC_OPT_STRING(0, "merge-of", &rq.merge_of, "P",
 		              "H is the merge of P (a pull request's head) into B"),
+		SC_OPT_STRING(0, "importers", &importers, "N",
+		              "also measure up to N unchanged importers of a changed module (0-32)"),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, version_lines};
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
+	if (importers && sc_decimal_uint(importers, 0, SC_MAX_IMPORTERS, &rq.importers) < 0)
+		sc_die("--importers wants a count from 0 to %d (--importers %s)", SC_MAX_IMPORTERS, importers);
 	sc_plan_make(&rq);
 	return 0;
 }

@@ -420,6 +420,59 @@ merge_of() {
 	[ "$(jq -c '.revisions | keys' <<<"$output")" = '["base_tip","head","merge_base","tooling"]' ]
 }
 
+# importer_repo: at base, Lib/X1 imports Lib.A, Lib/X2 imports Lib.A and
+# Lib.Sub.B, Lib/X3 imports Lib.A and is imported by Lib/Y, and
+# Lib/Bad.lean has a header that cannot be read; the head modifies Lib/A
+# and Lib/Sub/B.
+importer_repo() {
+	printf 'import Lib.A\n' >"$R/Lib/X1.lean"
+	printf '/- two -/\nimport Lib.A\nimport Lib.Sub.B\n' >"$R/Lib/X2.lean"
+	printf 'import Lib.A\n' >"$R/Lib/X3.lean"
+	printf 'import Lib.X3\n' >"$R/Lib/Y.lean"
+	printf 'import Lib.\n' >"$R/Lib/Bad.lean"
+	T=$(pcommit "importers at base")
+	B=$T
+	git -C "$R" checkout -q -B head "$T"
+	echo 'def a := 2' >"$R/Lib/A.lean"
+	echo 'def b := 2' >"$R/Lib/Sub/B.lean"
+	H=$(pcommit head)
+}
+
+@test "--importers N: up to N unchanged modules importing a changed one, most changed imports first, then most importers of their own, then path" {
+	importer_repo
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --importers 2
+	[ "$status" -eq 0 ]
+	[ "$(files_of)" = "modified library Lib/A.lean
+modified library Lib/Sub/B.lean
+importer library Lib/X2.lean
+importer library Lib/X3.lean" ]
+	[ "$(jq -c '[.files[] | select(.change == "importer") | .imports]' <<<"$output")" = '[["Lib.A","Lib.Sub.B"],["Lib.A"]]' ]
+	[ "$(jq -r '.files[2] | "\(.base_blob == .head_blob) \(.head_blob)"' <<<"$output")" = "true $(git -C "$R" rev-parse "$H:Lib/X2.lean")" ]
+	[ "$(jq -c '.importers | [.limit, .qualified]' <<<"$output")" = '[2,3]' ]
+	[ "$(jq -r '.importers.unreadable[]' <<<"$output")" = "Lib/Bad.lean: an unreadable module name after import (line 1)" ]
+	# all qualify under a larger N, in that order
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --importers 32
+	[ "$(jq -r '[.files[] | select(.change == "importer") | .path] | join(" ")' <<<"$output")" = "Lib/X2.lean Lib/X3.lean Lib/X1.lean" ]
+}
+
+@test "--importers 0 is the plan without it, byte for byte; bad values are one line, exit 2" {
+	importer_repo
+	plan
+	[ "$status" -eq 0 ]
+	local without=$output
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --importers 0
+	[ "$status" -eq 0 ]
+	[ "$output" = "$without" ]
+	local v
+	for v in -1 33 abc '' 1.5; do
+		run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --importers "$v"
+		[ "$status" -eq 2 ] || { echo "--importers '$v': $status"; false; }
+		assert_error_line sc-plan
+		[[ "$stderr" == *"--importers wants a count from 0 to 32 (--importers $v)"* ]] ||
+			[[ "$stderr" == *"(--importers)"* ]]
+	done
+}
+
 # ------------------------------------------------------------ repositories
 
 @test "SHA-256 repository: 64-digit IDs work, 40-digit IDs are rejected" {

@@ -964,3 +964,60 @@ util_project() {
 	[ "$(file_field Demo/Basic.lean .base.status)" = ok ]
 	[ ! -e "$WS/raw/base-lake-targets.log" ]
 }
+
+# ---- importers (--importers N) ----
+
+# slow_instance_change: at M, Demo/Inst.lean is cheap and two unchanged
+# files import it (Demo/Use1.lean, Demo/Use2.lean, 0.10 s each); the
+# candidate adds an instance to Demo/Inst.lean that costs each importer
+# 0.9 s more (importer-cpu), and leaves its own file as fast as before.
+slow_instance_change() {
+	ex_lean "$R" Demo/Inst.lean '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/Use1.lean 'import Demo.Inst' '-- fixture: cpu=0.10'
+	ex_lean "$R" Demo/Use2.lean 'import Demo.Inst' '-- fixture: cpu=0.10'
+	M=$(ex_commit "$R" "instances and their users")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Inst.lean '-- a slow instance' '-- fixture: cpu=0.05 importer-cpu=0.9'
+	head_commit
+}
+
+@test "--importers: an unchanged importer made 10x slower by a changed module is flagged; the changed module is not; absent without --importers" {
+	slow_instance_change
+	profile --importers 4 --threshold-delta 0.5
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(jqr '.importers | "\(.limit) \(.qualified) \(.measured)"')" = "4 2 2" ]
+	[ "$(file_field Demo/Use1.lean .change)" = importer ]
+	[ "$(file_field Demo/Use1.lean .flagged)" = true ]
+	[ "$(file_field Demo/Use2.lean .flagged)" = true ]
+	[ "$(file_field Demo/Use1.lean '.imports | join(",")')" = Demo.Inst ]
+	[ "$(file_field Demo/Inst.lean .flagged)" = false ]
+	jq -e '.files[] | select(.path == "Demo/Use1.lean") | .head.cpu_s >= 10 * .base.cpu_s * 0.5' "$WS/report.json"
+	grep -q '^## Unchanged files that import a changed file$' "$WS/report.md"
+	grep -qF -- '- <code>Demo/Use1.lean</code> imports `Demo.Inst`' "$WS/report.md" ||
+		grep -qF -- '- Demo/Use1.lean imports `Demo.Inst`' "$WS/report.md" ||
+		grep -qF 'Demo/Use1.lean' "$WS/report.md"
+	[[ "$(jqr .headline)" == "0 of 1 changed file and 2 of 2 importers got slower beyond the thresholds: "* ]]
+	# without --importers: today's run, the importers unseen
+	rm -rf "$WS"
+	profile --threshold-delta 0.5
+	[ "$status" -eq 0 ]
+	[ "$(jqr '.files | length')" -eq 1 ]
+	[ "$(jqr '.importers // "none"')" = none ]
+	[ "$(jqr .summary.flagged)" -eq 0 ]
+}
+
+@test "--importers: an importer the pull request breaks is an error sample naming it" {
+	slow_instance_change
+	ex_lean "$R" Demo/Inst.lean '-- a declaration its users need, removed' '-- fixture: cpu=0.05 importer-fail'
+	head_commit
+	profile --importers 4
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Use1.lean .change)" = importer ]
+	[ "$(file_field Demo/Use1.lean .head.error)" = failed ]
+	[ "$(file_field Demo/Use1.lean '.base.error // empty')" = "" ]
+	jqr '.errors[].sample' | grep -qx 'head:Demo.Use1'
+	grep -q 'head Demo/Use1.lean: FAILED' <<<"$stderr"
+}

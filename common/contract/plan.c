@@ -14,7 +14,7 @@ const char *const sc_lake_files[SC_LAKE_NFILES] = {
 	"lakefile.toml", "lakefile.lean", "lake-manifest.json", "lean-toolchain",
 };
 
-static const char *const change_names[] = {"modified", "added", "removed"};
+static const char *const change_names[] = {"modified", "added", "removed", "importer"};
 static const char *const role_names[] = {"library", "roadmap"};
 static const char *const side_names[] = {"base", "head"};
 
@@ -24,7 +24,7 @@ const char *sc_side_name(enum sc_side s) { return side_names[s]; }
 
 int sc_change_on_side(enum sc_change c, enum sc_side s)
 {
-	if (c == SC_CHANGE_MODIFIED)
+	if (c == SC_CHANGE_MODIFIED || c == SC_CHANGE_IMPORTER)
 		return 1;
 	return s == SC_SIDE_BASE ? c == SC_CHANGE_REMOVED : c == SC_CHANGE_ADDED;
 }
@@ -92,9 +92,18 @@ static void gen_files(yajl_gen g, const struct sc_plan *p)
 		sc_plan_file_ident_to_json(g, f);
 		sc_json_kv_str_or_null(g, "base_blob", f->base_blob);
 		sc_json_kv_str_or_null(g, "head_blob", f->head_blob);
+		if (f->change == SC_CHANGE_IMPORTER)
+			gen_roots(g, "imports", f->imports, f->n_imports);
 		sc_json_map_close(g);
 	}
 	sc_json_array_close(g);
+	if (!p->importers_limit)
+		return; /* plans without --importers stay byte-identical */
+	sc_json_kv_map_open(g, "importers");
+	sc_json_kv_int(g, "limit", p->importers_limit);
+	sc_json_kv_int(g, "qualified", (long long)p->importers_qualified);
+	gen_roots(g, "unreadable", p->importers_unreadable, p->n_importers_unreadable);
+	sc_json_map_close(g);
 }
 
 void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
@@ -154,6 +163,29 @@ static int get_roots(yajl_val cfg, const char *key, char ***out, size_t *n, stru
 	return 0;
 }
 
+/* A list of strings under KEY (no check but that each is a nonempty
+ * printable line). */
+static int get_strings(yajl_val obj, const char *key, char ***out, size_t *n, struct strbuf *err)
+{
+	yajl_val a = sc_json_member(obj, key);
+	if (!a || !YAJL_IS_ARRAY(a)) {
+		sb_addf(err, "field \"%s\" missing or not an array", key);
+		return -1;
+	}
+	*n = a->u.array.len;
+	*out = xcalloc(*n ? *n : 1, sizeof **out);
+	for (size_t i = 0; i < *n; i++) {
+		yajl_val v = a->u.array.values[i];
+		if (!YAJL_IS_STRING(v) || !*v->u.string || strchr(v->u.string, '\n')) {
+			*n = i;
+			sb_addf(err, "field \"%s\" holds something other than a line of text", key);
+			return -1;
+		}
+		(*out)[i] = xstrdup(v->u.string);
+	}
+	return 0;
+}
+
 static int pick(const char *s, const char *const *names, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -180,7 +212,7 @@ static int parse_file(const struct sc_plan *p, yajl_val v, int hexsz, struct sc_
                       struct strbuf *err)
 {
 	static const char *const keys[] = {"id", "path", "module", "role", "change",
-	                                   "base_blob", "head_blob", NULL};
+	                                   "base_blob", "head_blob", "imports", NULL};
 	const char *id, *path, *module, *role, *change;
 	if (sc_json_only_keys(v, keys, "a file entry", err) < 0 ||
 	    sc_json_get_str(v, "id", &id, err) < 0 || sc_json_get_str(v, "path", &path, err) < 0 ||
@@ -188,7 +220,7 @@ static int parse_file(const struct sc_plan *p, yajl_val v, int hexsz, struct sc_
 	    sc_json_get_str(v, "role", &role, err) < 0 ||
 	    sc_json_get_str(v, "change", &change, err) < 0)
 		return -1;
-	int r = pick(role, role_names, 2), c = pick(change, change_names, 3);
+	int r = pick(role, role_names, 2), c = pick(change, change_names, 4);
 	if (r < 0 || c < 0) {
 		sb_addf(err, "unknown role or change in file entry \"%s\"", path);
 		return -1;
@@ -206,8 +238,20 @@ static int parse_file(const struct sc_plan *p, yajl_val v, int hexsz, struct sc_
 	    get_oid(v, "head_blob", hexsz, 1, &f->head_blob, err) < 0)
 		return -1;
 	if (!f->base_blob != (f->change == SC_CHANGE_ADDED) ||
-	    !f->head_blob != (f->change == SC_CHANGE_REMOVED)) {
+	    !f->head_blob != (f->change == SC_CHANGE_REMOVED) ||
+	    (f->change == SC_CHANGE_IMPORTER && strcmp(f->base_blob, f->head_blob) != 0)) {
 		sb_addf(err, "file entry \"%s\": blobs do not match change \"%s\"", path, change);
+		return -1;
+	}
+	int has_imports = sc_json_member(v, "imports") != NULL;
+	if (has_imports != (f->change == SC_CHANGE_IMPORTER)) {
+		sb_addf(err, "file entry \"%s\": \"imports\" belongs to importers only", path);
+		return -1;
+	}
+	if (has_imports && (get_strings(v, "imports", &f->imports, &f->n_imports, err) < 0 ||
+	                    f->n_imports == 0)) {
+		if (!err->len)
+			sb_addf(err, "file entry \"%s\": an importer imports nothing changed", path);
 		return -1;
 	}
 	return 0;
@@ -347,6 +391,61 @@ static int parse_lake(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf
 	return get_str_or_null(root, "lean_toolchain", &p->lean_toolchain, err);
 }
 
+/* The changed files first, at most SC_MAX_CHANGED_FILES; then the
+ * importers, at most the plan's limit, each importing only modified or
+ * added modules of the plan; "importers" present exactly when asked. */
+static int check_importers(yajl_val root, struct sc_plan *p, struct strbuf *err)
+{
+	size_t changed = 0, importers = 0;
+	for (size_t i = 0; i < p->n_files; i++) {
+		const struct sc_plan_file *f = &p->files[i];
+		if (f->change != SC_CHANGE_IMPORTER) {
+			if (importers) {
+				sb_addf(err, "file \"%s\" is listed after the importers", f->path);
+				return -1;
+			}
+			changed++;
+			continue;
+		}
+		importers++;
+		for (size_t k = 0; k < f->n_imports; k++) {
+			const struct sc_plan_file *g = sc_plan_find(p, f->imports[k]);
+			if (!g || (g->change != SC_CHANGE_MODIFIED && g->change != SC_CHANGE_ADDED)) {
+				sb_addf(err, "importer \"%s\" imports %s, no modified or added module of the plan",
+				        f->path, f->imports[k]);
+				return -1;
+			}
+		}
+	}
+	if (changed > SC_MAX_CHANGED_FILES) {
+		sb_addf(err, "plan lists more than %d changed files", SC_MAX_CHANGED_FILES);
+		return -1;
+	}
+	yajl_val imp = sc_json_member(root, "importers");
+	if (!imp) {
+		if (importers) {
+			sb_adds(err, "plan lists importers but no \"importers\" member");
+			return -1;
+		}
+		return 0;
+	}
+	static const char *const keys[] = {"limit", "qualified", "unreadable", NULL};
+	long long limit, qualified;
+	if (sc_json_only_keys(imp, keys, "\"importers\"", err) < 0 ||
+	    sc_json_get_int(imp, "limit", &limit, err) < 0 ||
+	    sc_json_get_int(imp, "qualified", &qualified, err) < 0 ||
+	    get_strings(imp, "unreadable", &p->importers_unreadable, &p->n_importers_unreadable, err) < 0)
+		return -1;
+	if (limit < 1 || limit > SC_MAX_IMPORTERS || qualified < (long long)importers ||
+	    (long long)importers > limit || (long long)importers != (qualified < limit ? qualified : limit)) {
+		sb_adds(err, "\"importers\": limit, qualified and the importers listed disagree");
+		return -1;
+	}
+	p->importers_limit = (unsigned)limit;
+	p->importers_qualified = (size_t)qualified;
+	return 0;
+}
+
 static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf *err)
 {
 	const char *status;
@@ -362,8 +461,8 @@ static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbu
 		sb_adds(err, "field \"files\" missing or not an array");
 		return -1;
 	}
-	if (files->u.array.len > SC_MAX_CHANGED_FILES) {
-		sb_addf(err, "plan lists more than %d files", SC_MAX_CHANGED_FILES);
+	if (files->u.array.len > 2 * SC_MAX_CHANGED_FILES) {
+		sb_addf(err, "plan lists more than %d files", 2 * SC_MAX_CHANGED_FILES);
 		return -1;
 	}
 	if (p->no_changes != (files->u.array.len == 0)) {
@@ -381,14 +480,14 @@ static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbu
 				return -1;
 			}
 	}
-	return 0;
+	return check_importers(root, p, err);
 }
 
 int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct strbuf *err)
 {
 	static const char *const keys[] = {"schema", "profiler_version", "object_format",
 	                                   "revisions", "config", "lake", "lean_toolchain",
-	                                   "status", "files", NULL};
+	                                   "status", "files", "importers", NULL};
 	memset(p, 0, sizeof *p);
 	yajl_val root = sc_json_parse(buf, len, err);
 	if (!root)
@@ -463,8 +562,10 @@ void sc_plan_free(struct sc_plan *p)
 		free(f->module);
 		free(f->base_blob);
 		free(f->head_blob);
+		free_roots(f->imports, f->n_imports);
 	}
 	free(p->files);
+	free_roots(p->importers_unreadable, p->n_importers_unreadable);
 	memset(p, 0, sizeof *p);
 }
 

@@ -17,9 +17,17 @@
  *   "status": "changes" | "no_changes",
  *   "files": [{"id": "A.B", "path": "A/B.lean", "module": "A.B",
  *              "role": "library"|"roadmap",
- *              "change": "modified"|"added"|"removed",
- *              "base_blob": blob|null, "head_blob": blob|null}, ...]
+ *              "change": "modified"|"added"|"removed"|"importer",
+ *              "base_blob": blob|null, "head_blob": blob|null
+ *              [, "imports": ["C.D", ...]]}, ...]
+ *   [, "importers": {"limit": N, "qualified": K, "unreadable": [str...]}]
  * }
+ * With sc-plan --importers N (N > 0) only: after the changed files come up
+ * to N unchanged modules that import a modified or added one at the head
+ * (change "importer", the same blob on both sides, "imports" naming the
+ * changed modules they import), and "importers" says how many qualified
+ * and which headers could not be read ("PATH: why").  Without it neither
+ * member appears: the plan is byte for byte what it always was.
  * A file's id is its module name: unique, stable, and safe in file names.
  * The base side is measured at merge_base, the head side at head.
  * merge_of, present only when sc-plan was given --merge-of: the head is a
@@ -33,7 +41,7 @@
 
 #define SC_PLAN_SCHEMA "sphereceti.plan/1"
 
-enum sc_change { SC_CHANGE_MODIFIED, SC_CHANGE_ADDED, SC_CHANGE_REMOVED };
+enum sc_change { SC_CHANGE_MODIFIED, SC_CHANGE_ADDED, SC_CHANGE_REMOVED, SC_CHANGE_IMPORTER };
 enum sc_role { SC_ROLE_LIBRARY, SC_ROLE_ROADMAP };
 enum sc_side { SC_SIDE_BASE, SC_SIDE_HEAD };
 
@@ -48,6 +56,8 @@ struct sc_plan_file {
 	enum sc_change change;
 	char *base_blob; /* NULL when added */
 	char *head_blob; /* NULL when removed */
+	char **imports;  /* importer only: the changed modules it imports */
+	size_t n_imports;
 };
 
 /* A bubblewrap pin of .sphereceti: one per host image. */
@@ -75,6 +85,11 @@ struct sc_plan {
 	int no_changes;
 	struct sc_plan_file *files;
 	size_t n_files;
+	/* --importers: 0 when not asked (no "importers" member) */
+	unsigned importers_limit;
+	size_t importers_qualified;
+	char **importers_unreadable; /* "PATH: why" */
+	size_t n_importers_unreadable;
 };
 
 /* A plan whose merge base is its head measures nothing: the head is already

@@ -2,6 +2,7 @@
 #include "git/git.h"
 #include "git/treelookup.h"
 #include "plan/changes.h"
+#include "plan/importers.h"
 #include "contract/plan.h"
 #include "plan/planner.h"
 #include "plan/repoconfig.h"
@@ -212,6 +213,8 @@ void sc_plan_make(const struct sc_plan_request *rq)
 	check_config(&w);
 	check_lake(&w);
 	select_changes(&w);
+	if (rq->importers && !w.p.no_changes)
+		sc_select_importers(w.c, &w.g, w.trees[H], &w.p, rq->importers);
 	sc_check_lean_libs(w.c, &w.p);
 	print_plan(&w);
 	/* Still the valid no_changes plan, but almost always a mistake; said

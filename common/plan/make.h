@@ -13,6 +13,7 @@
 struct sc_plan_request {
 	const char *repo, *tooling, *base, *head; /* as given: full commit IDs */
 	const char *merge_of; /* NULL, or the commit the head merges into base */
+	unsigned importers;   /* --importers: 0 (none), or at most SC_MAX_IMPORTERS */
 	const char *version;                       /* profiler_version */
 	/* The profiler's own source tree, which profile.tooling must match. */
 	const char *srctree_sha1, *srctree_sha256;

@@ -78,9 +78,18 @@ static void check_options(struct sc_profile_request *rq)
 static void make_plan(struct sc_run *r)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	const char *args[] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base", r->o.base,
-	                      "--head", r->o.head, r->o.merge_of ? "--merge-of" : NULL, r->o.merge_of,
-	                      NULL};
+	const char *args[9 + 4 + 1] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base",
+	                               r->o.base, "--head", r->o.head};
+	size_t n = 8;
+	if (r->o.merge_of) {
+		args[n++] = "--merge-of";
+		args[n++] = r->o.merge_of;
+	}
+	if (r->o.importers) { /* sc-plan checks the value and names the flag */
+		args[n++] = "--importers";
+		args[n++] = r->o.importers;
+	}
+	args[n] = NULL;
 	int rc = sc_stage_run(r->dir, "plan", args, &out);
 	sc_run_stop_if_interrupted(r);
 	if (rc != 0)

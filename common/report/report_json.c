@@ -46,6 +46,12 @@ static void gen_file(yajl_gen g, const struct sc_report *r, const struct sc_repo
 	const struct sc_plan_file *f = rf->f;
 	sc_json_map_open(g);
 	sc_plan_file_ident_to_json(g, f);
+	if (f->change == SC_CHANGE_IMPORTER) {
+		sc_json_kv_array_open(g, "imports");
+		for (size_t i = 0; i < f->n_imports; i++)
+			sc_json_str(g, f->imports[i]);
+		sc_json_array_close(g);
+	}
 	gen_side(g, "base", &rf->side[SC_SIDE_BASE]);
 	gen_side(g, "head", &rf->side[SC_SIDE_HEAD]);
 
@@ -53,7 +59,7 @@ static void gen_file(yajl_gen g, const struct sc_report *r, const struct sc_repo
 		sc_json_kv_fixed(g, "ratio", (double)rf->v.ratio_milli / 1000.0, 3);
 	else
 		sc_json_kv_null(g, "ratio");
-	if (rf->compared && f->change == SC_CHANGE_MODIFIED)
+	if (rf->compared && (f->change == SC_CHANGE_MODIFIED || f->change == SC_CHANGE_IMPORTER))
 		kv_ms(g, "delta_s", rf->v.delta_ms);
 	else
 		sc_json_kv_null(g, "delta_s");
@@ -129,6 +135,16 @@ static void gen_head(yajl_gen g, const struct sc_report *r)
 	sc_json_kv_str_or_null(g, "github", r->plan->github);
 	sc_json_kv_str_or_null(g, "run_id", r->run_id);
 	sc_json_kv_str(g, "plan_digest", r->plan_digest);
+	if (!r->plan->importers_limit)
+		return;
+	size_t measured = 0;
+	for (size_t i = 0; i < r->n_files; i++)
+		measured += r->files[i].f->change == SC_CHANGE_IMPORTER;
+	sc_json_kv_map_open(g, "importers");
+	sc_json_kv_int(g, "limit", r->plan->importers_limit);
+	sc_json_kv_int(g, "qualified", (long long)r->plan->importers_qualified);
+	sc_json_kv_int(g, "measured", (long long)measured);
+	sc_json_map_close(g);
 }
 
 /* What was measured: the prebuilds, the files, the summary, the problems. */

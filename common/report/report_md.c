@@ -93,7 +93,7 @@ static long long effective_delta(const struct sc_report_file *rf)
 
 static void ratio(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
 {
-	if (!rf->compared || rf->f->change != SC_CHANGE_MODIFIED)
+	if (!rf->compared || (rf->f->change != SC_CHANGE_MODIFIED && rf->f->change != SC_CHANGE_IMPORTER))
 		sb_adds(md, "—");
 	else if (rf->v.has_ratio) {
 		sc_format_ratio_floor(rf->side[SC_SIDE_HEAD].cpu_ms, rf->side[SC_SIDE_BASE].cpu_ms,
@@ -124,15 +124,22 @@ static void slower_item(struct strbuf *md, const struct ctx *c, const struct sc_
 	sb_adds(md, " s)");
 }
 
-/* Files of one role (or all, role < 0) in reading order: flagged first,
- * then the other compared files, each by CPU delta descending, then the
- * files without a comparison; plan order breaks ties.  Returns the count. */
+/* Which files order() takes: the changed files of one role, every file,
+ * or the importers (plan --importers). */
+#define ALL_FILES -1
+#define IMPORTERS -2
+
+/* Files of one role (or all, or the importers) in reading order: flagged
+ * first, then the other compared files, each by CPU delta descending, then
+ * the files without a comparison; plan order breaks ties.  Returns the
+ * count. */
 static size_t order(const struct sc_report *r, int role, size_t *out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_files; i++) {
 		const struct sc_report_file *rf = &r->files[i];
-		if (role >= 0 && (int)rf->f->role != role)
+		int importer = rf->f->change == SC_CHANGE_IMPORTER;
+		if (role == IMPORTERS ? !importer : role >= 0 && (importer || (int)rf->f->role != role))
 			continue;
 		int group = !rf->compared ? 2 : rf->v.flagged ? 0 : 1;
 		long long delta = rf->compared ? effective_delta(rf) : 0;
@@ -160,10 +167,21 @@ static void slower_list(struct strbuf *md, const struct ctx *c, const char *lead
 		return;
 	}
 	size_t idx[r->n_files ? r->n_files : 1];
-	size_t n = order(r, -1, idx);
+	size_t n = order(r, ALL_FILES, idx);
 	const char *b = c->markdown && !*lead_in ? "**" : "";
-	sb_addf(md, "%s%s%zu of %zu file%s got slower beyond the thresholds:%s ", lead_in, b,
-	        r->n_flagged, r->n_compared, r->n_compared == 1 ? "" : "s", b);
+	size_t flagged[2] = {0, 0}, compared[2] = {0, 0};
+	for (size_t i = 0; i < r->n_files; i++) {
+		int k = r->files[i].f->change == SC_CHANGE_IMPORTER;
+		compared[k] += r->files[i].compared;
+		flagged[k] += r->files[i].compared && r->files[i].v.flagged;
+	}
+	if (!r->plan->importers_limit)
+		sb_addf(md, "%s%s%zu of %zu file%s got slower beyond the thresholds:%s ", lead_in, b,
+		        r->n_flagged, r->n_compared, r->n_compared == 1 ? "" : "s", b);
+	else
+		sb_addf(md, "%s%s%zu of %zu changed file%s and %zu of %zu importer%s got slower beyond "
+		            "the thresholds:%s ", lead_in, b, flagged[0], compared[0],
+		        compared[0] == 1 ? "" : "s", flagged[1], compared[1], compared[1] == 1 ? "" : "s", b);
 	const char *sep = "";
 	for (size_t k = 0; k < n && r->files[idx[k]].compared && r->files[idx[k]].v.flagged; k++) {
 		sb_adds(md, sep);
@@ -195,8 +213,15 @@ static void headline(struct strbuf *md, const struct ctx *c)
 		if (r->n_compared)
 			slower_list(md, c, " Of those compared, ");
 	} else if (!r->n_flagged) {
-		sb_addf(md, "%sNothing got slower beyond the thresholds%s (%zu file%s compared).", b,
+		sb_addf(md, "%sNothing got slower beyond the thresholds%s (%zu file%s compared", b,
 		        b, r->n_compared, r->n_compared == 1 ? "" : "s");
+		if (r->plan->importers_limit) {
+			size_t imp = 0;
+			for (size_t i = 0; i < r->n_files; i++)
+				imp += r->files[i].compared && r->files[i].f->change == SC_CHANGE_IMPORTER;
+			sb_addf(md, ", %zu of them importer%s", imp, imp == 1 ? "" : "s");
+		}
+		sb_adds(md, ").");
 	} else {
 		slower_list(md, c, "");
 	}
@@ -352,7 +377,7 @@ static void verdict_cell(struct strbuf *md, const struct ctx *c, const struct sc
 static void row(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
 {
 	const struct sc_report_side *base = &rf->side[SC_SIDE_BASE], *head = &rf->side[SC_SIDE_HEAD];
-	int modified = rf->f->change == SC_CHANGE_MODIFIED;
+	int modified = rf->f->change == SC_CHANGE_MODIFIED || rf->f->change == SC_CHANGE_IMPORTER;
 	const struct sc_plan *p = c->r->plan;
 	/* The path links to the file as measured: at the head, a removed file
 	 * at the merge base; a modified file's base figure links to it there. */
@@ -434,6 +459,50 @@ static void section(struct strbuf *md, const struct ctx *c, enum sc_role role, c
 		row(md, c, &r->files[idx[k]]);
 	totals(md, c, idx, n);
 	sb_adds(md, "\n");
+}
+
+/* The unchanged files that import a changed one (plan --importers):
+ * judged as modified files, in a section of their own, each with what it
+ * imports, and how many qualified. */
+static void importers(struct strbuf *md, const struct ctx *c)
+{
+	const struct sc_report *r = c->r;
+	const struct sc_plan *p = r->plan;
+	if (!p->importers_limit)
+		return;
+	size_t idx[r->n_files ? r->n_files : 1];
+	size_t n = order(r, IMPORTERS, idx);
+	sb_adds(md, "## Unchanged files that import a changed file\n\n");
+	sb_addf(md, "%zu qualified (unchanged library or roadmap files that import a modified or "
+	            "added one at the head), %zu measured (--importers %u), judged as modified "
+	            "files.\n\n",
+	        p->importers_qualified, n, p->importers_limit);
+	if (n) {
+		sb_adds(md, "| file | change | base CPU (s) | head CPU (s) | ratio | Δ CPU (s) | Δ % | "
+		            "verdict |\n|:--|:--|--:|--:|--:|--:|--:|:--|\n");
+		for (size_t k = 0; k < n; k++)
+			row(md, c, &r->files[idx[k]]);
+		sb_adds(md, "\n");
+		for (size_t k = 0; k < n; k++) {
+			const struct sc_plan_file *f = r->files[idx[k]].f;
+			sb_adds(md, "- ");
+			path(md, c, f->path, 0);
+			sb_adds(md, " imports");
+			for (size_t i = 0; i < f->n_imports; i++)
+				sb_addf(md, "%s `%s`", i ? "," : "", f->imports[i]); /* module names of the plan */
+			sb_adds(md, "\n");
+		}
+		sb_adds(md, "\n");
+	}
+	for (size_t i = 0; i < p->n_importers_unreadable; i++) {
+		if (i == 0)
+			sb_adds(md, "Headers that could not be read (their files were not considered):\n\n");
+		sb_adds(md, "- ");
+		sc_md_escape(p->importers_unreadable[i], md);
+		sb_adds(md, "\n");
+	}
+	if (p->n_importers_unreadable)
+		sb_adds(md, "\n");
 }
 
 /* Wall time and peak memory of every sample, and each side's prebuild. */
@@ -564,6 +633,7 @@ void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 	revisions(md, r);
 	section(md, &c, SC_ROLE_LIBRARY, "Library files");
 	section(md, &c, SC_ROLE_ROADMAP, "Roadmap files");
+	importers(md, &c);
 	resources(md, &c);
 	problems(md, r);
 	environment(md, r);

@@ -67,6 +67,7 @@ void sc_verdict_compute(enum sc_change change, long long base_ms, long long head
 	memset(v, 0, sizeof *v);
 	switch (change) {
 	case SC_CHANGE_MODIFIED:
+	case SC_CHANGE_IMPORTER: /* an unchanged importer: judged as a modified file */
 		/* Both operands are <= SC_MAX_MS and the ratio <= 1000x, so the
 		 * products stay far below LLONG_MAX. */
 		v->ratio_met = head_ms * 1000 >= t->ratio_milli * base_ms;
@@ -95,6 +96,7 @@ void sc_verdict_reason(enum sc_change change, const struct sc_verdict *v,
 	sc_format_milli(t->added_ms, &added);
 	switch (change) {
 	case SC_CHANGE_MODIFIED:
+	case SC_CHANGE_IMPORTER:
 		if (v->flagged)
 			sb_addf(out, "head ≥ %s× base and ≥ +%s s", ratio.buf, delta.buf);
 		else if (!v->ratio_met && !v->delta_met)
