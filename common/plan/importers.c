@@ -85,6 +85,30 @@ static size_t list_modules(struct sc_catfile *c, const struct sc_git *g, const c
 	return n;
 }
 
+/* Q as the plan's next file: change "importer", its blob on both sides,
+ * the changed modules it imports (each once, in header order). */
+static void append(struct sc_plan *p, const struct module *q)
+{
+	struct sc_plan_file *f = &p->files[p->n_files++];
+	memset(f, 0, sizeof *f);
+	f->path = xstrdup(q->path);
+	f->module = xstrdup(q->name);
+	f->id = xstrdup(q->name);
+	f->role = q->role;
+	f->change = SC_CHANGE_IMPORTER;
+	f->base_blob = xstrdup(q->blob);
+	f->head_blob = xstrdup(q->blob);
+	f->imports = xcalloc(q->n_changed, sizeof *f->imports);
+	for (size_t k = 0; k < q->imports.n; k++) {
+		const char *name = q->imports.v[k];
+		int again = 0;
+		for (size_t j = 0; j < f->n_imports && !again; j++)
+			again = strcmp(f->imports[j], name) == 0;
+		if (!again && changed(p, name))
+			f->imports[f->n_imports++] = xstrdup(name);
+	}
+}
+
 void sc_select_importers(struct sc_catfile *c, const struct sc_git *g, const char *head_tree,
                          struct sc_plan *p, unsigned limit)
 {
@@ -129,26 +153,8 @@ void sc_select_importers(struct sc_catfile *c, const struct sc_git *g, const cha
 	qsort(q, nq, sizeof *q, by_rank);
 	size_t take = nq < limit ? nq : limit;
 	p->files = xrealloc(p->files, (p->n_files + take ? p->n_files + take : 1) * sizeof *p->files);
-	for (size_t i = 0; i < take; i++) {
-		struct sc_plan_file *f = &p->files[p->n_files++];
-		memset(f, 0, sizeof *f);
-		f->path = xstrdup(q[i]->path);
-		f->module = xstrdup(q[i]->name);
-		f->id = xstrdup(q[i]->name);
-		f->role = q[i]->role;
-		f->change = SC_CHANGE_IMPORTER;
-		f->base_blob = xstrdup(q[i]->blob);
-		f->head_blob = xstrdup(q[i]->blob);
-		f->imports = xcalloc(q[i]->n_changed, sizeof *f->imports);
-		for (size_t k = 0; k < q[i]->imports.n; k++) {
-			const char *name = q[i]->imports.v[k];
-			int again = 0;
-			for (size_t j = 0; j < f->n_imports && !again; j++)
-				again = strcmp(f->imports[j], name) == 0;
-			if (!again && changed(p, name))
-				f->imports[f->n_imports++] = xstrdup(name);
-		}
-	}
+	for (size_t i = 0; i < take; i++)
+		append(p, q[i]);
 	p->importers_limit = limit;
 	p->importers_qualified = nq;
 	/* named in the plan, the first few: enough to find the header */
