@@ -441,7 +441,7 @@ START_TEST(plan_with_source_dir_round_trips)
 {
 	char *lib[] = {"Lib"};
 	struct sc_plan_file f = {"Lib.A", "src/Lib/A.lean", "Lib.A", SC_ROLE_LIBRARY,
-	                         SC_CHANGE_MODIFIED, A40, B40};
+	                         SC_CHANGE_MODIFIED, A40, B40, NULL, 0};
 	struct sc_plan p = {0};
 	p.profiler_version = "0.1.0";
 	p.object_format = "sha1";
@@ -564,8 +564,8 @@ START_TEST(lean_libs_verdict_names_the_file)
 {
 	char *lib[] = {"Demo"}, *road[] = {"Roadmap"};
 	struct sc_plan_file f[] = {
-		{"Demo.A", "Demo/A.lean", "Demo.A", SC_ROLE_LIBRARY, SC_CHANGE_ADDED, NULL, B40},
-		{"Roadmap.R", "Roadmap/R.lean", "Roadmap.R", SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, B40},
+		{"Demo.A", "Demo/A.lean", "Demo.A", SC_ROLE_LIBRARY, SC_CHANGE_ADDED, NULL, B40, NULL, 0},
+		{"Roadmap.R", "Roadmap/R.lean", "Roadmap.R", SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, B40, NULL, 0},
 	};
 	struct sc_plan p = {0};
 	p.tooling = A40;
