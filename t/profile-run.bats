@@ -614,11 +614,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.05'
 	head_commit
 	local home=$BATS_TEST_TMPDIR/nobody
-	mkdir -p "$home"
-	chown -R 65534:65534 "$R" "$DEPS" "$home"
-	run --separate-stderr env HOME="$home" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
-		--workspace "$home/ws" --toolchain "$TC" --dependencies "$DEPS"
+	profile_as_nobody --workspace "$home/ws"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
 	WS=$home/ws
@@ -626,9 +622,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	[ "$(jqr .environment.sandbox_user)" = "65534:65534" ]
 	[ "$(stat -c %u "$WS/report.json")" -eq 65534 ]
 	# a non-root operator cannot pick another sandbox user
-	run --separate-stderr env HOME="$home" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
-		--workspace "$home/ws2" --toolchain "$TC" --dependencies "$DEPS" --sandbox-user 1000:1000
+	profile_as_nobody --workspace "$home/ws2" --sandbox-user 1000:1000
 	assert_error_line sc-profile-run
 	[[ "$stderr" == *"only root"* ]]
 }

@@ -200,11 +200,7 @@ PY
 	ex_lean "$R" Demo/Ring.lean '-- fixture: run=./closed.py cpu=0.05'
 	head_commit
 	local home=$BATS_TEST_TMPDIR/nobody
-	mkdir -p "$home"
-	chown -R 65534:65534 "$R" "$DEPS" "$home"
-	run --separate-stderr env HOME="$home" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
-		--workspace "$home/ws" --toolchain "$TC" --dependencies "$DEPS"
+	profile_as_nobody --workspace "$home/ws"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
 	[ -f "$home/ws/report.json" ]
@@ -309,8 +305,10 @@ teardown() {
 	[ "$(stat -f -c %d "$SMALL")" -ge 1024 ]
 }
 
-@test "too few free inodes where the workspace goes is refused before anything runs, with the numbers" {
-	small_fs 64M 600
+# refused_for_room SIZE INODES WANT: on a small file system, a plain run is
+# refused before anything runs (exit 2, nothing created), saying WANT.
+refused_for_room() {
+	small_fs "$1" "$2"
 	WS=$SMALL/ws
 	candidate
 	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
@@ -318,21 +316,16 @@ teardown() {
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[[ "$stderr" == *"inodes free where the workspace goes; profile-run needs at least 1024 ($SMALL)"* ]]
+	[[ "$stderr" == *"$3 ($SMALL)"* ]]
 	[ ! -e "$WS" ]
 }
 
+@test "too few free inodes where the workspace goes is refused before anything runs, with the numbers" {
+	refused_for_room 64M 600 "inodes free where the workspace goes; profile-run needs at least 1024"
+}
+
 @test "too little free space where the workspace goes is refused before anything runs, with the numbers" {
-	small_fs 20M
-	WS=$SMALL/ws
-	candidate
-	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
-	head_commit
-	profile
-	[ "$status" -eq 2 ]
-	assert_error_line sc-profile-run
-	[[ "$stderr" == *"only 20 MiB free where the workspace goes; profile-run needs at least 32 MiB ($SMALL)"* ]]
-	[ ! -e "$WS" ]
+	refused_for_room 20M "" "only 20 MiB free where the workspace goes; profile-run needs at least 32 MiB"
 }
 
 @test "attack: Lake's compiled configuration the preflight made is read-only to the prebuild and the samples" {

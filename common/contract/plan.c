@@ -143,26 +143,6 @@ static int get_oid(yajl_val obj, const char *key, int hexsz, int nullable, char 
 	return 0;
 }
 
-static int get_roots(yajl_val cfg, const char *key, char ***out, size_t *n, struct strbuf *err)
-{
-	yajl_val a = sc_json_member(cfg, key);
-	if (!a || !YAJL_IS_ARRAY(a)) {
-		sb_addf(err, "field \"%s\" missing or not an array", key);
-		return -1;
-	}
-	*n = a->u.array.len;
-	*out = xcalloc(*n, sizeof **out);
-	for (size_t i = 0; i < *n; i++) {
-		yajl_val v = a->u.array.values[i];
-		if (!YAJL_IS_STRING(v) || !sc_is_valid_root(v->u.string)) {
-			sb_addf(err, "field \"%s\" has an invalid root", key);
-			return -1;
-		}
-		(*out)[i] = xstrdup(v->u.string);
-	}
-	return 0;
-}
-
 /* A list of strings under KEY (no check but that each is a nonempty
  * printable line). */
 static int get_strings(yajl_val obj, const char *key, char ***out, size_t *n, struct strbuf *err)
@@ -183,6 +163,18 @@ static int get_strings(yajl_val obj, const char *key, char ***out, size_t *n, st
 		}
 		(*out)[i] = xstrdup(v->u.string);
 	}
+	return 0;
+}
+
+static int get_roots(yajl_val cfg, const char *key, char ***out, size_t *n, struct strbuf *err)
+{
+	if (get_strings(cfg, key, out, n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < *n; i++)
+		if (!sc_is_valid_root((*out)[i])) {
+			sb_addf(err, "field \"%s\" has an invalid root", key);
+			return -1;
+		}
 	return 0;
 }
 

@@ -4,10 +4,12 @@
 
 struct reader {
 	const char *p, *end;
+	int unterminated; /* a block comment ran to the end: nothing after it is read */
 };
 
-/* Whitespace and comments; 0, or -1 at an unterminated block comment. */
-static int skip(struct reader *r)
+/* Whitespace and comments.  An unterminated block comment consumes the
+ * rest and is remembered. */
+static void skip(struct reader *r)
 {
 	for (;;) {
 		while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
@@ -27,13 +29,21 @@ static int skip(struct reader *r)
 				} else if (r->p < r->end) {
 					r->p++;
 				} else {
-					return -1;
+					r->unterminated = 1;
+					return;
 				}
 			} while (depth > 0);
 		} else {
-			return 0;
+			return;
 		}
 	}
+}
+
+/* Past the K bytes of a keyword, then whitespace and comments. */
+static void advance(struct reader *r, size_t k)
+{
+	r->p += k;
+	skip(r);
 }
 
 /* Lean's identifier characters, as bytes: ASCII letters, digits, _ ' ! ?
@@ -110,55 +120,43 @@ static int refuse(struct strbuf *why, const struct reader *r, const char *buf, c
 
 int sc_lean_imports(const char *buf, size_t len, struct sc_argv *mods, struct strbuf *why)
 {
-	struct reader r = {buf, buf + len};
+	struct reader r = {buf, buf + len, 0};
 	/* A NUL ends the header for us but not for Lean: nothing after it
 	 * could be read. */
 	const char *nul = memchr(buf, '\0', len);
 	if (nul)
 		r.end = nul;
 	size_t k;
-	if (skip(&r) < 0)
-		return refuse(why, &r, buf, "an unterminated comment in the header");
-	if ((k = keyword(&r, "module")) != 0) {
-		r.p += k;
-		if (skip(&r) < 0)
-			return refuse(why, &r, buf, "an unterminated comment in the header");
-	}
-	if ((k = keyword(&r, "prelude")) != 0) {
-		r.p += k;
-		if (skip(&r) < 0)
-			return refuse(why, &r, buf, "an unterminated comment in the header");
-	}
+	skip(&r);
+	if ((k = keyword(&r, "module")) != 0)
+		advance(&r, k);
+	if ((k = keyword(&r, "prelude")) != 0)
+		advance(&r, k);
 	for (;;) {
 		struct reader at = r;
-		while ((k = keyword(&r, "public")) || (k = keyword(&r, "meta")) || (k = keyword(&r, "private"))) {
-			r.p += k;
-			if (skip(&r) < 0)
-				return refuse(why, &r, buf, "an unterminated comment in the header");
-		}
+		while ((k = keyword(&r, "public")) || (k = keyword(&r, "meta")) || (k = keyword(&r, "private")))
+			advance(&r, k);
 		if (!(k = keyword(&r, "import"))) {
 			r = at;
 			break;
 		}
-		r.p += k;
-		if (skip(&r) < 0)
-			return refuse(why, &r, buf, "an unterminated comment in the header");
-		if ((k = keyword(&r, "all")) != 0) {
-			r.p += k;
-			if (skip(&r) < 0)
-				return refuse(why, &r, buf, "an unterminated comment in the header");
-		}
+		advance(&r, k);
+		if ((k = keyword(&r, "all")) != 0)
+			advance(&r, k);
 		struct strbuf m = STRBUF_INIT;
-		int got = name(&r, &m);
+		int got = r.unterminated ? 0 : name(&r, &m);
 		if (got <= 0) {
 			sb_release(&m);
+			if (r.unterminated)
+				break;
 			return refuse(why, &r, buf, got < 0 ? "an unreadable module name after import"
 			                                    : "import with no module name");
 		}
 		sc_argv_push_owned(mods, sb_detach(&m, NULL));
-		if (skip(&r) < 0)
-			return refuse(why, &r, buf, "an unterminated comment in the header");
+		skip(&r);
 	}
+	if (r.unterminated)
+		return refuse(why, &r, buf, "an unterminated comment in the header");
 	if (nul && r.p == nul)
 		return refuse(why, &r, buf, "a NUL byte in the header");
 	return 0;

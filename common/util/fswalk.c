@@ -38,26 +38,38 @@ static int fail(struct walk *w, const char *path, const char *name)
 	return -1;
 }
 
-/* chmod of one entry through its own O_PATH descriptor: /proc/self/fd/N
- * acts on the file itself, never on what a name leads to.  ESTALE when
- * the name no longer holds the entry that was looked at. */
+/* An O_PATH descriptor of the entry NAME below DFD that was looked at as
+ * ST (ESTALE when the name holds another entry now: nobody may write
+ * there while we walk), or -1.  chmod and chown of /proc/self/fd/N act on
+ * the file itself, never on what a name leads to. */
+static int open_entry(int dfd, const char *name, const struct stat *st, struct stat *now)
+{
+	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int e = 0;
+	if (fstat(fd, now) < 0)
+		e = errno;
+	else if (now->st_dev != st->st_dev || now->st_ino != st->st_ino)
+		e = ESTALE;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 static int chmod_entry(int dfd, const char *name, const struct stat *st, mode_t mode)
 {
-	int pfd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (pfd < 0)
-		return -1;
 	struct stat now;
-	int rc = fstat(pfd, &now);
-	if (rc == 0 && (now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
-		errno = ESTALE;
-		rc = -1;
-	}
+	int fd = open_entry(dfd, name, st, &now);
+	if (fd < 0)
+		return -1;
 	char proc[64];
-	snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
-	if (rc == 0)
-		rc = chmod(proc, mode);
-	int e = errno;
-	close(pfd);
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	int rc = chmod(proc, mode), e = errno;
+	close(fd);
 	errno = e;
 	return rc;
 }
@@ -90,21 +102,16 @@ static int open_root(const char *dir)
 	return open_folder(AT_FDCWD, dir, &st);
 }
 
-/* Change one entry through its own O_PATH descriptor: chmod and chown of
- * /proc/self/fd/N act on the file itself, never on what a name leads to. */
+/* Change one entry through its own O_PATH descriptor (open_entry). */
 static int fix_entry(struct walk *w, int dfd, const char *path, const char *name,
                      const struct stat *st, int close_it)
 {
 	(void)path;
-	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat now;
+	int fd = open_entry(dfd, name, st, &now);
 	if (fd < 0)
 		return -1;
-	struct stat now;
-	int rc = fstat(fd, &now);
-	if (rc == 0 && (now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
-		errno = ESTALE; /* replaced under us: nobody may write here now */
-		rc = -1;
-	}
+	int rc = 0;
 	char proc[64];
 	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
 	if (rc == 0 && (w->uid != -1 || w->gid != -1) && !S_ISLNK(now.st_mode))

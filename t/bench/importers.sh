@@ -40,14 +40,8 @@ plain() { "$SC_BIN/sc-plan" --repo "$repo" --tooling "$T" --base "$B" --head "$H
 importers() { "$SC_BIN/sc-plan" --repo "$repo" --tooling "$T" --base "$B" --head "$H" --importers 8; }
 n=$(importers | grep -c '"change": "importer"')
 [ "$n" -eq 8 ] || { echo "bench: expected 8 importers, got $n" >&2; exit 1; }
-per_run_us() {
-	local t0 t1
-	t0=$(date +%s%N)
-	for ((l = 0; l < LOOPS; l++)); do "$1" >/dev/null; done
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / LOOPS / 1000))
-}
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# shellcheck source=timing.bash
+. "$(dirname "$0")/timing.bash"
 a=() b=()
 for ((r = 0; r < REPS; r++)); do
 	a+=("$(per_run_us plain)")

@@ -54,20 +54,13 @@ plumbing() {
 n=$(plan | grep -c '"change"')
 [ "$n" -eq 32 ] || { echo "bench: expected 32 planned files, got $n" >&2; exit 1; }
 
-# Milliseconds per run of a function, averaged over LOOPS runs.
-per_run_ms() {
-	local t0 t1
-	t0=$(date +%s%N)
-	for ((l = 0; l < LOOPS; l++)); do "$1" >/dev/null; done
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / LOOPS / 1000))
-}
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# shellcheck source=timing.bash
+. "$(dirname "$0")/timing.bash"
 
 plan_us=() base_us=()
 for ((r = 0; r < REPS; r++)); do
-	base_us+=("$(per_run_ms plumbing)")
-	plan_us+=("$(per_run_ms plan)")
+	base_us+=("$(per_run_us plumbing)")
+	plan_us+=("$(per_run_us plan)")
 done
 pm=$(printf '%s\n' "${plan_us[@]}" | median)
 bm=$(printf '%s\n' "${base_us[@]}" | median)

@@ -81,6 +81,18 @@ profile() {
 	[ -z "$stderr" ] || printf '# profile-run stderr:\n%s\n' "$stderr"
 }
 
+# profile_as_nobody [extra flags...]: profile-run as a non-root operator
+# (uid 65534, who owns the repositories then), its workspace in a home of
+# its own: sets $NOBODY_HOME and, as profile does, $status, $output, $stderr.
+profile_as_nobody() {
+	NOBODY_HOME=$BATS_TEST_TMPDIR/nobody
+	mkdir -p "$NOBODY_HOME"
+	chown -R 65534:65534 "$R" "$DEPS" "$NOBODY_HOME"
+	run --separate-stderr env HOME="$NOBODY_HOME" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SC_BIN/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" --head "$H" \
+		--toolchain "$TC" --dependencies "$DEPS" "$@"
+}
+
 # jqr FILTER: query the run's report.json.
 jqr() { jq -r "$1" "$WS/report.json"; }
 
