@@ -58,3 +58,23 @@ row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TABLE"; }
 	grep -qF 'v->flagged = head_ms >= t->added_ms;' "$BATS_TEST_DIRNAME/../common/report/verdict.c"
 	cmp "$BATS_TEST_DIRNAME/../common/report/verdict.c" "$SC_MUTANTS_DIR/common/report/verdict.c"
 }
+
+@test "a row keyed on a function (FILE@FUNCTION) finds its pattern there only, and mutates it there" {
+	# the row names the function that holds its pattern
+	row scoped common/report/verdict.c@sc_verdict_compute 'v->flagged = head_ms >= t->added_ms;' 'v->flagged = head_ms > t->added_ms;' unit:test_verdict
+	run bash "$RUN"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -Eq '^scoped +common/report/verdict.c +[0-9]+: unit:test_verdict +test_verdict: added_and_removed' <<<"$output"
+	# a pattern outside the function, or a function that is not there: stale
+	: >"$TABLE"
+	row outside common/report/verdict.c@sc_verdict_reason 'v->flagged = head_ms >= t->added_ms;' 'x' unit:test_verdict
+	run --separate-stderr bash "$RUN"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"mutant outside: its pattern occurs 0 times in common/report/verdict.c@sc_verdict_reason, not once"* ]]
+	: >"$TABLE"
+	row nofunc common/report/verdict.c@no_such_function 'v->flagged' 'x' unit:test_verdict
+	run --separate-stderr bash "$RUN"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"mutant nofunc: no function no_such_function in common/report/verdict.c"* ]]
+}

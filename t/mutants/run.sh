@@ -6,10 +6,12 @@
 #   t/mutants/run.sh [NAME-REGEX]      only the mutants whose name matches
 #
 # The table is t/mutants/mutants.tsv, one mutant a line, tab-separated:
-#   NAME  FILE  FROM  TO  TESTS
-# FROM must occur exactly once in FILE (else the table is stale: we fail,
-# never skip); the mutant is FILE with FROM replaced by TO, both literal
-# text.  TESTS is a ';'-separated list of X.bats:REGEX (bats -f REGEX on
+#   NAME  FILE[@FUNCTION]  FROM  TO  TESTS
+# FROM must occur exactly once in FILE, or with @FUNCTION once in that C
+# function's body (else the table is stale: we fail, never skip); the
+# mutant is FILE with FROM replaced by TO there, both literal text.  A row
+# keyed on a function survives code moving around it and the same text
+# elsewhere in the file: a refactor that keeps behaviour leaves it alone.  TESTS is a ';'-separated list of X.bats:REGEX (bats -f REGEX on
 # t/X.bats; X.bats@N:REGEX bounds each test at N seconds, for a mutant that
 # makes its test hang) and unit:NAME (the check program t/unit/NAME.c), run
 # in order until one fails.  Lines starting with # are comments.
@@ -60,7 +62,7 @@ die() {
 
 # ---- the table ----
 
-names=() files=() froms=() tos=() tests=()
+names=() files=() funcs=() froms=() tos=() tests=()
 # split_tab LINE: fields of a tab-separated line into $fields (empty kept).
 split_tab() {
 	local rest=$1
@@ -73,6 +75,49 @@ split_tab() {
 }
 
 # occurrences TEXT NEEDLE: how many times NEEDLE occurs in TEXT.
+# function_lines FILE FUNCTION: "FIRST LAST", the lines of FUNCTION's
+# definition in FILE (its signature starts a line, its body ends at the
+# first "}" alone on a line), or nothing.
+function_lines() {
+	awk -v f="$2" '
+		!start && $0 ~ "^[A-Za-z_].*[^A-Za-z0-9_]" f "\\(" && $0 !~ /;[ \t]*$/ { start = NR }
+		start && /^}$/ { print start, NR; exit }' "$1"
+}
+
+# scoped_text FILE FUNCTION: the text a row's FROM is looked for in: FILE,
+# or FUNCTION's lines of it (empty when FUNCTION is not there).
+scoped_text() {
+	if [ -z "$2" ]; then
+		cat "$1"
+		return
+	fi
+	local range
+	range=$(function_lines "$1" "$2")
+	if [ -n "$range" ]; then
+		sed -n "${range% *},${range#* }p" "$1"
+	fi
+}
+
+# mutate FILE FUNCTION FROM TO OUT: FILE with the one FROM (in FUNCTION,
+# when given) replaced by TO, written to OUT.
+mutate() {
+	local text body
+	text=$(<"$1")
+	if [ -z "$2" ]; then
+		printf '%s\n' "${text/"$3"/"$4"}" >"$5"
+		return
+	fi
+	local range first last
+	range=$(function_lines "$1" "$2")
+	first=${range% *} last=${range#* }
+	body=$(sed -n "${first},${last}p" "$1")
+	{
+		[ "$first" -gt 1 ] && sed -n "1,$((first - 1))p" "$1"
+		printf '%s\n' "${body/"$3"/"$4"}"
+		sed -n "$((last + 1)),\$p" "$1"
+	} >"$5"
+}
+
 occurrences() {
 	local without=${1//"$2"/}
 	echo $(((${#1} - ${#without}) / ${#2}))
@@ -96,7 +141,8 @@ read_table() {
 		[[ -z $line || $line == \#* ]] && continue
 		split_tab "$line"
 		[ ${#fields[@]} -eq 5 ] || die "line $n has ${#fields[@]} fields, not 5 ($TABLE:$n)"
-		local name=${fields[0]} file=${fields[1]} from=${fields[2]} to=${fields[3]} t=${fields[4]}
+		local name=${fields[0]} file=${fields[1]%@*} func='' from=${fields[2]} to=${fields[3]} t=${fields[4]}
+		[[ ${fields[1]} == *@* ]] && func=${fields[1]#*@}
 		[[ $name =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "bad mutant name '$name' ($TABLE:$n)"
 		[[ $seen != *" $name "* ]] || die "mutant $name is listed twice ($TABLE:$n)"
 		seen+="$name "
@@ -104,10 +150,11 @@ read_table() {
 		[ -n "$from" ] && [ "$from" != "$to" ] || die "mutant $name changes nothing ($TABLE:$n)"
 		[ -n "$t" ] || die "mutant $name names no tests ($TABLE:$n)"
 		local text count
-		text=$(<"$SRC/$file")
+		text=$(scoped_text "$SRC/$file" "$func")
+		[ -n "$text" ] || die "mutant $name: no function $func in $file ($TABLE:$n)"
 		count=$(occurrences "$text" "$from")
 		[ "$count" -eq 1 ] ||
-			die "mutant $name: its pattern occurs $count times in $file, not once: update the table ($TABLE:$n)"
+			die "mutant $name: its pattern occurs $count times in ${fields[1]}, not once: update the table ($TABLE:$n)"
 		local spec
 		IFS=';' read -r -a specs <<<"$t"
 		for spec in "${specs[@]}"; do
@@ -122,7 +169,7 @@ read_table() {
 			esac
 		done
 		[ -z "$FILTER" ] || [[ $name =~ $FILTER ]] || continue
-		names+=("$name") files+=("$file") froms+=("$from") tos+=("$to") tests+=("$t")
+		names+=("$name") files+=("$file") funcs+=("$func") froms+=("$from") tos+=("$to") tests+=("$t")
 	done <"$TABLE"
 	[ ${#names[@]} -gt 0 ] || die "no mutant matches '$FILTER' ($TABLE)"
 }
@@ -288,9 +335,8 @@ try_mutant() {
 	local i=$1 name=${names[$1]} file=${files[$1]} kind=caught t0=$SECONDS text
 	total=0
 	echo "== $name ($file)" >>"$LOG"
-	text=$(<"$SRC/$file")
 	applied=$file
-	printf '%s\n' "${text/"${froms[$i]}"/"${tos[$i]}"}" >"$S/$file"
+	mutate "$SRC/$file" "${funcs[$i]}" "${froms[$i]}" "${tos[$i]}" "$S/$file"
 	IFS=';' read -r -a specs <<<"${tests[$i]}"
 	mapfile -t u < <(unit_names "${specs[@]}")
 	if ! build "${u[@]}"; then
