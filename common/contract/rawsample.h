@@ -1,7 +1,8 @@
 #ifndef SC_RAWSAMPLE_H
 #define SC_RAWSAMPLE_H
 /* From one sandboxed run's raw documents to its sample: the decision
- * sc-parse-time prints and the porcelain makes in-process.  Anything
+ * sc-parse-time prints (cmd/sc-parse-time.c owns that program's options
+ * and binding) and the porcelain makes in-process.  Anything
  * doubtful becomes an error sample, never a number. */
 #include <stddef.h>
 #include "contract/sample.h"
@@ -19,17 +20,5 @@ int sc_sample_from_raw(struct sc_sample *s, const char *status, size_t len,
 /* An error sample for a sample that never ran: REASON (sc_is_error_reason)
  * and DETAIL (NULL: "the sample was not measured"). */
 void sc_sample_unmeasured(struct sc_sample *s, const char *reason, const char *detail);
-
-/* sc-parse-time's arguments, as given. */
-struct sc_parse_time_request {
-	const char *time_file, *status; /* status: a file or "-" (stdin) */
-	const char *run_id, *digest, *rev, *sample; /* the binding */
-	const char *unmeasured, *detail;            /* instead of the two files */
-};
-/* sc-parse-time: the binding checked, the sample decided from the two raw
- * files (or unmeasured) and written on stdout as one line.  Returns the
- * exit code, 0 for an ok sample and 1 for an error sample; dies on bad
- * arguments (2) or when the line cannot be written (3). */
-int sc_parse_time(const struct sc_parse_time_request *rq);
 
 #endif
