@@ -528,6 +528,24 @@ replay() {
 	[ ! -e "$HOME/.elan" ]
 }
 
+@test "replay: a pull request that bumps Lake itself is refused at the plan: one summary line, an error annotation, nothing installed after it" {
+	replay_setup
+	local r=$BATS_TEST_TMPDIR/pr
+	git clone -q "$ORIGIN" "$r"
+	git -C "$r" checkout -q --detach "$H"
+	printf 'leanprover/lean4:v4.35.0\n' >"$r/lean-toolchain"
+	H=$(ex_commit "$r" "bump the toolchain")
+	git -C "$r" push -q "$ORIGIN" "+$H:refs/pull/7/head"
+	context MEMBER synchronize
+	replay
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"plan: failure"* ]]
+	[[ "$output" == *"elan: skipped"* ]]
+	[ "$(wc -l <"$GITHUB_STEP_SUMMARY")" -eq 1 ]
+	grep -q '^sphereceti: the plan was refused, nothing was measured: sc-plan: error: Lake configuration differs from the tooling commit: lean-toolchain changed; the pull request changes it' "$GITHUB_STEP_SUMMARY"
+	[[ "$output" == *"::error title=sphereceti%3A not measured::the plan was refused: sc-plan: error: "* ]]
+}
+
 @test "replay: a cache miss is one clear line in the job summary naming the key and the saver, and nothing runs" {
 	replay_setup
 	rm -rf "${STORE:?}/$KEY"
