@@ -1,8 +1,9 @@
 /* sc-plan: decide, from Git objects only, which Lean files a profile run
  * measures.  Reads T (tooling), B (base tip) and H (head) of --repo with
  * plumbing, never the working tree or index, never writes the repository,
- * and prints the plan JSON (contract/plan.h, sc-plan(1)) on stdout: its
- * option table and one call, sc_plan_make (plan/make.h). */
+ * and prints the plan JSON (contract/plan.h, sc-plan(1)) on stdout.  This
+ * file owns the options, their checks and the names messages give the
+ * revisions (its flags); plan/make.h does the planning on typed values. */
 #include "contract/limits.h"
 #include "plan/make.h"
 #include "util/decimal.h"
@@ -33,7 +34,8 @@ int main(int argc, char **argv)
 	sc_check_stdout_at_exit();
 	static const char *importers;
 	static struct sc_plan_request rq = {.version = SC_VERSION, .srctree_sha1 = SC_SRCTREE_SHA1,
-	                                    .srctree_sha256 = SC_SRCTREE_SHA256};
+	                                    .srctree_sha256 = SC_SRCTREE_SHA256,
+	                                    .names = {"--tooling", "--base", "--head", "--merge-of"}};
 	static const struct sc_option opts[] = {
 		SC_OPT_REQUIRED_STRING(0, "repo", &rq.repo, "DIR", "the Git repository"),
 		SC_OPT_REQUIRED_STRING(0, "tooling", &rq.tooling, "T", "commit holding .sphereceti"),

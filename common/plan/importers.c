@@ -120,7 +120,7 @@ void sc_select_importers(struct sc_catfile *c, const struct sc_git *g, const cha
 	for (size_t i = 0; i < n; i++) {
 		sb_reset(&src);
 		if (sc_catfile_read(c, m[i].blob, type, &src) < 0 || strcmp(type, "blob") != 0)
-			sc_die_sys("cannot read blob %s of %s (--importers)", m[i].blob, m[i].path);
+			sc_die_sys("cannot read blob %s of %s (git cat-file)", m[i].blob, m[i].path);
 		sb_reset(&why);
 		m[i].readable = sc_lean_imports(src.buf, src.len, &m[i].imports, &why) == 0;
 		if (!m[i].readable && !sc_plan_find(p, m[i].name))

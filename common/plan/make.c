@@ -16,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { T, B, H, P };
-static const char *const flags[4] = {"--tooling", "--base", "--head", "--merge-of"};
+enum { T = SC_PLAN_TOOLING, B = SC_PLAN_BASE, H = SC_PLAN_HEAD, P = SC_PLAN_MERGE_OF };
 
 /* One plan in the making: the git commands that run side by side and what
  * they answered. */
@@ -68,7 +67,7 @@ static void take_ids(struct planning *w)
 	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
 	for (int i = 0; i < 4; i++)
 		if (hexes[i])
-			sc_rev_full_id(&w->g, w->ids[i], flags[i], hexes[i], &bad);
+			sc_rev_full_id(&w->g, w->ids[i], w->rq->names[i], hexes[i], &bad);
 	sc_bad_ids_die(&bad, "; 'git rev-parse REV^{commit}' in the repository prints the full ID");
 	/* The object reader starts up while merge-base and config finish. */
 	w->c = sc_catfile_open(&w->g);
@@ -102,7 +101,7 @@ static void check_commits(struct planning *w)
 	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
 	for (int i = 0; i < 4; i++)
 		if (hexes[i])
-			sc_check_commit(w->c, &w->g, hexes[i], flags[i], w->trees[i], &bad);
+			sc_check_commit(w->c, &w->g, hexes[i], w->rq->names[i], w->trees[i], &bad);
 	sc_bad_ids_die(&bad, bad.missing ? SC_FETCH_HINT : "");
 }
 
@@ -111,20 +110,22 @@ static void check_commits(struct planning *w)
 static void check_merge(struct planning *w)
 {
 	const struct sc_plan *p = &w->p;
+	const char *const *n = w->rq->names;
 	if (!p->merge_of)
 		return;
 	char parents[2][SC_MAX_HEXSZ + 1];
-	int n = sc_commit_parents(w->c, &w->g, p->head, parents, 2);
-	if (n < 0)
-		sc_die_sys("cannot parse commit %s (--head)", p->head);
-	if (n == 2 && strcmp(parents[0], p->base_tip) == 0 && strcmp(parents[1], p->merge_of) == 0)
+	int k = sc_commit_parents(w->c, &w->g, p->head, parents, 2);
+	if (k < 0)
+		sc_die_sys("cannot parse commit %s (%s)", p->head, n[H]);
+	if (k == 2 && strcmp(parents[0], p->base_tip) == 0 && strcmp(parents[1], p->merge_of) == 0)
 		return;
-	if (n == 0)
-		sc_die("the head is not a merge of --merge-of into --base: %s has no parent (--head)",
-		       p->head);
-	sc_die("the head is not a merge of --merge-of into --base: %s has %d parent%s, first %.12s "
-	       "(want exactly two: --base %.12s, then --merge-of %.12s) (--head)",
-	       p->head, n, n == 1 ? "" : "s", parents[0], p->base_tip, p->merge_of);
+	if (k == 0)
+		sc_die("the head is not a merge of %s into %s: %s has no parent (%s)", n[P], n[B], p->head,
+		       n[H]);
+	sc_die("the head is not a merge of %s into %s: %s has %d parent%s, first %.12s "
+	       "(want exactly two: %s %.12s, then %s %.12s) (%s)",
+	       n[P], n[B], p->head, k, k == 1 ? "" : "s", parents[0], n[B], p->base_tip, n[P],
+	       p->merge_of, n[H]);
 }
 
 static void check_config(struct planning *w)
@@ -132,7 +133,7 @@ static void check_config(struct planning *w)
 	struct sc_tree_entry e = {0};
 	int r = sc_tree_find(w->c, &w->g, w->trees[T], SC_CONFIG_FILE, &e);
 	if (r < 0)
-		sc_die_sys("cannot read tree %s (--tooling)", w->trees[T]);
+		sc_die_sys("cannot read tree %s (%s)", w->trees[T], w->rq->names[T]);
 	struct strbuf why = STRBUF_INIT;
 	if (sc_repoconfig_verdict(r, e.mode, w->p.tooling, w->cfg_spec, w->cfg_rc, w->cfg_parsed,
 	                          w->cfg_err.buf, &w->p, &why) != SC_EXIT_OK)
@@ -156,10 +157,11 @@ static void check_lake(struct planning *w)
 		sc_die_sys("cannot read the merge base %s (git merge-base)", p->merge_base);
 	/* M older than T is the common case on a project that bumps its
 	 * dependencies often: the pull request predates the bump. */
-	sc_same_lake(w->c, &w->g, mtree, "merge base",
-	             "the base branch changed it after the pull request branched off: profile the "
-	             "merge of the pull request into --base (--merge-of), or rebase it",
-	             p->lake_blobs);
+	char *fix = xasprintf("the base branch changed it after the pull request branched off: "
+	                      "profile the merge of the pull request into %s (%s), or rebase it",
+	                      w->rq->names[B], w->rq->names[P]);
+	sc_same_lake(w->c, &w->g, mtree, "merge base", fix, p->lake_blobs);
+	free(fix);
 	sc_same_lake(w->c, &w->g, w->trees[H], "head",
 	             "the pull request changes it: toolchain and dependency bumps are not measured",
 	             p->lake_blobs);
@@ -220,6 +222,6 @@ void sc_plan_make(const struct sc_plan_request *rq)
 	/* Still the valid no_changes plan, but almost always a mistake; said
 	 * once the plan is written, so a failure stays the one line. */
 	if (strcmp(w.p.merge_base, w.p.head) == 0)
-		fprintf(stderr, "%s: warning: %s (--head)\n", sc_progname(), SC_HEAD_IN_BASE);
+		fprintf(stderr, "%s: warning: %s (%s)\n", sc_progname(), SC_HEAD_IN_BASE, rq->names[H]);
 	release(&w);
 }

@@ -10,8 +10,14 @@
  * base.  That keeps the whole run close to the cost of the bare plumbing,
  * and every error is still reported in one fixed order. */
 
+/* The revisions of a request, as they are named in messages. */
+enum { SC_PLAN_TOOLING, SC_PLAN_BASE, SC_PLAN_HEAD, SC_PLAN_MERGE_OF, SC_PLAN_NREVS };
+
 struct sc_plan_request {
 	const char *repo, *tooling, *base, *head; /* as given: full commit IDs */
+	/* What the command calls each revision (its flags: "--tooling", ...):
+	 * every message about one names it so.  The library names no flag. */
+	const char *names[SC_PLAN_NREVS];
 	const char *merge_of; /* NULL, or the commit the head merges into base */
 	unsigned importers;   /* --importers: 0 (none), or at most SC_MAX_IMPORTERS */
 	const char *version;                       /* profiler_version */
