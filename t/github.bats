@@ -427,6 +427,16 @@ replay_again() {
 	: >"$GITHUB_STEP_SUMMARY"
 }
 
+# on_top REV DIR: a working clone of GitHub's stand-in at REV in DIR (WC),
+# for a test to commit on; push_to REF REV: that commit becomes REF there
+# (refs/heads/main: the base moved; refs/pull/7/head: the pull request).
+on_top() {
+	WC=$2
+	git clone -q "$ORIGIN" "$WC"
+	git -C "$WC" checkout -q --detach "$1"
+}
+push_to() { git -C "$WC" push -q "$ORIGIN" "+$2:$1"; }
+
 # replay [JOB]: one job of the profile workflow (default profile), in a
 # mount namespace of its own; its outputs in $W/outputs-JOB.json.
 replay() {
@@ -462,9 +472,9 @@ replay() {
 @test "replay: a pull request opened before a Lake bump on the base branch gets a report (its merge is measured)" {
 	replay_setup
 	# the base branch bumps the dependency after the pull request branched off
-	local r=$BATS_TEST_TMPDIR/main dep=$BATS_FILE_TMPDIR/replay/example/deps/tinylib newdep rev
-	git clone -q "$ORIGIN" "$r"
-	git -C "$r" checkout -q --detach "$B"
+	local dep=$BATS_FILE_TMPDIR/replay/example/deps/tinylib newdep rev
+	on_top "$B" "$BATS_TEST_TMPDIR/main"
+	local r=$WC
 	newdep=$BATS_TEST_TMPDIR/tinylib
 	cp -a "$dep" "$newdep"
 	printf -- '-- bumped\n' >>"$newdep/Tiny/Core.lean"
@@ -472,7 +482,7 @@ replay() {
 	(cd "$newdep" && "$SC_FIXTURE/toolchain/bin/lake" build +Tiny.Core >/dev/null)
 	jq --arg r "$rev" '.packages[0].rev = $r' "$r/lake-manifest.json" >"$r/m" && mv "$r/m" "$r/lake-manifest.json"
 	B=$(ex_commit "$r" "bump tinylib")
-	git -C "$r" push -q "$ORIGIN" "+$B:refs/heads/main"
+	push_to refs/heads/main "$B"
 	# without the merge this pull request is refused
 	run --separate-stderr "$(cat "$PREBUILT/path")/sc-plan" --repo "$ORIGIN" --tooling "$B" --base "$B" --head "$H"
 	[ "$status" -eq 2 ]
@@ -491,12 +501,10 @@ replay() {
 
 @test "replay: a pull request that conflicts with the base gets one line and no error" {
 	replay_setup
-	local r=$BATS_TEST_TMPDIR/main
-	git clone -q "$ORIGIN" "$r"
-	git -C "$r" checkout -q --detach "$B"
-	printf 'def conflicting := 1\n' >"$r/Demo/Ring.lean"
-	B=$(ex_commit "$r" "main edits Ring")
-	git -C "$r" push -q "$ORIGIN" "+$B:refs/heads/main"
+	on_top "$B" "$BATS_TEST_TMPDIR/main"
+	printf 'def conflicting := 1\n' >"$WC/Demo/Ring.lean"
+	B=$(ex_commit "$WC" "main edits Ring")
+	push_to refs/heads/main "$B"
 	context MEMBER synchronize
 	replay
 	[ "$status" -eq 0 ]
@@ -510,12 +518,10 @@ replay() {
 @test "replay: a pull request that selects no file ends at the plan with no_changes, before elan or the cache" {
 	replay_setup
 	# the pull request touches only the README: no selected Lean file
-	local r=$BATS_TEST_TMPDIR/pr
-	git clone -q "$ORIGIN" "$r"
-	git -C "$r" checkout -q --detach "$B"
-	printf 'more\n' >>"$r/README.md"
-	H=$(ex_commit "$r" "README only")
-	git -C "$r" push -q "$ORIGIN" "+$H:refs/pull/7/head"
+	on_top "$B" "$BATS_TEST_TMPDIR/pr"
+	printf 'more\n' >>"$WC/README.md"
+	H=$(ex_commit "$WC" "README only")
+	push_to refs/pull/7/head "$H"
 	context MEMBER synchronize
 	replay
 	[ "$status" -eq 0 ]
@@ -530,12 +536,10 @@ replay() {
 
 @test "replay: a pull request that bumps Lake itself is refused at the plan: one summary line, an error annotation, nothing installed after it" {
 	replay_setup
-	local r=$BATS_TEST_TMPDIR/pr
-	git clone -q "$ORIGIN" "$r"
-	git -C "$r" checkout -q --detach "$H"
-	printf 'leanprover/lean4:v4.35.0\n' >"$r/lean-toolchain"
-	H=$(ex_commit "$r" "bump the toolchain")
-	git -C "$r" push -q "$ORIGIN" "+$H:refs/pull/7/head"
+	on_top "$H" "$BATS_TEST_TMPDIR/pr"
+	printf 'leanprover/lean4:v4.35.0\n' >"$WC/lean-toolchain"
+	H=$(ex_commit "$WC" "bump the toolchain")
+	push_to refs/pull/7/head "$H"
 	context MEMBER synchronize
 	replay
 	[ "$status" -eq 1 ]
