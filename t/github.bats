@@ -6,6 +6,7 @@
 # standing in for GitHub, end with report.md in the job summary, stop at
 # the plan for a pull request that selects nothing, and name a cache miss.
 load helpers
+load lib/origin
 # shellcheck source=../contrib/example/example.bash
 . "$BATS_TEST_DIRNAME/../contrib/example/example.bash"
 
@@ -298,22 +299,7 @@ setup_file() {
 # runner folder of its own.
 replay_template() {
 	local f=$BATS_FILE_TMPDIR/replay src=$BATS_TEST_DIRNAME/..
-	local ex=$f/example
-	mkdir -p "$f"
-	bash "$src/contrib/example/make-example.sh" "$ex" "$SC_FIXTURE/toolchain" >/dev/null
-	# shellcheck disable=SC1091
-	. "$ex/revs"
-	local r=$ex/repo
-	mkdir -p "$r/tools/sphereceti"
-	(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$r/tools/sphereceti")
-	printf '\ttooling = tools/sphereceti\n' >"$f/tooling"
-	sed -i "/^\\[profile\\]/r $f/tooling" "$r/.sphereceti"
-	B=$(ex_commit "$r" "vendor sphereceti")
-	git clone -q --bare "$r" "$f/origin.git"
-	git -C "$f/origin.git" update-ref refs/pull/7/head "$H"
-	KEY=sphereceti-deps-v2-Linux-$(git -C "$r" rev-parse "$B:lean-toolchain")-$(git -C "$r" rev-parse "$B:lake-manifest.json")
-	mkdir -p "$f/cache-store/$KEY/packages"
-	cp -a "$ex/deps/tinylib" "$f/cache-store/$KEY/packages/"
+	github_origin "$src" "$f" "$SC_FIXTURE/toolchain"
 	local run=$f/runner
 	mkdir -p "$run"
 	/usr/bin/python3 - "$src/contrib/github/profile.yml" "$run" <<'PY'

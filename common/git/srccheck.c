@@ -81,6 +81,15 @@ static int mismatch(struct strbuf *why, const char *what)
 	return 0;
 }
 
+int sc_data_is_blob(const void *data, size_t len, const char *oid)
+{
+	unsigned char raw[32];
+	char hex[65];
+	size_t n = sc_gitobj_id(strlen(oid) == 40 ? SC_HASH_SHA1 : SC_HASH_SHA256, "blob", data, len, raw);
+	sc_hex(raw, n, hex);
+	return strcmp(hex, oid) == 0;
+}
+
 int sc_source_is_blob(const char *tree, const char *path, const char *oid, struct strbuf *why)
 {
 	size_t hexsz = strlen(oid);
@@ -105,15 +114,8 @@ int sc_source_is_blob(const char *tree, const char *path, const char *oid, struc
 	else if (read_bounded(fd, (size_t)st.st_size, &data) < 0)
 		bad = "it cannot be read whole";
 	close(fd);
-	if (!bad) {
-		unsigned char raw[32];
-		char hex[65];
-		size_t n = sc_gitobj_id(hexsz == 40 ? SC_HASH_SHA1 : SC_HASH_SHA256, "blob", data.buf,
-		                        data.len, raw);
-		sc_hex(raw, n, hex);
-		if (strcmp(hex, oid) != 0)
-			bad = "content differs";
-	}
+	if (!bad && !sc_data_is_blob(data.buf, data.len, oid))
+		bad = "content differs";
 	sb_release(&data);
 	return bad ? mismatch(why, bad) : 1;
 }

@@ -6,6 +6,7 @@
  * the tree without following any link (a planted link cannot redirect
  * us), non-blocking (a planted FIFO cannot stall us), regular files only,
  * size bounded, and hashed as git hashes a blob. */
+#include <stddef.h>
 #include "util/strbuf.h"
 
 #define SC_SRCCHECK_MAX (64u << 20)
@@ -14,5 +15,9 @@
  * 0 when it is not, with why it is not in why ("content differs", "not a
  * regular file", ...). */
 int sc_source_is_blob(const char *tree, const char *path, const char *oid, struct strbuf *why);
+
+/* 1 when DATA (LEN bytes) hashes as Git hashes a blob to OID (40 hex:
+ * SHA-1, 64: SHA-256), else 0. */
+int sc_data_is_blob(const void *data, size_t len, const char *oid);
 
 #endif

@@ -42,6 +42,15 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+/* Is V[K] the first of its name in V (a header may import a module twice)? */
+static int first_time(const struct sc_argv *v, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (strcmp(v->v[j], v->v[k]) == 0)
+			return 0;
+	return 1;
+}
+
 /* The changed module of the plan named NAME, modified or added; else NULL. */
 static const struct sc_plan_file *changed(const struct sc_plan *p, const char *name)
 {
@@ -99,14 +108,9 @@ static void append(struct sc_plan *p, const struct module *q)
 	f->base_blob = xstrdup(q->blob);
 	f->head_blob = xstrdup(q->blob);
 	f->imports = xcalloc(q->n_changed, sizeof *f->imports);
-	for (size_t k = 0; k < q->imports.n; k++) {
-		const char *name = q->imports.v[k];
-		int again = 0;
-		for (size_t j = 0; j < f->n_imports && !again; j++)
-			again = strcmp(f->imports[j], name) == 0;
-		if (!again && changed(p, name))
-			f->imports[f->n_imports++] = xstrdup(name);
-	}
+	for (size_t k = 0; k < q->imports.n; k++)
+		if (first_time(&q->imports, k) && changed(p, q->imports.v[k]))
+			f->imports[f->n_imports++] = xstrdup(q->imports.v[k]);
 }
 
 void sc_select_importers(struct sc_catfile *c, const struct sc_git *g, const char *head_tree,
@@ -130,10 +134,7 @@ void sc_select_importers(struct sc_catfile *c, const struct sc_git *g, const cha
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; m[i].readable && k < m[i].imports.n; k++) {
 			struct module *to = find(m, n, m[i].imports.v[k]);
-			int again = 0;
-			for (size_t j = 0; j < k && !again; j++)
-				again = strcmp(m[i].imports.v[j], m[i].imports.v[k]) == 0;
-			if (to && !again)
+			if (to && first_time(&m[i].imports, k))
 				to->importers++;
 		}
 	struct module **q = xcalloc(n ? n : 1, sizeof *q);
@@ -141,12 +142,8 @@ void sc_select_importers(struct sc_catfile *c, const struct sc_git *g, const cha
 	for (size_t i = 0; i < n; i++) {
 		if (!m[i].readable || sc_plan_find(p, m[i].name))
 			continue; /* changed (or removed at the head): not an importer */
-		for (size_t k = 0; k < m[i].imports.n; k++) {
-			int again = 0;
-			for (size_t j = 0; j < k && !again; j++)
-				again = strcmp(m[i].imports.v[j], m[i].imports.v[k]) == 0;
-			m[i].n_changed += !again && changed(p, m[i].imports.v[k]);
-		}
+		for (size_t k = 0; k < m[i].imports.n; k++)
+			m[i].n_changed += first_time(&m[i].imports, k) && changed(p, m[i].imports.v[k]);
 		if (m[i].n_changed)
 			q[nq++] = &m[i];
 	}

@@ -132,6 +132,8 @@ static void edge(struct graph *g, size_t u, const char *mod, int depth)
 	if (g->nodes[v].state == 0)
 		walk(g, v, depth + 1);
 	g->nodes[u].cone |= g->nodes[v].cone | selected_bit(g, mod);
+	/* a cone that cannot be read is unread all the way up: every selected
+	 * module above it is refused, never ordered by a guess */
 	if (g->nodes[v].bad && !g->nodes[u].bad)
 		g->nodes[u].bad = xstrdup(g->nodes[v].bad);
 }
@@ -196,15 +198,6 @@ void sc_order_side(const struct sc_plan *p, const char *tree, enum sc_side side,
 	for (size_t i = 0; i < nf; i++)
 		if (o->layer[i] + 1 > o->n_layers)
 			o->n_layers = o->layer[i] + 1;
-	/* a selected module whose cone holds one that could not be read waits
-	 * for nothing it can name: it goes unread too */
-	for (size_t i = 0; i < nf; i++)
-		for (size_t j = 0; j < nf && j < 64 && !o->unreadable[i]; j++)
-			if ((cone[i] & ((uint64_t)1 << j)) && o->unreadable[j]) {
-				o->unreadable[i] = xasprintf("it imports %s, whose imports cannot be read",
-				                             p->files[j].module);
-				o->layer[i] = -1;
-			}
 	for (size_t i = 0; i < g.n; i++) {
 		free(g.nodes[i].name);
 		free(g.nodes[i].bad);

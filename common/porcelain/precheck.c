@@ -83,12 +83,12 @@ void sc_run_check_host(struct sc_run *r)
 		       r->o.workspace);
 	check_workspace_apart(r);
 	char *parent = sc_workspace_parent(r->o.workspace);
-	long long free_b = sc_workspace_free(parent);
-	if (free_b >= 0 && (unsigned long long)free_b < SC_WORKSPACE_MIN_FREE)
+	long long free_b, free_i;
+	int asked = sc_workspace_room(parent, &free_b, &free_i) == 0;
+	if (asked && (unsigned long long)free_b < SC_WORKSPACE_MIN_FREE)
 		sc_die("only %lld MiB free where the workspace goes; profile-run needs at least %llu MiB (%s)",
 		       free_b >> 20, SC_WORKSPACE_MIN_FREE >> 20, parent);
-	long long free_i = sc_workspace_free_inodes(parent);
-	if (free_i >= 0 && free_i < SC_WORKSPACE_MIN_INODES)
+	if (asked && free_i < SC_WORKSPACE_MIN_INODES)
 		sc_die("only %lld inodes free where the workspace goes; profile-run needs at least %lld (%s)",
 		       free_i, SC_WORKSPACE_MIN_INODES, parent);
 	free(parent);

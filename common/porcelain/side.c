@@ -37,8 +37,6 @@ struct step {
  * "<side>:@prebuild", recorded once the last layer is built; the first
  * failure, when one fails, is that sample instead. */
 struct prebuilt {
-	int side;
-	int ran;           /* layers run */
 	double used;       /* wall seconds of the prebuild timeout spent */
 	struct sc_sample sum;
 	int have;          /* sum holds a sample */
@@ -111,7 +109,7 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 	struct sc_order order;
 	sc_order_side(&r->plan, tree, side, &order);
 	free(tree);
-	struct prebuilt pb = {.side = side};
+	struct prebuilt pb = {0};
 	for (int layer = 0; layer < order.n_layers || (layer == 0 && !order.n_layers); layer++) {
 		int built = prebuild(r, side, &order, layer, &pb);
 		double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
@@ -200,18 +198,17 @@ static void preflight(struct sc_run *r, int side)
 	step_release(&st);
 }
 
-/* The prebuild's targets for SIDE (every side when SIDE is -1), "+A.B:deps"
- * each, pushed onto CMD; returns how many. */
-static size_t push_targets(const struct sc_run *r, int side, struct sc_argv *cmd)
+/* The "+A.B:deps" targets of one prebuild layer (porcelain/order.h), or
+ * with O NULL of every file of the plan, pushed onto CMD; returns how many. */
+static size_t push_targets(const struct sc_run *r, const struct sc_order *o, int layer,
+                           struct sc_argv *cmd)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < r->plan.n_files; i++) {
-		const struct sc_plan_file *f = &r->plan.files[i];
-		if (side < 0 || sc_change_on_side(f->change, side)) {
-			sc_argv_push_owned(cmd, xasprintf("+%s:deps", f->module));
+	for (size_t i = 0; i < r->plan.n_files; i++)
+		if (!o || o->layer[i] == layer) {
+			sc_argv_push_owned(cmd, xasprintf("+%s:deps", r->plan.files[i].module));
 			n++;
 		}
-	}
 	return n;
 }
 
@@ -235,7 +232,7 @@ static void check_targets_known(struct sc_run *r, int side)
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
 	sc_argv_push(&cmd, "--no-build");
-	push_targets(r, -1, &cmd);
+	push_targets(r, NULL, 0, &cmd);
 	const char *name = "lake-targets";
 	char *log = r->o.keep_logs ? sc_run_log_path(r, side, name)
 	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
@@ -401,25 +398,23 @@ static void prebuild_take(struct prebuilt *pb, struct sc_sample *s)
 	sc_sample_free(s);
 }
 
+/* The side's prebuild sample is the error REASON (a layer that never ran
+ * to its counters), unless an earlier layer failed first. */
+static void prebuild_error(struct sc_run *r, int side, struct prebuilt *pb, const char *reason,
+                           const char *detail)
+{
+	struct sc_sample s;
+	bind(r, side, SC_PREBUILD_ID, &s);
+	sc_sample_unmeasured(&s, reason, detail);
+	prebuild_take(pb, &s);
+}
+
 static void prebuild_record(struct sc_run *r, struct prebuilt *pb)
 {
 	if (pb->have) {
 		record(r, &pb->sum);
 		sc_sample_free(&pb->sum);
 	}
-}
-
-/* The modules of one layer: "+A.B:deps" each, appended to CMD. */
-static size_t push_layer(const struct sc_run *r, const struct sc_order *o, int layer,
-                         struct sc_argv *cmd)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->plan.n_files; i++)
-		if (o->layer[i] == layer) {
-			sc_argv_push_owned(cmd, xasprintf("+%s:deps", r->plan.files[i].module));
-			n++;
-		}
-	return n;
 }
 
 /* 1 built, 0 failed, -1 ran out of time.  `+Mod:deps` builds each selected
@@ -448,16 +443,13 @@ static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int la
 		           ? -1 : 0;
 	double budget = r->o.prebuild_timeout - pb->used;
 	if (budget <= 0) {
-		struct sc_sample s;
-		bind(r, side, SC_PREBUILD_ID, &s);
-		sc_sample_unmeasured(&s, "prebuild_timeout", "the prebuild's layers spent its time");
-		prebuild_take(pb, &s);
+		prebuild_error(r, side, pb, "prebuild_timeout", "the prebuild's layers spent its time");
 		return -1;
 	}
 	struct sc_argv cmd = SC_ARGV_INIT;
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
-	size_t nmod = push_layer(r, o, layer, &cmd);
+	size_t nmod = push_targets(r, o, layer, &cmd);
 	struct step st;
 	char *name = layer ? xasprintf("prebuild-%d", layer + 1) : xstrdup("prebuild");
 	double t0 = sc_monotonic_now();
@@ -470,29 +462,24 @@ static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int la
 		if (layer == 0) {
 			disk_full_sample(r, side, NULL);
 		} else {
-			struct sc_sample s;
-			bind(r, side, SC_PREBUILD_ID, &s);
-			sc_sample_unmeasured(&s, "disk_full", "a layer of the prebuild left the disk full");
-			prebuild_take(pb, &s);
+			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
 			progress(r, "%s prebuild, layer %d of %d: not run (disk_full)", sc_side_name(side),
 			         layer + 1, o->n_layers);
 		}
 	} else {
-		struct sc_sample s = {0};
 		if (out != SC_STEP_NOT_RUN) {
+			struct sc_sample s;
 			read_sample(r, side, SC_PREBUILD_ID, &st, &s);
+			prebuild_take(pb, &s);
 		} else {
-			bind(r, side, SC_PREBUILD_ID, &s);
-			sc_sample_unmeasured(&s, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");
+			prebuild_error(r, side, pb, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");
 		}
-		prebuild_take(pb, &s);
 		int late = out == SC_STEP_FAILED && timed_out(st.status_file);
 		prebuild_progress(r, side, name, layer, o->n_layers, nmod, out, late, wall);
 		built = out == SC_STEP_OK ? 1 : late ? -1 : 0;
 		if (built != 1)
 			snprintf(pb->failed, sizeof pb->failed, "%s", name);
 	}
-	pb->ran++;
 	free(name);
 	sc_argv_release(&cmd);
 	step_release(&st);
@@ -610,8 +597,9 @@ static int hit_full_disk(struct sc_run *r)
 {
 	if (r->disk_full)
 		return 1;
-	long long avail = sc_workspace_free(r->ws), inodes = sc_workspace_free_inodes(r->ws);
-	if ((avail < 0 || avail >= DISK_FULL_BELOW) && (inodes < 0 || inodes >= DISK_FULL_INODES_BELOW))
+	long long avail, inodes;
+	if (sc_workspace_room(r->ws, &avail, &inodes) < 0 ||
+	    (avail >= DISK_FULL_BELOW && inodes >= DISK_FULL_INODES_BELOW))
 		return 0;
 	sc_workspace_release(r->ws);
 	r->disk_full = 1;
@@ -756,8 +744,7 @@ static void unmeasured(struct sc_run *r, int side, const char *id, const char *r
 }
 
 /* The sample "<side>:<id>" from the step's status line and time file (it
- * ran: sc-sandbox-exec exited 0 or 1); recorded, and returned parsed in S.
- * Returns S->ok. */
+ * ran: sc-sandbox-exec exited 0 or 1), into S, not recorded. */
 static void read_sample(struct sc_run *r, int side, const char *id, const struct step *st,
                         struct sc_sample *s)
 {
@@ -769,6 +756,7 @@ static void read_sample(struct sc_run *r, int side, const char *id, const struct
 	sb_release(&line);
 }
 
+/* read_sample, then recorded.  Returns S->ok. */
 static int measured(struct sc_run *r, int side, const char *id, const struct step *st,
                     struct sc_sample *s)
 {

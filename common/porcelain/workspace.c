@@ -80,20 +80,14 @@ void sc_workspace_restrict(const char *ws, long gid)
 		sc_die_sys_errno("cannot set the workspace's owner and mode (%s)", ws);
 }
 
-long long sc_workspace_free(const char *dir)
+int sc_workspace_room(const char *dir, long long *bytes, long long *inodes)
 {
 	struct statvfs v;
 	if (statvfs(dir, &v) < 0)
 		return -1;
-	return (long long)v.f_bavail * (long long)v.f_frsize;
-}
-
-long long sc_workspace_free_inodes(const char *dir)
-{
-	struct statvfs v;
-	if (statvfs(dir, &v) < 0)
-		return -1;
-	return v.f_files == 0 ? LLONG_MAX : (long long)v.f_favail;
+	*bytes = (long long)v.f_bavail * (long long)v.f_frsize;
+	*inodes = v.f_files == 0 ? LLONG_MAX : (long long)v.f_favail;
+	return 0;
 }
 
 static char *reserve_dir(const char *ws) { return xasprintf("%s/.reserve", ws); }

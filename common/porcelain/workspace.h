@@ -35,11 +35,11 @@ void sc_workspace_restrict(const char *ws, long gid);
  * disk is full or the report is due. */
 #define SC_WORKSPACE_MIN_INODES 1024ll
 #define SC_WORKSPACE_RESERVE_INODES 64
-/* Bytes an unprivileged writer has free on DIR's file system, or -1. */
-long long sc_workspace_free(const char *dir);
-/* Inodes an unprivileged writer has free there, or -1; a file system
- * that counts none (f_files 0: btrfs, for one) has no limit: LLONG_MAX. */
-long long sc_workspace_free_inodes(const char *dir);
+/* The bytes and the inodes an unprivileged writer has free on DIR's file
+ * system (one statvfs); a file system that counts no inodes (f_files 0:
+ * btrfs, for one) has no limit there: LLONG_MAX.  Returns 0, or -1 when
+ * DIR's file system cannot be asked. */
+int sc_workspace_room(const char *dir, long long *bytes, long long *inodes);
 /* Allocate the reserve, bytes and inodes (dies, exit 3, when it cannot). */
 void sc_workspace_reserve(const char *ws);
 /* Give the reserve, bytes and inodes, back to the file system (later

@@ -1,6 +1,5 @@
 #include "sandbox/inputs.h"
 #include "git/git.h"
-#include "git/gittree.h"
 #include "git/srccheck.h"
 #include "util/json.h"
 #include "util/pathcheck.h"
@@ -187,11 +186,7 @@ static int tracked_files_clean(const char *dir, const char *ls, size_t len, stru
 		if (strcmp(mode, "120000") == 0) {
 			char *p = xasprintf("%s/%s", dir, path), target[PATH_MAX];
 			ssize_t n = readlink(p, target, sizeof target);
-			unsigned char raw[32];
-			char hex[65];
-			ok = n >= 0 && (sc_hex(raw, sc_gitobj_id(strlen(oid) == 40 ? SC_HASH_SHA1 : SC_HASH_SHA256,
-			                                         "blob", target, (size_t)n, raw), hex),
-			                strcmp(hex, oid) == 0);
+			ok = n >= 0 && sc_data_is_blob(target, (size_t)n, oid);
 			if (!ok)
 				sb_adds(&what, "link differs");
 			free(p);

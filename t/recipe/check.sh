@@ -42,27 +42,15 @@ trap cleanup EXIT
 s=$scratch/srv
 mkdir -p "$s/replay/standins" "$s/out/artifacts" "$s/cache-store"
 
-# GitHub: the example project with sphereceti vendored, as a bare repository.
-ex=$s/example
-bash "$src/contrib/example/make-example.sh" "$ex" "$build/fixture/toolchain" >/dev/null
+# GitHub: the example project with sphereceti vendored, as a bare
+# repository; a previous push saved this manifest's dependencies.
 # shellcheck source=contrib/example/example.bash disable=SC1091
 . "$src/contrib/example/example.bash"
-# shellcheck disable=SC1091
-. "$ex/revs"
-r=$ex/repo
-mkdir -p "$r/tools/sphereceti"
-(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$r/tools/sphereceti")
-printf '\ttooling = tools/sphereceti\n' >"$s/tooling"
-sed -i "/^\\[profile\\]/r $s/tooling" "$r/.sphereceti"
+# shellcheck source=t/lib/origin.bash disable=SC1091
+. "$src/t/lib/origin.bash"
 export GIT_AUTHOR_NAME=Demo GIT_AUTHOR_EMAIL=demo@example.invalid
 export GIT_COMMITTER_NAME=Demo GIT_COMMITTER_EMAIL=demo@example.invalid
-B=$(ex_commit "$r" "vendor sphereceti")
-git clone -q --bare "$r" "$s/origin.git"
-git -C "$s/origin.git" update-ref refs/pull/7/head "$H"
-# A previous push saved this manifest's dependencies.
-key=sphereceti-deps-v2-Linux-$(git -C "$r" rev-parse "$B:lean-toolchain")-$(git -C "$r" rev-parse "$B:lake-manifest.json")
-mkdir -p "$s/cache-store/$key/packages"
-cp -a "$ex/deps/tinylib" "$s/cache-store/$key/packages/"
+github_origin "$src" "$s" "$build/fixture/toolchain"
 
 # The workflows as JSON (the root has no python3-yaml), the replayer.
 for w in profile deps; do
