@@ -257,25 +257,27 @@ static void rev_label(struct strbuf *md, const struct sc_report *r, const char *
 }
 
 /* The title names the two measured revisions, linked to their comparison. */
+static void compare_link(struct strbuf *md, const struct sc_report *r, const char *from,
+                         const char *to)
+{
+	if (repo_slug(r))
+		sb_addf(md, "[`%.7s…%.7s`](%s/%s/compare/%s...%s)", from, to, r->env.server_url,
+		        repo_slug(r), from, to);
+	else
+		sb_addf(md, "`%.7s…%.7s`", from, to);
+}
+
 static void title(struct strbuf *md, const struct sc_report *r)
 {
 	const struct sc_plan *p = r->plan;
 	sb_adds(md, "# sphereceti profile: ");
 	if (p->merge_of) {
 		/* base_tip...merge_of on the site is the pull request's own diff. */
-		if (repo_slug(r))
-			sb_addf(md, "[`%.7s…%.7s`](%s/%s/compare/%s...%s)", p->base_tip, p->merge_of,
-			        r->env.server_url, repo_slug(r), p->base_tip, p->merge_of);
-		else
-			sb_addf(md, "`%.7s…%.7s`", p->base_tip, p->merge_of);
+		compare_link(md, r, p->base_tip, p->merge_of);
 		sb_adds(md, " (base tip … the merge of the pull request's head into it)\n\n");
 		return;
 	}
-	if (repo_slug(r))
-		sb_addf(md, "[`%.7s…%.7s`](%s/%s/compare/%s...%s)", p->merge_base, p->head,
-		        r->env.server_url, repo_slug(r), p->merge_base, p->head);
-	else
-		sb_addf(md, "`%.7s…%.7s`", p->merge_base, p->head);
+	compare_link(md, r, p->merge_base, p->head);
 	sb_adds(md, " (merge base … head)\n\n");
 }
 
