@@ -42,13 +42,7 @@ n=$(importers | grep -c '"change": "importer"')
 [ "$n" -eq 8 ] || { echo "bench: expected 8 importers, got $n" >&2; exit 1; }
 # shellcheck source=timing.bash
 . "$(dirname "$0")/timing.bash"
-a=() b=()
-for ((r = 0; r < REPS; r++)); do
-	a+=("$(per_run_us plain)")
-	b+=("$(per_run_us importers)")
-done
-am=$(printf '%s\n' "${a[@]}" | median)
-bm=$(printf '%s\n' "${b[@]}" | median)
+read -r am bm <<<"$(paired_medians plain importers)"
 awk -v a="$am" -v b="$bm" 'BEGIN {
 	printf "sc-plan --importers 8: %.2f ms   without: %.2f ms   ratio %.2fx (2,000 headers read)\n", b / 1000, a / 1000, b / a
 }'

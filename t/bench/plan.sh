@@ -57,13 +57,7 @@ n=$(plan | grep -c '"change"')
 # shellcheck source=timing.bash
 . "$(dirname "$0")/timing.bash"
 
-plan_us=() base_us=()
-for ((r = 0; r < REPS; r++)); do
-	base_us+=("$(per_run_us plumbing)")
-	plan_us+=("$(per_run_us plan)")
-done
-pm=$(printf '%s\n' "${plan_us[@]}" | median)
-bm=$(printf '%s\n' "${base_us[@]}" | median)
+read -r bm pm <<<"$(paired_medians plumbing plan)"
 # CPU (user + system, children included) per run: on a loaded host the wall
 # ratio tends towards this one, since overlapping start-ups no longer helps.
 cpu_ms() {

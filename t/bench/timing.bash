@@ -10,3 +10,14 @@ per_run_us() {
 }
 # median: the median of the numbers on stdin, one a line.
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# paired_medians BASELINE SUBJECT: "BASELINE_US SUBJECT_US", the medians of
+# $REPS rounds, each timing one then the other, so that load on a shared
+# host falls on both alike.
+paired_medians() {
+	local r a=() b=()
+	for ((r = 0; r < REPS; r++)); do
+		a+=("$(per_run_us "$1")")
+		b+=("$(per_run_us "$2")")
+	done
+	echo "$(printf '%s\n' "${a[@]}" | median) $(printf '%s\n' "${b[@]}" | median)"
+}
