@@ -2,12 +2,14 @@
  * program in the manner of s6-applyuidgid: change this process, exec the
  * rest.
  *
- *   sc-applyuidgid --uid UID --gid GID [--max-procs N] [--max-files N] [--keep-fd FD]...
- *                  -- PROG ARG...
+ *   sc-applyuidgid --uid UID --gid GID [--max-procs N] [--max-files N]
+ *                  [--tmpfs-size BYTES --tmpfs-inodes N] [--keep-fd FD]... -- PROG ARG...
  *
  * In order: close every descriptor but 0-2 and each --keep-fd (GNU time's
  * -o file among them, through which a candidate once forged its own
  * counters; the report pipe and the seccomp filter bwrap reads are kept),
+ * make the sandbox's /tmp and /dev/shm (two tmpfs bounded in bytes and
+ * inodes, in a mount namespace of this chain's own; bwrap binds them),
  * drop to UID:GID with no supplementary group when root (and check that
  * root cannot be regained), bound that user's processes (RLIMIT_NPROC,
  * which the user namespace bwrap makes inherits as its ceiling), bound
@@ -27,25 +29,87 @@
 #include <linux/keyctl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "util/decimal.h"
 #include "util/die.h"
 #include "util/fdkeep.h"
+#include "sandbox/sandbox_args.h"
 #include "version.h"
 
 #define USAGE \
-	"usage: sc-applyuidgid --uid UID --gid GID [--max-procs N] [--max-files N] [--keep-fd FD]... " \
-	"-- PROG ARG..."
+	"usage: sc-applyuidgid --uid UID --gid GID [--max-procs N] [--max-files N] " \
+	"[--tmpfs-size BYTES --tmpfs-inodes N] [--keep-fd FD]... -- PROG ARG..."
 #define KEEP_MAX 8
 
 struct step {
-	unsigned uid, gid, max_procs, max_files;
+	unsigned uid, gid, max_procs, max_files, tmpfs_inodes;
+	unsigned long long tmpfs_size;
 	int keep[KEEP_MAX], nkeep;
 	char **prog;
 };
+
+/* Write TEXT to the /proc/self file NAME (a user namespace's id maps). */
+static void write_proc(const char *name, const char *text)
+{
+	int fd = open(name, O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(text);
+	if (fd < 0 || write(fd, text, n) != (ssize_t)n)
+		sc_die_sys_errno("cannot set up the scratch user namespace (%s)", name);
+	if (close(fd) < 0)
+		sc_die_sys_errno("cannot set up the scratch user namespace (%s)", name);
+}
+
+static void mount_tmpfs(const char *where, const char *opts)
+{
+	if (mount("tmpfs", where, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+		sc_die_sys_errno("cannot mount the sandbox's scratch tmpfs (%s)", where);
+}
+
+/* The sandbox's /tmp and /dev/shm: bwrap's --tmpfs bounds bytes but not
+ * inodes, and six million empty files use no block yet pin gigabytes of
+ * host memory charged to no process.  So they are made here, each bounded
+ * in both, in a mount namespace of the chain's own (the host never sees
+ * them), over SC_SANDBOX_SCRATCH; bwrap binds them.  A root operator has
+ * the right already; any other gets it in a user namespace that maps only
+ * its own uid and gid, inside which bwrap then makes its own.
+ * Documentation/threat-model.txt "Kernel-wide pools". */
+static void scratch(const struct step *st)
+{
+	char opts[96];
+	if (geteuid() == 0) {
+		if (unshare(CLONE_NEWNS) < 0)
+			sc_die_sys_errno("cannot make the sandbox's scratch mount namespace (unshare)");
+	} else {
+		uid_t uid = geteuid();
+		gid_t gid = getegid();
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+			sc_die_sys_errno("cannot make the sandbox's scratch namespaces (unshare)");
+		write_proc("/proc/self/setgroups", "deny");
+		snprintf(opts, sizeof opts, "%u %u 1", (unsigned)uid, (unsigned)uid);
+		write_proc("/proc/self/uid_map", opts);
+		snprintf(opts, sizeof opts, "%u %u 1", (unsigned)gid, (unsigned)gid);
+		write_proc("/proc/self/gid_map", opts);
+	}
+	/* nothing mounted here may reach the host's namespace */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		sc_die_sys_errno("cannot make the scratch mount namespace private (/)");
+	mount_tmpfs(SC_SANDBOX_SCRATCH, "size=16k,nr_inodes=16,mode=0755");
+	snprintf(opts, sizeof opts, "size=%llu,nr_inodes=%u,mode=1777", st->tmpfs_size, st->tmpfs_inodes);
+	const char *dirs[] = {SC_SANDBOX_SCRATCH_TMP, SC_SANDBOX_SCRATCH_SHM};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		if (mkdir(dirs[i], 0755) < 0)
+			sc_die_sys_errno("cannot make the sandbox's scratch folder (%s)", dirs[i]);
+		mount_tmpfs(dirs[i], opts);
+	}
+}
 
 static void drop_to(unsigned uid, unsigned gid)
 {
@@ -126,7 +190,8 @@ static void parse(int argc, char **argv, struct step *st)
 	for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(o, "--uid") && strcmp(o, "--gid") && strcmp(o, "--max-procs") &&
-		    strcmp(o, "--max-files") && strcmp(o, "--keep-fd"))
+		    strcmp(o, "--max-files") && strcmp(o, "--tmpfs-size") && strcmp(o, "--tmpfs-inodes") &&
+		    strcmp(o, "--keep-fd"))
 			sc_die("unknown option; " USAGE " (%s)", o);
 		if (!v)
 			sc_die("%s wants a value (argv)", o);
@@ -138,9 +203,16 @@ static void parse(int argc, char **argv, struct step *st)
 			sc_die("--max-procs wants a positive number (%s)", v);
 		else if (strcmp(o, "--max-files") == 0 && sc_decimal_uint(v, 3, 0xfffffffeu, &st->max_files) < 0)
 			sc_die("--max-files wants a number, 3 or more (%s)", v);
+		else if (strcmp(o, "--tmpfs-size") == 0 &&
+		         sc_decimal(v, strlen(v), 1u << 20, 1ull << 40, &st->tmpfs_size) < 0)
+			sc_die("--tmpfs-size wants bytes from 1048576 to 2^40 (%s)", v);
+		else if (strcmp(o, "--tmpfs-inodes") == 0 && sc_decimal_uint(v, 64, 0xfffffffeu, &st->tmpfs_inodes) < 0)
+			sc_die("--tmpfs-inodes wants a number, 64 or more (%s)", v);
 		else if (strcmp(o, "--keep-fd") == 0)
 			add_keep(st, v);
 	}
+	if (!st->tmpfs_size != !st->tmpfs_inodes)
+		sc_die("--tmpfs-size and --tmpfs-inodes go together; " USAGE " (argv)");
 	if (!st->uid || !st->gid)
 		sc_die("--uid and --gid are required; " USAGE " (argv)");
 	if (i >= argc || i + 1 >= argc)
@@ -164,6 +236,8 @@ int main(int argc, char **argv)
 	parse(argc, argv, &st);
 	if (sc_close_all_but(st.keep, st.nkeep) < 0)
 		sc_die_sys_errno("cannot close inherited descriptors (close_range)");
+	if (st.tmpfs_size)
+		scratch(&st);
 	drop_to(st.uid, st.gid);
 	struct rlimit nproc = {st.max_procs, st.max_procs};
 	if (st.max_procs && setrlimit(RLIMIT_NPROC, &nproc) < 0)

@@ -333,6 +333,34 @@ EOF
 	grep -qx 'tmpfs /dev/shm size=2048k' "$W/log"
 }
 
+@test "attack: inodes in /tmp and /dev/shm: empty files stop at the inode bound (ENOSPC) with bytes to spare" {
+	cat > "$T/candidate.py" <<'EOF'
+import errno, os
+def files(d, n):
+    os.makedirs(d, exist_ok=True)
+    for i in range(n):
+        try:
+            os.close(os.open("%s/%d" % (d, i), os.O_CREAT | os.O_WRONLY, 0o600))
+        except OSError as e:
+            return "%s %s" % (errno.errorcode[e.errno], "few" if i <= 2048 else "many")
+    return "ok"
+print("/tmp", files("/tmp/f", 200000))
+print("/dev/shm", files("/dev/shm/f", 200000))
+for line in open("/proc/self/mountinfo"):
+    f = line.split()
+    sep = f.index("-")
+    if f[sep + 1] == "tmpfs" and "rw" in f[5].split(","):
+        n = [o for o in f[sep + 3].split(",") if o.startswith("nr_inodes=")]
+        print("tmpfs", f[4], n[0] if n else "unbounded")
+EOF
+	sbx_log --tmp-size 2M -- /usr/bin/python3 /project/candidate.py
+	[ "$status" -eq 0 ]
+	grep -qx '/tmp ENOSPC few' "$W/log"
+	grep -qx '/dev/shm ENOSPC few' "$W/log"
+	grep -qx 'tmpfs /tmp nr_inodes=1024' "$W/log"
+	grep -qx 'tmpfs /dev/shm nr_inodes=1024' "$W/log"
+}
+
 @test "a uid of the run's own: two concurrent runs get two uids of 61184-65519, no user's or group's" {
 	local t2=$W/tree2
 	mkdir -p "$t2/.lake/packages"

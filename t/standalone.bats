@@ -41,7 +41,25 @@ bad_calls() {
 		'--uid|1|--gid|1|--max-procs|0|--|/usr/bin/true' '--uid|1|--gid|1|--max-procs|-5|--|/usr/bin/true' \
 		'--uid|1|--gid|1|--keep-fd|2|--|/usr/bin/true' '--uid|1|--gid|1|--keep-fd|5x|--|/usr/bin/true' \
 		'--uid|1|--gid|1|--keep-fd|5|--keep-fd|5|--|/usr/bin/true' '--uid|1|--gid|1|--bogus|1|--|/usr/bin/true' \
-		'--host|65534|65534|5|--|/usr/bin/true' '-h|x' '--version|x'
+		'--host|65534|65534|5|--|/usr/bin/true' '-h|x' '--version|x' \
+		'--uid|1|--gid|1|--tmpfs-size|1048576|--|/usr/bin/true' \
+		'--uid|1|--gid|1|--tmpfs-inodes|1024|--|/usr/bin/true' \
+		'--uid|1|--gid|1|--tmpfs-size|1000|--tmpfs-inodes|1024|--|/usr/bin/true' \
+		'--uid|1|--gid|1|--tmpfs-size|1M|--tmpfs-inodes|1024|--|/usr/bin/true' \
+		'--uid|1|--gid|1|--tmpfs-size|1048576|--tmpfs-inodes|8|--|/usr/bin/true'
+}
+
+@test "sc-applyuidgid's bounded tmpfs stay in the chain's own mount namespace, even under a shared /" {
+	[ "$(id -u)" -eq 0 ] || skip "needs a root operator to make a shared mount namespace"
+	# the inner command reads its own view; the outer shell, a peer of the
+	# one sc-applyuidgid copied, reads its view after the chain has gone
+	run --separate-stderr unshare --mount --propagation unchanged /usr/bin/bash -c '
+		mount --make-rshared / || exit 9
+		"$1" --uid 65534 --gid 65534 --tmpfs-size 1048576 --tmpfs-inodes 64 -- \
+			/usr/bin/grep -c " /sys/tmp .*nr_inodes=64" /proc/self/mountinfo || exit 8
+		/usr/bin/grep -c " /sys/tmp " /proc/self/mountinfo' _ "$SC_BIN/sc-applyuidgid"
+	[ "$status" -eq 1 ]
+	[ "$output" = $'1\n0' ]
 }
 
 @test "sc-applyuidgid keeps only 0-2 and each --keep-fd, then runs the program as the user" {

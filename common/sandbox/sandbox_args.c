@@ -122,6 +122,11 @@ static void host_step(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push_owned(a, xasprintf("%u", sb->gid));
 	sc_argv_push(a, "--max-procs");
 	sc_argv_push_owned(a, xasprintf("%u", sb->max_procs ? sb->max_procs : SC_SANDBOX_MAX_PROCS_DEFAULT));
+	unsigned long long tmp = sb->tmp_size ? sb->tmp_size : SC_SANDBOX_TMP_DEFAULT;
+	sc_argv_push(a, "--tmpfs-size");
+	sc_argv_push_owned(a, xasprintf("%llu", tmp));
+	sc_argv_push(a, "--tmpfs-inodes");
+	sc_argv_push_owned(a, xasprintf("%u", sc_sandbox_tmp_inodes(tmp)));
 	if (sb->max_files) {
 		sc_argv_push(a, "--max-files");
 		sc_argv_push_owned(a, xasprintf("%u", sb->max_files));
@@ -141,19 +146,15 @@ static void remount_ro(struct sc_argv *a, const char *path)
 	sc_argv_push(a, path);
 }
 
-/* Every tmpfs the candidate can write is bounded by --tmp-size: /tmp and
- * /dev/shm get their own (1777: the sandbox user writes there); /dev and
- * bwrap's root, sized at half the host's RAM, are remounted read-only (this
- * one after /dev/shm is mounted in it, / after the last mount point is made
- * there).  tmpfs pages are charged to no process. */
-static void bounded_tmpfs(const struct sc_sandbox *sb, struct sc_argv *a, const char *path)
+/* Every tmpfs the candidate can write is bounded by --tmp-size, in bytes
+ * and in inodes: /tmp and /dev/shm are the host step's (bwrap's --tmpfs
+ * bounds no inode), bound from SC_SANDBOX_SCRATCH; /dev and bwrap's root,
+ * sized at half the host's RAM, are remounted read-only (this one after
+ * /dev/shm is mounted in it, / after the last mount point is made there).
+ * tmpfs pages and inodes are charged to no process. */
+static void bounded_tmpfs(struct sc_argv *a, const char *scratch, const char *path)
 {
-	sc_argv_push(a, "--perms");
-	sc_argv_push(a, "1777");
-	sc_argv_push(a, "--size");
-	sc_argv_push_owned(a, xasprintf("%llu", sb->tmp_size ? sb->tmp_size : SC_SANDBOX_TMP_DEFAULT));
-	sc_argv_push(a, "--tmpfs");
-	sc_argv_push(a, path);
+	push3(a, "--bind", scratch, path);
 }
 
 /* The tree read-only, its .lake (the build folder) read-write on top, and
@@ -213,7 +214,7 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	proc_masks(a);
 	sc_argv_push(a, "--dev");
 	sc_argv_push(a, "/dev");
-	bounded_tmpfs(sb, a, "/dev/shm");
+	bounded_tmpfs(a, SC_SANDBOX_SCRATCH_SHM, "/dev/shm");
 	/* no pseudo-terminal: they are a kernel-wide pool (kernel.pty.max);
 	 * an empty, read-only /dev/pts leaves /dev/ptmx pointing at nothing */
 	sc_argv_push(a, "--perms");
@@ -225,7 +226,7 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	remount_ro(a, "/dev/pts");
 	remount_ro(a, "/dev");
 	/* private /tmp (lake lean writes its --setup file there) */
-	bounded_tmpfs(sb, a, "/tmp");
+	bounded_tmpfs(a, SC_SANDBOX_SCRATCH_TMP, "/tmp");
 	sc_argv_push(a, "--dir");
 	sc_argv_push(a, SC_SANDBOX_HOME);
 	push3(a, "--ro-bind", sb->toolchain, SC_SANDBOX_TOOLCHAIN);
@@ -356,6 +357,12 @@ unsigned sc_sandbox_max_files(unsigned long long file_max, unsigned max_procs)
 	if (n < SC_SANDBOX_MAX_FILES_FLOOR)
 		n = SC_SANDBOX_MAX_FILES_FLOOR;
 	return (unsigned)n;
+}
+
+unsigned sc_sandbox_tmp_inodes(unsigned long long bytes)
+{
+	unsigned long long n = bytes >> 14;
+	return n < 1024 ? 1024 : n > 0xfffffffeull ? 0xfffffffeu : (unsigned)n;
 }
 
 int sc_sandbox_max_procs(const char *s, unsigned *n)

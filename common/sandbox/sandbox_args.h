@@ -21,6 +21,12 @@
 #define SC_SANDBOX_OWN_CACHE "/tmp/lake-cache"
 /* The private /tmp lives in host RAM: bounded.  1 GiB by default. */
 #define SC_SANDBOX_TMP_DEFAULT (1ull << 30)
+/* Where the host step mounts the bounded /tmp and /dev/shm, in the chain's
+ * own mount namespace, for bwrap to bind: over the host's /sys, which bwrap
+ * never reads and no input can live under. */
+#define SC_SANDBOX_SCRATCH "/sys"
+#define SC_SANDBOX_SCRATCH_TMP SC_SANDBOX_SCRATCH "/tmp"
+#define SC_SANDBOX_SCRATCH_SHM SC_SANDBOX_SCRATCH "/shm"
 /* RLIMIT_NPROC of the sandbox user (--max-procs): counts threads too.  Above
  * what real Lake and Lean start on a big machine (about one Lean per core,
  * each with up to a worker thread per core: 4096 covers 60 cores), far below
@@ -71,6 +77,12 @@ int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct st
  * at least 1 MiB.  Returns 0, or -1 when s is not such a size. */
 int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes);
 
+/* The inodes of a bounded tmpfs of BYTES: one per 16 KiB, never fewer
+ * than 1024 (65536 for the default 1 GiB).  An empty file uses no block
+ * but about a KiB of host memory, charged to no process.
+ * Documentation/threat-model.txt "Kernel-wide pools". */
+unsigned sc_sandbox_tmp_inodes(unsigned long long bytes);
+
 /* --max-procs: a decimal count in [SC_SANDBOX_MAX_PROCS_MIN, 4194304].
  * Returns 0, or -1 when s is not such a count. */
 #define SC_SANDBOX_MAX_PROCS_MIN 8u
@@ -85,7 +97,8 @@ int sc_sandbox_max_procs(const char *s, unsigned *n);
 #define SC_SANDBOX_MAX_FILES_FLOOR 256u
 unsigned sc_sandbox_max_files(unsigned long long file_max, unsigned max_procs);
 
-/* Append "sc-applyuidgid --uid UID --gid GID --max-procs N --keep-fd FD --keep-fd FD --
+/* Append "sc-applyuidgid --uid UID --gid GID --max-procs N --tmpfs-size B --tmpfs-inodes N
+ * --keep-fd FD --keep-fd FD --
  * bwrap OPTIONS -- /sc-init FD" to a (the seccomp filter's --keep-fd and bwrap's --seccomp
  * only when sb->seccomp_fd > 2); the caller appends "[--keep-output] -- CMD ARG...". */
 void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a);

@@ -52,7 +52,8 @@ START_TEST(host_step_then_bwrap)
 {
 	build();
 	const char *const head[] = {"/opt/sc/sc-applyuidgid", "--uid", "65534", "--gid", "65533",
-	                            "--max-procs", "4096", "--keep-fd", "7", "--keep-fd", "9", "--",
+	                            "--max-procs", "4096", "--tmpfs-size", "1048576", "--tmpfs-inodes",
+	                            "1024", "--keep-fd", "7", "--keep-fd", "9", "--",
 	                            "/usr/bin/bwrap", NULL};
 	ck_assert_int_eq(find(head), 0);
 	HAS("--", "/sc-init", "7");
@@ -69,9 +70,11 @@ START_TEST(sealed_rules)
 {
 	build();
 	HAS("--seccomp", "9");
-	HAS("--perms", "1777", "--size", "1048576", "--tmpfs", "/dev/shm");
+	/* /tmp and /dev/shm are the host step's tmpfs, bounded in bytes and
+	 * inodes (bwrap's --tmpfs bounds no inode) */
+	HAS("--bind", "/sys/shm", "/dev/shm");
 	int dev = find((const char *const[]){"--dev", "/dev", NULL});
-	int shm = find((const char *const[]){"--tmpfs", "/dev/shm", NULL});
+	int shm = find((const char *const[]){"--bind", "/sys/shm", "/dev/shm", NULL});
 	int dev_ro = find((const char *const[]){"--remount-ro", "/dev", NULL});
 	int root_ro = find((const char *const[]){"--remount-ro", "/", NULL});
 	int last_bind = find((const char *const[]){"--ro-bind", "/opt/sc/sc-init", "/sc-init", NULL});
@@ -79,10 +82,13 @@ START_TEST(sealed_rules)
 	ck_assert_int_lt(dev, shm);
 	ck_assert_int_lt(shm, dev_ro);
 	ck_assert_int_lt(last_bind, root_ro);
-	/* no --tmpfs but the bounded ones and /proc's read-only masks */
+	/* no --tmpfs but /proc's read-only masks and the empty /dev/pts,
+	 * each remounted read-only right after */
 	for (int i = 0; a.v[i]; i++)
-		if (strcmp(a.v[i], "--tmpfs") == 0 && strncmp(a.v[i + 1], "/proc/", 6) != 0)
-			ck_assert_str_eq(a.v[i - 2], "--size");
+		if (strcmp(a.v[i], "--tmpfs") == 0) {
+			ck_assert_str_eq(a.v[i + 2], "--remount-ro");
+			ck_assert_str_eq(a.v[i + 3], a.v[i + 1]);
+		}
 }
 END_TEST
 
@@ -199,7 +205,7 @@ START_TEST(isolation_rules)
 	HAS("--setenv", "LAKE_ARTIFACT_CACHE", "false");
 	HAS("--setenv", "LAKE_RESTORE_ARTIFACTS", "false");
 	HAS("--setenv", "LAKE_CACHE_DIR", "/tmp/lake-cache");
-	HAS("--perms", "1777", "--size", "1048576", "--tmpfs", "/tmp");
+	HAS("--bind", "/sys/tmp", "/tmp");
 	HAS("--ro-bind", "/tc", "/toolchain");
 	HAS("--ro-bind", "/deps", "/project/.lake/packages");
 	/* the tree read-only, its .lake writable on top, the sealed configuration
@@ -263,6 +269,10 @@ START_TEST(sandbox_user_and_tmp_size)
 	const char *bad_size[] = {"", "0", "1K", "1048575", "12X", "G", "-1G", "1.5G", NULL};
 	for (const char **b = bad_size; *b; b++)
 		ck_assert_int_eq(sc_sandbox_tmp_size(*b, &bytes), -1);
+	/* inodes of a bounded tmpfs: one per 16 KiB, at least 1024 */
+	ck_assert_uint_eq(sc_sandbox_tmp_inodes(1u << 20), 1024);
+	ck_assert_uint_eq(sc_sandbox_tmp_inodes(1u << 30), 65536);
+	ck_assert_uint_eq(sc_sandbox_tmp_inodes(1ull << 60), 0xfffffffeu);
 }
 END_TEST
 
