@@ -65,6 +65,8 @@ repo_state() {
 # string operations: a dirname and a chmod per level, in every test, were a
 # tenth of the suite's process starts.
 sandbox_reach() {
+	# any other operator's sandbox runs as itself, and may not chmod /tmp
+	[ "$EUID" -eq 0 ] || return 0
 	local d dirs=()
 	for d in "$@"; do
 		[[ $d == /* ]] || d=$PWD/$d

@@ -100,25 +100,37 @@ static void take(struct sc_sample *s, const struct sc_timefile *tf, const struct
 	s->task_clock_s = st->task_clock_s;
 }
 
-int sc_sample_from_raw(struct sc_sample *s, const char *status, size_t len,
-                       const char *time_path)
+int sc_sample_status_check(struct sc_sample *s, const char *status, size_t len,
+                           struct sc_status *st)
 {
-	struct sc_status st;
+	memset(st, 0, sizeof *st);
+	return status_line(s, status, len, st);
+}
+
+int sc_sample_from_status(struct sc_sample *s, const struct sc_status *st, const char *time_path)
+{
 	struct sc_timefile tf;
 	struct strbuf tb = STRBUF_INIT, err = STRBUF_INIT;
 	const char *reason;
-	if (status_line(s, status, len, &st) < 0)
-		return 0;
 	if (sc_read_file(time_path, &tb, SC_RAW_INPUT_MAX) < 0)
 		fail(s, "missing_counters", "no readable time file: %s", strerror(errno));
 	else if (sc_timefile_parse(tb.buf, tb.len, &tf, &err) < 0)
 		fail(s, "invalid_counters", "%s", err.buf);
-	else if ((reason = sc_timefile_check_status(&tf, st.exit_code, st.signal, st.wall_s, &err)))
+	else if ((reason = sc_timefile_check_status(&tf, st->exit_code, st->signal, st->wall_s, &err)))
 		fail(s, reason, "%s", err.buf);
-	else if (check_hidden(s, &tf, &st) == 0)
-		take(s, &tf, &st);
+	else if (check_hidden(s, &tf, st) == 0)
+		take(s, &tf, st);
 	sb_release(&tb);
 	sb_release(&err);
 	return s->ok;
+}
+
+int sc_sample_from_raw(struct sc_sample *s, const char *status, size_t len,
+                       const char *time_path)
+{
+	struct sc_status st;
+	if (sc_sample_status_check(s, status, len, &st) < 0)
+		return 0;
+	return sc_sample_from_status(s, &st, time_path);
 }
 

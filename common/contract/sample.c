@@ -105,6 +105,15 @@ int sc_sample_side(const char *sample)
 	return sc_sample_prebuild_side(sample);
 }
 
+void sc_sample_bound(struct sc_sample *s)
+{
+	if (!s->detail)
+		return;
+	char *d = bounded_detail(s->detail);
+	free(s->detail);
+	s->detail = d;
+}
+
 void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out)
 {
 	yajl_gen g = sc_json_gen_new(0);

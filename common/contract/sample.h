@@ -67,6 +67,8 @@ int sc_seconds_to_ms(double s, long long *ms);
 /* Do rusage (user + sys) and the task clock of one run agree within the
  * tolerance above?  Whole milliseconds. */
 int sc_cpu_agrees(long long rusage_ms, long long clock_ms);
+/* S's detail cut as sc_sample_to_json writes it (SC_SAMPLE_DETAIL_MAX). */
+void sc_sample_bound(struct sc_sample *s);
 void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out);
 int sc_sample_from_json(const char *buf, size_t len, struct sc_sample *s, struct strbuf *err);
 void sc_sample_free(struct sc_sample *s);

@@ -27,9 +27,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* One sandboxed step's raw documents: WS/raw/<side>-<name>.time and .status. */
+/* One sandboxed step: its raw documents (WS/raw/<side>-<name>.time and
+ * .status, kept for inspection) and its status line, checked once as the
+ * contract checks it (contract/rawsample.h) and kept: STATUS when it
+ * passed, else VERDICT the error sample it makes. */
 struct step {
 	char *time_file, *status_file;
+	int status_ok;
+	struct sc_status status;
+	struct sc_sample verdict;
 };
 
 /* The side's prebuild, over its layers (porcelain/order.h): the counters
@@ -69,8 +75,8 @@ static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_f
 static int sandboxed(struct sc_run *r, int side, struct step *st, const char *name, double timeout,
                      const char *const *cmd, const char *log);
 static void step_release(struct step *st);
-static int timed_out(const char *status_file);
-static int exited_with(const char *status_file, int code);
+static int timed_out(const struct step *st);
+static int exited_with(const struct step *st, int code);
 static void unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
                        const char *detail);
 static int measured(struct sc_run *r, int side, const char *id, const struct step *st,
@@ -243,7 +249,7 @@ static void check_targets_known(struct sc_run *r, int side)
 		             "sandbox (%s)", r->ws);
 	struct strbuf out = STRBUF_INIT;
 	const struct sc_plan_file *f = NULL;
-	if (rc == 1 && exited_with(st.status_file, 1) &&
+	if (rc == 1 && exited_with(&st, 1) &&
 	    sc_read_file(log, &out, SC_SANDBOX_LOG_MAX + 4096) == 0)
 		f = sc_run_unknown_target(&r->plan, out.buf, out.len);
 	if (!r->o.keep_logs)
@@ -474,7 +480,7 @@ static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int la
 		} else {
 			prebuild_error(r, side, pb, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");
 		}
-		int late = out == SC_STEP_FAILED && timed_out(st.status_file);
+		int late = out == SC_STEP_FAILED && timed_out(&st);
 		prebuild_progress(r, side, name, layer, o->n_layers, nmod, out, late, wall);
 		built = out == SC_STEP_OK ? 1 : late ? -1 : 0;
 		if (built != 1)
@@ -665,6 +671,8 @@ static int sandboxed(struct sc_run *r, int side, struct step *st, const char *na
 		rc = 1; /* it ran: neither a machine failure nor counters to trust */
 	if (status.len && !r->disk_full)
 		sc_write_file_atomic_or_die(st->status_file, status.buf, status.len, "status line");
+	memset(&st->verdict, 0, sizeof st->verdict);
+	st->status_ok = sc_sample_status_check(&st->verdict, status.buf, status.len, &st->status) == 0;
 	sb_release(&status);
 	sc_argv_release(&a);
 	free(timeout_s);
@@ -675,31 +683,19 @@ static void step_release(struct step *st)
 {
 	free(st->time_file);
 	free(st->status_file);
-}
-
-/* The command's status line, read; 0 when there is none. */
-static int read_status(const char *status_file, struct sc_status *st)
-{
-	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
-	int ok = sc_read_file(status_file, &buf, 4096) == 0 &&
-	         sc_status_from_json(buf.buf, buf.len, st, &err) == 0;
-	sb_release(&buf);
-	sb_release(&err);
-	return ok;
+	sc_sample_free(&st->verdict);
 }
 
 /* 1 when the status line says the command ran out of time. */
-static int timed_out(const char *status_file)
+static int timed_out(const struct step *st)
 {
-	struct sc_status st = {0};
-	return read_status(status_file, &st) && st.timed_out;
+	return !st->status_ok && strcmp(st->verdict.error, "timeout") == 0;
 }
 
 /* 1 when the status line says the command exited with CODE. */
-static int exited_with(const char *status_file, int code)
+static int exited_with(const struct step *st, int code)
 {
-	struct sc_status st = {0};
-	return read_status(status_file, &st) && !st.timed_out && st.exit_code == code;
+	return st->status_ok && st->status.exit_code == code;
 }
 
 /* S bound to this run as the sample "<side>:<id>" (ID a file's, or
@@ -713,17 +709,14 @@ static void bind(const struct sc_run *r, int side, const char *id, struct sc_sam
 	s->sample = xasprintf("%s:%s", sc_side_name(side), id);
 }
 
-/* S recorded as the line sc-parse-time would print for it; S becomes that
- * line parsed back (its detail bounded).  Returns S->ok. */
+/* S recorded as the line sc-parse-time would print for it, its detail
+ * bounded first so that S is what the line says.  Returns S->ok. */
 static int record(struct sc_run *r, struct sc_sample *s)
 {
-	struct strbuf line = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
 	sc_run_stop_if_interrupted(r);
+	sc_sample_bound(s);
 	sc_sample_to_json(s, &line);
-	sc_sample_free(s);
-	if (sc_sample_from_json(line.buf, line.len, s, &err) < 0)
-		sc_die_sys("internal: a sample fails its own validation: %s", err.buf);
-	sb_release(&err);
 	sb_add(&r->samples, line.buf, line.len);
 	sb_release(&line);
 	if (!s->ok)
@@ -748,12 +741,11 @@ static void unmeasured(struct sc_run *r, int side, const char *id, const char *r
 static void read_sample(struct sc_run *r, int side, const char *id, const struct step *st,
                         struct sc_sample *s)
 {
-	struct strbuf line = STRBUF_INIT;
-	if (sc_read_file(st->status_file, &line, SC_RAW_INPUT_MAX) < 0)
-		sc_die_path_errno("cannot read the status line (%s)", st->status_file);
 	bind(r, side, id, s);
-	sc_sample_from_raw(s, line.buf, line.len, st->time_file);
-	sb_release(&line);
+	if (st->status_ok)
+		sc_sample_from_status(s, &st->status, st->time_file);
+	else
+		sc_sample_unmeasured(s, st->verdict.error, st->verdict.detail);
 }
 
 /* read_sample, then recorded.  Returns S->ok. */
