@@ -87,10 +87,11 @@ static struct sc_sandbox sandbox_of(char *bwrap)
 		sc_die("%s", err.buf);
 	sb_release(&err);
 	sb.own_uid = !user && geteuid() == 0;
-	if (tmp_size && sc_sandbox_tmp_size(tmp_size, &sb.tmp_size) < 0)
-		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (%s)", tmp_size);
-	if (max_procs && sc_sandbox_max_procs(max_procs, &sb.max_procs) < 0)
-		sc_die("--max-procs wants a count from %u to 4194304 (%s)", SC_SANDBOX_MAX_PROCS_MIN, max_procs);
+	struct strbuf why = STRBUF_INIT;
+	if (tmp_size && sc_sandbox_tmp_size(tmp_size, &sb.tmp_size, &why) < 0)
+		sc_die("--tmp-size %s (%s)", why.buf, tmp_size);
+	if (max_procs && sc_sandbox_max_procs(max_procs, &sb.max_procs, &why) < 0)
+		sc_die("--max-procs %s (%s)", why.buf, max_procs);
 	sb.max_files = sc_sandbox_host_max_files(sb.max_procs ? sb.max_procs : SC_SANDBOX_MAX_PROCS_DEFAULT);
 	return sb;
 }

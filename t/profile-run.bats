@@ -306,7 +306,7 @@ except Exception:
 	# It fails while the trees are written: the workspace exists by then,
 	# and the one line says so.
 	assert_error_line sc-profile-run
-	[[ "$stderr" == *"the sandbox self-test failed: "*"no-such-dir"* ]]
+	[[ "$stderr" == *"the sandbox self-test failed: sc-sandbox-exec: error: "*"no-such-dir"* ]]
 	[[ "$stderr" == *"the workspace stays: remove $WS to retry"* ]]
 	[ -e "$WS/INCOMPLETE" ]
 	[ ! -e "$WS/raw" ]

@@ -448,18 +448,18 @@ EOF
 	grep -q '"exit_code":0' "$W/status"
 }
 
-@test "--max-procs: bad values refused with one line, by sc-sandbox-exec and profile-run alike" {
+@test "--max-procs: bad values refused with one line, the same words from sc-sandbox-exec and profile-run" {
 	local v
 	for v in 0 7 x 4194305; do
 		run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
 			--time-file "$R/t.time" --timeout 60 --max-procs "$v" -- /usr/bin/true
 		[ "$status" -eq 2 ]
 		assert_error_line sc-sandbox-exec
-		[[ "$stderr" == *"--max-procs"* ]]
+		[[ "$stderr" == *"--max-procs wants a count from 8 to 4194304 ($v)" ]]
 		run --separate-stderr sphereceti profile-run --repo "$W" --tooling x --base x --head x \
 			--workspace "$W/ws" --toolchain "$TC" --dependencies "$D" --max-procs "$v"
 		[ "$status" -eq 2 ]
 		assert_error_line sc-profile-run
-		[[ "$stderr" == *"--max-procs"* ]]
+		[[ "$stderr" == *"--max-procs wants a count from 8 to 4194304 (--max-procs $v)" ]]
 	done
 }

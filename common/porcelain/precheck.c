@@ -94,7 +94,8 @@ void sc_run_check_host(struct sc_run *r)
 	free(parent);
 }
 
-void sc_run_read_manifest(const struct sc_run *r, struct sc_manifest *m)
+/* T's lake-manifest.json (the plan's blob), parsed; empty without one. */
+static void read_manifest(const struct sc_run *r, struct sc_manifest *m)
 {
 	memset(m, 0, sizeof *m);
 	const char *blob = r->plan.lake_blobs[SC_LAKE_MANIFEST];
@@ -134,13 +135,10 @@ void sc_run_finish_check(struct sc_run *r, struct sc_stage *s)
 	int rc = sc_stage_finish(s, &out);
 	sc_run_stop_if_interrupted(r);
 	if (rc != 0 && r->ws) {
-		/* One line still, ours, saying the workspace stays. */
-		static const char prefix[] = "sc-sandbox-exec: error: ";
-		const char *line = out.buf;
-		if (strncmp(line, prefix, sizeof prefix - 1) == 0)
-			line += sizeof prefix - 1;
+		/* One line still, ours, saying the workspace stays, with the
+		 * check's own line in it as it wrote it. */
 		sc_stage_die(rc, SC_EXIT_USAGE, "the sandbox self-test failed: %.*s",
-		             (int)strcspn(line, "\n"), line);
+		             (int)strcspn(out.buf, "\n"), out.buf);
 	}
 	if (rc != 0) {
 		fwrite(out.buf, 1, out.len, stderr);
@@ -196,22 +194,16 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 
 	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
 		sc_die("%s", err.buf);
-	struct sc_manifest m;
-	sc_run_read_manifest(r, &m);
-	if (sc_check_dependencies(r->o.deps, &m, &err) < 0)
+	read_manifest(r, &r->manifest);
+	if (sc_check_dependencies(r->o.deps, &r->manifest, &err) < 0)
 		sc_die("%s", err.buf);
-	sc_manifest_free(&m);
 	sb_release(&err);
 	sc_run_stop_if_interrupted(r);
 }
 
 int sc_run_preflight_diagnosis(const struct sc_run *r, struct strbuf *why)
 {
-	struct sc_manifest m;
-	sc_run_read_manifest(r, &m);
-	int found = sc_dependency_config_problem(r->o.deps, &m, r->tc.version_line, why);
-	sc_manifest_free(&m);
-	return found;
+	return sc_dependency_config_problem(r->o.deps, &r->manifest, r->tc.version_line, why);
 }
 
 /* CLI/Error.lean CliError.toString: unknownModule is "unknown module `A.B`",

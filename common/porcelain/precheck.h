@@ -11,9 +11,6 @@
  * and, resolved through its parent, lies in or around neither. */
 void sc_run_check_host(struct sc_run *r);
 
-/* T's lake-manifest.json (the plan's blob), parsed; empty without one. */
-struct sc_manifest;
-void sc_run_read_manifest(const struct sc_run *r, struct sc_manifest *m);
 
 /* 3. What needs the plan: the sandbox user reaches what bwrap mounts, the
  * bubblewrap pin, the toolchain, the dependencies.  The sandbox self-test

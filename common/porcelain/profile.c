@@ -64,13 +64,11 @@ static void check_options(struct sc_profile_request *rq)
 		sc_die("%s", err.buf);
 	links(o, &err);
 	unsigned long long bytes;
-	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes) < 0)
-		sc_die("--tmp-size wants bytes (K, M, G suffixes allowed), at least 1M (--tmp-size %s)",
-		       o->tmp_size);
+	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes, &err) < 0)
+		sc_die("--tmp-size %s (--tmp-size %s)", err.buf, o->tmp_size);
 	unsigned n;
-	if (o->max_procs && sc_sandbox_max_procs(o->max_procs, &n) < 0)
-		sc_die("--max-procs wants a count from %u to 4194304 (--max-procs %s)", SC_SANDBOX_MAX_PROCS_MIN,
-		       o->max_procs);
+	if (o->max_procs && sc_sandbox_max_procs(o->max_procs, &n, &err) < 0)
+		sc_die("--max-procs %s (--max-procs %s)", err.buf, o->max_procs);
 	sb_release(&err);
 }
 
@@ -233,6 +231,7 @@ static void run_release(struct sc_run *r)
 {
 	sc_plan_free(&r->plan);
 	sc_toolchain_info_free(&r->tc);
+	sc_manifest_free(&r->manifest);
 	sb_release(&r->samples);
 	sb_release(&r->plan_json);
 	sc_argv_release(&r->sealed[0]);

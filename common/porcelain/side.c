@@ -332,11 +332,8 @@ static void check_dep_build(struct sc_run *r, int side, const struct sc_manifest
  * both sides: checked once. */
 static void check_dep_builds(struct sc_run *r, int side)
 {
-	struct sc_manifest m;
-	sc_run_read_manifest(r, &m);
-	for (size_t i = 0; i < m.n; i++)
-		check_dep_build(r, side, &m.pkgs[i]);
-	sc_manifest_free(&m);
+	for (size_t i = 0; i < r->manifest.n; i++)
+		check_dep_build(r, side, &r->manifest.pkgs[i]);
 	r->deps_checked = 1;
 }
 

@@ -6,6 +6,7 @@
  * profile.c sequences the phases; precheck.c and side.c hold them. */
 #include "contract/plan.h"
 #include "contract/sample.h"
+#include "plan/manifest.h"
 #include "sandbox/inputs.h"
 #include "util/argv.h"
 #include "util/strbuf.h"
@@ -38,6 +39,7 @@ struct sc_run {
 	char digest[65];
 	char run_id[SC_RUN_ID_HEXSZ + 1];
 	struct sc_toolchain_info tc;
+	struct sc_manifest manifest; /* T's lake-manifest.json, read once (precheck.c) */
 	struct strbuf samples; /* samples.jsonl so far */
 	struct sc_argv sealed[2]; /* per side: paths below .lake read-only after the preflight */
 	int step, steps;

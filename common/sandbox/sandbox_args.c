@@ -334,7 +334,7 @@ int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct st
 	return rc;
 }
 
-int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes)
+int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes, struct strbuf *why)
 {
 	size_t n = strlen(s);
 	unsigned long long mult = 1;
@@ -343,8 +343,10 @@ int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes)
 		n--;
 	}
 	unsigned v;
-	if (parse_count(s, n, &v) < 0 || (unsigned long long)v * mult < (1ull << 20))
+	if (parse_count(s, n, &v) < 0 || (unsigned long long)v * mult < (1ull << 20)) {
+		sb_adds(why, "wants bytes (K, M, G suffixes allowed), at least 1M");
 		return -1;
+	}
 	*bytes = (unsigned long long)v * mult;
 	return 0;
 }
@@ -365,11 +367,13 @@ unsigned sc_sandbox_tmp_inodes(unsigned long long bytes)
 	return n < 1024 ? 1024 : n > 0xfffffffeull ? 0xfffffffeu : (unsigned)n;
 }
 
-int sc_sandbox_max_procs(const char *s, unsigned *n)
+int sc_sandbox_max_procs(const char *s, unsigned *n, struct strbuf *why)
 {
 	unsigned v;
-	if (parse_count(s, strlen(s), &v) < 0 || v < SC_SANDBOX_MAX_PROCS_MIN || v > (1u << 22))
+	if (parse_count(s, strlen(s), &v) < 0 || v < SC_SANDBOX_MAX_PROCS_MIN || v > (1u << 22)) {
+		sb_addf(why, "wants a count from %u to %u", SC_SANDBOX_MAX_PROCS_MIN, 1u << 22);
 		return -1;
+	}
 	*n = v;
 	return 0;
 }

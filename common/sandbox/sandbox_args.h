@@ -74,8 +74,9 @@ int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbu
 int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct strbuf *err);
 
 /* --tmp-size: bytes, with an optional K, M or G suffix (powers of 1024),
- * at least 1 MiB.  Returns 0, or -1 when s is not such a size. */
-int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes);
+ * at least 1 MiB.  Returns 0, or -1 when s is not such a size, with what
+ * such a value wants in WHY (the caller names its flag). */
+int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes, struct strbuf *why);
 
 /* The inodes of a bounded tmpfs of BYTES: one per 16 KiB, never fewer
  * than 1024 (65536 for the default 1 GiB).  An empty file uses no block
@@ -84,9 +85,10 @@ int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes);
 unsigned sc_sandbox_tmp_inodes(unsigned long long bytes);
 
 /* --max-procs: a decimal count in [SC_SANDBOX_MAX_PROCS_MIN, 4194304].
- * Returns 0, or -1 when s is not such a count. */
+ * Returns 0, or -1 when s is not such a count, with what such a value
+ * wants in WHY. */
 #define SC_SANDBOX_MAX_PROCS_MIN 8u
-int sc_sandbox_max_procs(const char *s, unsigned *n);
+int sc_sandbox_max_procs(const char *s, unsigned *n, struct strbuf *why);
 
 /* The open files each sandboxed process may hold, so that all of them
  * together (MAX_PROCS of them) hold at most half of the kernel's file

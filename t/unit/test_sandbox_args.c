@@ -120,12 +120,18 @@ END_TEST
 START_TEST(max_procs)
 {
 	unsigned n;
-	ck_assert_int_eq(sc_sandbox_max_procs("8", &n), 0);
+	struct strbuf why = STRBUF_INIT;
+	ck_assert_int_eq(sc_sandbox_max_procs("8", &n, &why), 0);
 	ck_assert_uint_eq(n, 8);
-	ck_assert_int_eq(sc_sandbox_max_procs("4194304", &n), 0);
+	ck_assert_int_eq(sc_sandbox_max_procs("4194304", &n, &why), 0);
+	ck_assert_uint_eq(why.len, 0);
 	const char *bad[] = {"", "0", "7", "4194305", "-1", "1e3", "12x", "99999999999", NULL};
-	for (const char **b = bad; *b; b++)
-		ck_assert_int_eq(sc_sandbox_max_procs(*b, &n), -1);
+	for (const char **b = bad; *b; b++) {
+		sb_reset(&why);
+		ck_assert_int_eq(sc_sandbox_max_procs(*b, &n, &why), -1);
+		ck_assert_str_eq(why.buf, "wants a count from 8 to 4194304");
+	}
+	sb_release(&why);
 }
 END_TEST
 
@@ -260,15 +266,20 @@ START_TEST(sandbox_user_and_tmp_size)
 	const char *bad[] = {"root", "0:0", "5:0", "x:1", "1:", ":1", "1:2:3", "99999999999:1", NULL};
 	for (const char **b = bad; *b; b++)
 		ck_assert_int_eq(sc_sandbox_user(*b, &uid, &gid, &err), -1);
-	sb_release(&err);
-	ck_assert_int_eq(sc_sandbox_tmp_size("1G", &bytes), 0);
+	sb_reset(&err);
+	ck_assert_int_eq(sc_sandbox_tmp_size("1G", &bytes, &err), 0);
 	ck_assert_uint_eq(bytes, 1ull << 30);
-	ck_assert_int_eq(sc_sandbox_tmp_size("64M", &bytes), 0);
+	ck_assert_int_eq(sc_sandbox_tmp_size("64M", &bytes, &err), 0);
 	ck_assert_uint_eq(bytes, 64ull << 20);
-	ck_assert_int_eq(sc_sandbox_tmp_size("1048576", &bytes), 0);
+	ck_assert_int_eq(sc_sandbox_tmp_size("1048576", &bytes, &err), 0);
+	ck_assert_uint_eq(err.len, 0);
 	const char *bad_size[] = {"", "0", "1K", "1048575", "12X", "G", "-1G", "1.5G", NULL};
-	for (const char **b = bad_size; *b; b++)
-		ck_assert_int_eq(sc_sandbox_tmp_size(*b, &bytes), -1);
+	for (const char **b = bad_size; *b; b++) {
+		sb_reset(&err);
+		ck_assert_int_eq(sc_sandbox_tmp_size(*b, &bytes, &err), -1);
+		ck_assert_str_eq(err.buf, "wants bytes (K, M, G suffixes allowed), at least 1M");
+	}
+	sb_release(&err);
 	/* inodes of a bounded tmpfs: one per 16 KiB, at least 1024 */
 	ck_assert_uint_eq(sc_sandbox_tmp_inodes(1u << 20), 1024);
 	ck_assert_uint_eq(sc_sandbox_tmp_inodes(1u << 30), 65536);
