@@ -26,16 +26,15 @@ char *sc_dest_new_dir(const char *dest, struct strbuf *why)
 	if (canon)
 		return canon;
 	if (errno == EEXIST)
-		sb_addf(why, "destination already exists (--dest %s)", dest);
+		sb_adds(why, "destination already exists");
 	else if (errno == EINVAL)
-		sb_addf(why, "destination must end in a new directory name (--dest %s)", dest);
+		sb_adds(why, "destination must end in a new directory name");
 	else
-		sb_addf(why, "parent directory does not exist (--dest %s)", dest);
+		sb_adds(why, "parent directory does not exist");
 	return NULL;
 }
 
-int sc_dest_outside_git_dir(const char *canon_dest, const char *git_dir, const char *dest,
-                            struct strbuf *why)
+int sc_dest_outside_git_dir(const char *canon_dest, const char *git_dir, struct strbuf *why)
 {
 	char *gd = sc_canonical_dir(git_dir);
 	if (!gd) { /* git named it a moment ago */
@@ -46,7 +45,7 @@ int sc_dest_outside_git_dir(const char *canon_dest, const char *git_dir, const c
 	free(gd);
 	if (!inside)
 		return SC_EXIT_OK;
-	sb_addf(why, "destination is inside the repository's git directory (--dest %s)", dest);
+	sb_adds(why, "destination is inside the repository's git directory");
 	return SC_EXIT_USAGE;
 }
 
@@ -54,23 +53,22 @@ int sc_materialize_commit(struct sc_catfile *c, const char *commit, int hexsz,
                           char tree[SC_MAX_HEXSZ + 1], struct strbuf *why)
 {
 	char type[16] = "";
-	int code = sc_commit_verdict(sc_commit_read(c, commit, hexsz, type, tree), type, commit, why);
-	if (code != SC_EXIT_OK)
-		sb_adds(why, " (--commit)");
-	return code;
+	return sc_commit_verdict(sc_commit_read(c, commit, hexsz, type, tree), type, commit, why);
 }
 
-int sc_plan_allows_commit(const struct sc_plan *p, const char *object_format,
-                          const char *commit, const char *given, const char *plan_path,
-                          struct strbuf *why)
+int sc_plan_for_format(const struct sc_plan *p, const char *object_format, struct strbuf *why)
 {
-	if (strcmp(p->object_format, object_format) != 0)
-		sb_addf(why, "plan is for %s objects, repository uses %s (%s)", p->object_format,
-		        object_format, plan_path);
-	else if (strcmp(commit, p->merge_base) != 0 && strcmp(commit, p->head) != 0)
-		sb_addf(why, "commit is neither the plan's merge_base nor its head (--commit %s)", given);
-	else
+	if (strcmp(p->object_format, object_format) == 0)
 		return SC_EXIT_OK;
+	sb_addf(why, "plan is for %s objects, repository uses %s", p->object_format, object_format);
+	return SC_EXIT_USAGE;
+}
+
+int sc_plan_has_side(const struct sc_plan *p, const char *commit, struct strbuf *why)
+{
+	if (strcmp(commit, p->merge_base) == 0 || strcmp(commit, p->head) == 0)
+		return SC_EXIT_OK;
+	sb_adds(why, "commit is neither the plan's merge_base nor its head");
 	return SC_EXIT_USAGE;
 }
 
@@ -154,10 +152,10 @@ void sc_materialize_summary(const char *object_format, const char *commit, const
 	sc_json_finish(g, out);
 }
 
-/* What a failed or dying sc-materialize removes at exit: the temporary
- * tree, then NEWDIR itself until the summary is out.  A tree stands under
- * NEWDIR only after exit 0; a kill leaves at most the temporary, whose
- * name says it is not finished. */
+/* What a failed or dying program removes at exit: the temporary tree,
+ * then the destination itself until sc_placement_keep.  A tree stands
+ * under its name only after that; a kill leaves at most the temporary,
+ * whose name says it is not finished.  One placement per process. */
 static struct {
 	int parentfd;
 	const char *name;
@@ -169,9 +167,9 @@ static void undo_at_exit(void)
 		(void)sc_remove_tree_at(undo.parentfd, undo.name, SC_TREE_MAX_DEPTH + 1);
 }
 
-/* The temporary beside NEWDIR: ".NAME.tmp-" and 12 random hex digits,
- * NAME cut so that the whole stays a file name. */
-static char *make_temporary(int parentfd, const char *name, const char *dest)
+/* The temporary beside the destination: ".NAME.tmp-" and 12 random hex
+ * digits, NAME cut so that the whole stays a file name. */
+static char *make_temporary(int parentfd, const char *name, const char *where)
 {
 	for (int attempt = 0; attempt < 16; attempt++) {
 		unsigned char raw[6];
@@ -183,115 +181,58 @@ static char *make_temporary(int parentfd, const char *name, const char *dest)
 		if (mkdirat(parentfd, tmp, 0777) == 0)
 			return tmp;
 		if (errno != EEXIST)
-			sc_die_path_errno("cannot create the temporary tree beside the destination (--dest %s)", dest);
+			sc_die_path_errno("cannot create the temporary tree beside the destination (%s)", where);
 		free(tmp);
 	}
-	sc_die_sys("cannot create the temporary tree: every name drawn was taken (--dest %s)", dest);
+	sc_die_sys("cannot create the temporary tree: every name drawn was taken (%s)", where);
 }
 
-/* NEWDIR comes to exist whole or not at all; one that appeared meanwhile
- * is never replaced (an empty folder would be, by a plain rename). */
-static void move_into_place(int parentfd, const char *tmp, const char *name, const char *dest)
+int sc_placement_begin(struct sc_placement *pl, const char *canon, const char *where)
 {
-	int rc = renameat2(parentfd, tmp, parentfd, name, RENAME_NOREPLACE);
+	char *slash = strrchr(canon, '/');
+	pl->name = slash + 1;
+	pl->parent = slash == canon ? xstrdup("/") : xstrndup(canon, (size_t)(slash - canon));
+	pl->parentfd = open(pl->parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pl->parentfd < 0)
+		sc_die_path_errno("cannot open the destination's parent (%s)", where);
+	pl->tmp = make_temporary(pl->parentfd, pl->name, where);
+	undo.parentfd = pl->parentfd, undo.name = pl->tmp;
+	atexit(undo_at_exit);
+	int rootfd = openat(pl->parentfd, pl->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rootfd < 0)
+		sc_die_sys_errno("cannot open the temporary tree (%s)", where);
+	return rootfd;
+}
+
+/* The destination comes to exist whole or not at all; one that appeared
+ * meanwhile is never replaced (an empty folder would be, by a plain
+ * rename). */
+void sc_placement_commit(struct sc_placement *pl, const char *where)
+{
+	int rc = renameat2(pl->parentfd, pl->tmp, pl->parentfd, pl->name, RENAME_NOREPLACE);
 	if (rc < 0 && errno == EINVAL) { /* a file system without NOREPLACE */
 		struct stat st;
-		if (fstatat(parentfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		if (fstatat(pl->parentfd, pl->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			errno = EEXIST;
 		else
-			rc = renameat(parentfd, tmp, parentfd, name);
+			rc = renameat(pl->parentfd, pl->tmp, pl->parentfd, pl->name);
 	}
 	if (rc < 0 && (errno == EEXIST || errno == ENOTEMPTY))
-		sc_die("destination appeared while writing (--dest %s)", dest);
+		sc_die("destination appeared while writing (%s)", where);
 	if (rc < 0)
-		sc_die_sys_errno("cannot move the tree into place (--dest %s)", dest);
+		sc_die_sys_errno("cannot move the tree into place (%s)", where);
+	undo.name = pl->name;
 }
 
-static void die_if(int code, const struct strbuf *why)
+void sc_placement_keep(struct sc_placement *pl)
 {
-	if (code != SC_EXIT_OK)
-		sc_die_code(code, "%s", why->buf);
-}
-
-struct checked {
-	struct sc_git g;
-	char commit[SC_MAX_HEXSZ + 1], tree[SC_MAX_HEXSZ + 1];
-	struct sc_plan plan, *pp;
-	struct strbuf plan_raw;
-	struct sc_catfile *c;
-	struct sc_tree t;
-	struct sc_skipped_list sk;
-};
-
-/* Every check before anything is written: a refused tree leaves nothing,
- * not even the temporary. */
-static void check(const struct sc_materialize_request *rq, char **canon_dest, struct checked *k)
-{
-	struct strbuf why = STRBUF_INIT;
-	if (rq->plan && !*rq->plan)
-		sc_die("empty value (--plan)");
-	*canon_dest = sc_dest_new_dir(rq->dest, &why);
-	die_if(*canon_dest ? SC_EXIT_OK : SC_EXIT_USAGE, &why);
-	sc_git_open(&k->g, rq->repo);
-	die_if(sc_dest_outside_git_dir(*canon_dest, k->g.git_dir, rq->dest, &why), &why);
-	if (sc_oid_normalize(rq->commit, k->g.hexsz, k->commit) < 0)
-		sc_die("not a full %s object ID (--commit %s)", k->g.object_format, rq->commit);
-	k->pp = NULL;
-	sb_init(&k->plan_raw);
-	if (rq->plan) {
-		sc_plan_load_or_die(rq->plan, &k->plan, &k->plan_raw);
-		k->pp = &k->plan;
-		die_if(sc_plan_allows_commit(k->pp, k->g.object_format, k->commit, rq->commit,
-		                             rq->plan, &why),
-		       &why);
-	}
-	k->c = sc_catfile_open(&k->g);
-	die_if(sc_materialize_commit(k->c, k->commit, k->g.hexsz, k->tree, &why), &why);
-	sc_tree_load(k->c, k->tree, k->g.rawsz, &k->t);
-	die_if(sc_links_decide(&k->t, k->pp, &k->sk, &why), &why);
-	sb_release(&why);
-}
-
-void sc_materialize(const struct sc_materialize_request *rq)
-{
-	char *canon;
-	struct checked k;
-	check(rq, &canon, &k);
-
-	char *slash = strrchr(canon, '/');
-	const char *name = slash + 1;
-	char *parent = slash == canon ? xstrdup("/") : xstrndup(canon, (size_t)(slash - canon));
-	int parentfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (parentfd < 0)
-		sc_die_path_errno("cannot open the destination's parent (--dest %s)", rq->dest);
-	char *tmp = make_temporary(parentfd, name, rq->dest);
-	undo.parentfd = parentfd, undo.name = tmp;
-	atexit(undo_at_exit);
-	int rootfd = openat(parentfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (rootfd < 0)
-		sc_die_sys_errno("cannot open the temporary tree (--dest %s)", rq->dest);
-	struct sc_write_stats st;
-	sc_tree_write(k.c, &k.t, rootfd, rq->dest, &st);
-	close(rootfd);
-	sc_catfile_close(k.c);
-	move_into_place(parentfd, tmp, name, rq->dest);
-	undo.name = name;
-
-	struct strbuf out = STRBUF_INIT;
-	sc_materialize_summary(k.g.object_format, k.commit, k.tree, &st, &k.sk, &out);
-	if (sc_write_all(STDOUT_FILENO, out.buf, out.len) < 0)
-		sc_die_sys_errno("cannot write summary (stdout)");
+	(void)pl;
 	undo.name = NULL;
+}
 
-	sb_release(&out);
-	close(parentfd);
-	free(tmp);
-	free(parent);
-	free(canon);
-	sc_skipped_release(&k.sk);
-	sc_tree_free(&k.t);
-	if (k.pp)
-		sc_plan_free(k.pp);
-	sb_release(&k.plan_raw);
-	sc_git_close(&k.g);
+void sc_placement_release(struct sc_placement *pl)
+{
+	close(pl->parentfd);
+	free(pl->tmp);
+	free(pl->parent);
 }
