@@ -115,8 +115,9 @@ $(BUILD)/%: cmd/%.c $(COMMON_LIB) $(COMMON_HDR) $(BUILD)/version.h $(BUILD)/buil
 
 # The standalone programs: no sanitizer runtime, static so that they need
 # nothing from the sandbox's /usr; of common/ they include only util/die,
-# util/decimal, util/fdkeep and the header-only protocol words (contract/initproto.h).
-$(LIBEXEC_BIN): $(BUILD)/%: cmd/%.c $(STANDALONE_LIB) $(STANDALONE_LIB:.c=.h) common/contract/initproto.h $(BUILD)/version.h $(BUILD)/build-flags
+# util/decimal, util/fdkeep and the header-only protocol words and mount
+# points (contract/initproto.h, contract/scratch.h).
+$(LIBEXEC_BIN): $(BUILD)/%: cmd/%.c $(STANDALONE_LIB) $(STANDALONE_LIB:.c=.h) common/contract/initproto.h common/contract/scratch.h $(BUILD)/version.h $(BUILD)/build-flags
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) $(CPPFLAGS) $(CFLAGS) -static -o $@ $< $(STANDALONE_LIB) $(LDFLAGS)
 

@@ -24,24 +24,24 @@
  * loads a library or reads a file.  A bad call is one error line, exit 2;
  * a step that fails, exit 3: PROG never starts half-changed. */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <linux/keyctl.h>
-#include <stdlib.h>
-#include <string.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "contract/scratch.h"
 #include "util/decimal.h"
 #include "util/die.h"
 #include "util/fdkeep.h"
-#include "sandbox/sandbox_args.h"
 #include "version.h"
 
 #define USAGE \

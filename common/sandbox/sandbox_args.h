@@ -21,17 +21,12 @@
 #define SC_SANDBOX_OWN_CACHE "/tmp/lake-cache"
 /* The private /tmp lives in host RAM: bounded.  1 GiB by default. */
 #define SC_SANDBOX_TMP_DEFAULT (1ull << 30)
-/* Where the host step mounts the bounded /tmp and /dev/shm, in the chain's
- * own mount namespace, for bwrap to bind: over the host's /sys, which bwrap
- * never reads and no input can live under. */
-#define SC_SANDBOX_SCRATCH "/sys"
-#define SC_SANDBOX_SCRATCH_TMP SC_SANDBOX_SCRATCH "/tmp"
-#define SC_SANDBOX_SCRATCH_SHM SC_SANDBOX_SCRATCH "/shm"
 /* RLIMIT_NPROC of the sandbox user (--max-procs): counts threads too.  Above
  * what real Lake and Lean start on a big machine (about one Lean per core,
  * each with up to a worker thread per core: 4096 covers 60 cores), far below
  * what stalls a host. */
 #define SC_SANDBOX_MAX_PROCS_DEFAULT 4096u
+#include "contract/scratch.h"
 #include "sandbox/gnutime.h"
 #define SC_GNU_TIME SC_GNU_TIME_PATH
 
