@@ -272,6 +272,7 @@ prebuild_candidate() {
 
 # mount_small SIZE [OPTIONS]: a tmpfs of SIZE at $MNT.
 mount_small() {
+	[ "$EUID" -eq 0 ] || skip "mounting a small file system needs a root operator"
 	MNT=$BATS_TEST_TMPDIR/mnt
 	mkdir -p "$MNT"
 	mount -t tmpfs -o "size=$1${2:+,$2}" tmpfs "$MNT"
@@ -524,7 +525,7 @@ first_child() {
 	no_process_left
 	# A run that leaves a process in a session and a PID namespace of its own.
 	run /usr/bin/python3 "$RUNPROCS" reap "$BATS_TEST_TMPDIR/left" 1 \
-		bash -c 'setsid unshare --fork --pid sleep 600 3>&- >/dev/null 2>&1 & exit 0'
+		bash -c 'setsid unshare --user --fork --pid sleep 600 3>&- >/dev/null 2>&1 & exit 0'
 	[ "$status" -eq 0 ]
 	run ! no_process_left
 	[[ "$output" == *" sleep sid="* ]]

@@ -58,6 +58,13 @@ repo_state() {
 	git -C "$1" for-each-ref
 }
 
+# lake_kept: whether a side's .lake outlives profile-run, so that a test can
+# read what the candidate wrote there: a root operator's stays (closed, the
+# run's uid's); any other operator's is removed after each side
+# (Documentation/threat-model.txt "Sealed measurement").  Where it is gone,
+# a test checks the verdicts alone.
+lake_kept() { [ "$EUID" -eq 0 ]; }
+
 # Run as root, the sandbox runs as `nobody` (sc-sandbox-exec's default
 # --sandbox-user): it must be able to reach the test's folders, which bats
 # creates 0700.
