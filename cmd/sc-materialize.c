@@ -7,7 +7,7 @@
  * (plan/materialize.h sc_placement), and the summary goes to stdout.  A
  * failure leaves nothing under either name; a kill leaves at most the
  * temporary. */
-#include "plan/materialize.h"
+#include "planning/materialize.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/oid.h"

@@ -3,9 +3,9 @@
  * plumbing, never the working tree or index, never writes the repository,
  * and prints the plan JSON (contract/plan.h, sc-plan(1)) on stdout.  This
  * file owns the options, their checks and the names messages give the
- * revisions (its flags); plan/make.h does the planning on typed values. */
+ * revisions (its flags); planning/compose.h does the planning on typed values. */
 #include "contract/limits.h"
-#include "plan/make.h"
+#include "planning/compose.h"
 #include "util/decimal.h"
 #include "srctree-id.h"
 #include "util/closeout.h"
@@ -51,6 +51,6 @@ int main(int argc, char **argv)
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
 	if (importers && sc_decimal_uint(importers, 0, SC_MAX_IMPORTERS, &rq.importers) < 0)
 		sc_die("--importers wants a count from 0 to %d (--importers %s)", SC_MAX_IMPORTERS, importers);
-	sc_plan_make(&rq);
+	sc_plan_compose(&rq);
 	return 0;
 }

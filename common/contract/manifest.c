@@ -1,4 +1,4 @@
-#include "plan/manifest.h"
+#include "contract/manifest.h"
 #include "util/json.h"
 #include "contract/leanpath.h"
 #include "util/oid.h"

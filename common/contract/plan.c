@@ -604,3 +604,23 @@ void sc_plan_digest(const char *raw, size_t len, char hex[65])
 {
 	sc_sha256_hex(raw, len, hex);
 }
+
+static int slug_part(const char *s, size_t n, const char *extra)
+{
+	if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		         strchr(extra, c) != NULL;
+		if (!ok || c == '\0')
+			return 0;
+	}
+	return 1;
+}
+
+int sc_is_github_slug(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	return slash && slug_part(s, (size_t)(slash - s), "-") && slug_part(slash + 1, strlen(slash + 1), "-_.");
+}

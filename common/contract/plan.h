@@ -133,4 +133,7 @@ int sc_plan_classify(const struct sc_plan *p, const char *path, enum sc_role *ro
  * module names live; NULL when PATH is not below it. */
 const char *sc_plan_source_rel(const struct sc_plan *p, const char *path);
 
+/* 1 if s is a GitHub "owner/name" slug, as the plan's "github" holds. */
+int sc_is_github_slug(const char *s);
+
 #endif

@@ -71,7 +71,7 @@ int sc_git_runv(const struct sc_git *g, struct strbuf *out, int keep_stderr,
 {
 	char *dirarg = g ? xasprintf("--git-dir=%s", g->git_dir) : NULL;
 	const char **argv = sc_git_argv("git", dirarg, NULL, args);
-	int st = sc_run_capture(argv, sc_git_env(), NULL, keep_stderr ? 0 : SC_NULL_ERR, out);
+	int st = sc_spawn_capture(argv, sc_git_env(), NULL, keep_stderr ? 0 : SC_NULL_ERR, out);
 	int saved = errno;
 	free(argv);
 	free(dirarg);

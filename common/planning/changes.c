@@ -1,4 +1,4 @@
-#include "plan/changes.h"
+#include "planning/changes.h"
 #include "git/git.h"
 #include "contract/leanpath.h"
 #include "util/oid.h"

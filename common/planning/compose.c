@@ -1,12 +1,12 @@
-#include "plan/make.h"
+#include "planning/compose.h"
 #include "git/git.h"
 #include "git/treelookup.h"
-#include "plan/changes.h"
-#include "plan/importers.h"
+#include "planning/changes.h"
+#include "planning/importers.h"
 #include "contract/plan.h"
-#include "plan/planner.h"
-#include "plan/repoconfig.h"
-#include "plan/revs.h"
+#include "planning/planner.h"
+#include "planning/repoconfig.h"
+#include "planning/revs.h"
 #include "util/die.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
@@ -202,7 +202,7 @@ static void release(struct planning *w)
 	sc_git_close(&w->g);
 }
 
-void sc_plan_make(const struct sc_plan_request *rq)
+void sc_plan_compose(const struct sc_plan_request *rq)
 {
 	struct planning w = {.repo = rq->repo, .ids = {rq->tooling, rq->base, rq->head, rq->merge_of},
 	                     .rq = rq,

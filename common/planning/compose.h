@@ -1,5 +1,5 @@
-#ifndef SC_PLAN_MAKE_H
-#define SC_PLAN_MAKE_H
+#ifndef SC_PLANNING_COMPOSE_H
+#define SC_PLANNING_COMPOSE_H
 /* sc-plan's work: decide, from Git objects only, which Lean files a profile
  * run measures.  Reads T (tooling), B (base tip) and H (head) of the
  * repository with plumbing, never the working tree or index, never writes
@@ -27,6 +27,6 @@ struct sc_plan_request {
 
 /* Write the plan (contract/plan.h) on stdout, then warn when the head is
  * already in the base; dies with the first error in the fixed order. */
-void sc_plan_make(const struct sc_plan_request *rq);
+void sc_plan_compose(const struct sc_plan_request *rq);
 
 #endif

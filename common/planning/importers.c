@@ -1,8 +1,8 @@
-#include "plan/importers.h"
+#include "planning/importers.h"
 #include "contract/leanpath.h"
 #include "git/treewalk.h"
-#include "plan/changes.h"
-#include "plan/imports.h"
+#include "planning/changes.h"
+#include "planning/imports.h"
 #include "util/die.h"
 #include "util/sha256.h"
 

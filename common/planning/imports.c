@@ -1,4 +1,4 @@
-#include "plan/imports.h"
+#include "planning/imports.h"
 
 #include <string.h>
 

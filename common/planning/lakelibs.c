@@ -1,4 +1,4 @@
-#include "plan/lakelibs.h"
+#include "planning/lakelibs.h"
 
 #include <stdlib.h>
 #include <string.h>

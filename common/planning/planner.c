@@ -1,4 +1,4 @@
-#include "plan/planner.h"
+#include "planning/planner.h"
 #include "git/treelookup.h"
 #include "util/die.h"
 #include "util/oid.h"

@@ -6,7 +6,7 @@
  * (SC_EXIT_USAGE: the revisions break a rule; SC_EXIT_SYSTEM: git misbehaved)
  * and why, so that unit tests reach them; the object-reading halves die. */
 #include "git/git.h"
-#include "plan/lakelibs.h"
+#include "planning/lakelibs.h"
 #include "contract/plan.h"
 #include "util/strbuf.h"
 

@@ -1,4 +1,4 @@
-#include "plan/repoconfig.h"
+#include "planning/repoconfig.h"
 #include "contract/leanpath.h"
 #include "util/die.h"
 #include "util/oid.h"
@@ -6,26 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int slug_part(const char *s, size_t n, const char *extra)
-{
-	if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		         strchr(extra, c) != NULL;
-		if (!ok || c == '\0')
-			return 0;
-	}
-	return 1;
-}
-
-int sc_is_github_slug(const char *s)
-{
-	const char *slash = strchr(s, '/');
-	return slash && slug_part(s, (size_t)(slash - s), "-") && slug_part(slash + 1, strlen(slash + 1), "-_.");
-}
 
 static int is_version_text(const char *s)
 {

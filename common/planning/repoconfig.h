@@ -44,7 +44,4 @@ int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling, const c
                           int git_rc, int parsed, const char *parse_err,
                           const struct sc_plan *p, struct strbuf *why);
 
-/* 1 if s is a GitHub "owner/name" slug. */
-int sc_is_github_slug(const char *s);
-
 #endif

@@ -1,4 +1,4 @@
-#include "plan/revs.h"
+#include "planning/revs.h"
 #include "git/srctree.h"
 #include "util/die.h"
 #include "util/oid.h"

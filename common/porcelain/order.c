@@ -1,6 +1,6 @@
 #include "porcelain/order.h"
 #include "git/srccheck.h"
-#include "plan/imports.h"
+#include "planning/imports.h"
 #include "util/argv.h"
 #include "util/die.h"
 #include "util/safefile.h"

@@ -1,6 +1,6 @@
 #include "porcelain/precheck.h"
 #include "git/git.h"
-#include "plan/manifest.h"
+#include "contract/manifest.h"
 #include "porcelain/workspace.h"
 #include "sandbox/bwrap_pin.h"
 #include "sandbox/gnutime.h"

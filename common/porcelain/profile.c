@@ -267,7 +267,7 @@ static int run(const struct sc_run_opts *o, const char *dir)
 			fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
 	}
 	if (r.ws)
-		sc_workspace_release(r.ws); /* the report's room */
+		sc_workspace_unreserve(r.ws); /* the report's room */
 	int rc = report(&r);
 	run_release(&r);
 	return rc;

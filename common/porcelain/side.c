@@ -7,7 +7,7 @@
 #include "contract/leanpath.h"
 #include "contract/rawsample.h"
 #include "contract/status.h"
-#include "plan/manifest.h"
+#include "contract/manifest.h"
 #include "porcelain/order.h"
 #include "porcelain/precheck.h"
 #include "porcelain/schedule.h"
@@ -604,7 +604,7 @@ static int hit_full_disk(struct sc_run *r)
 	if (sc_workspace_room(r->ws, &avail, &inodes) < 0 ||
 	    (avail >= DISK_FULL_BELOW && inodes >= DISK_FULL_INODES_BELOW))
 		return 0;
-	sc_workspace_release(r->ws);
+	sc_workspace_unreserve(r->ws);
 	r->disk_full = 1;
 	return 1;
 }

@@ -6,7 +6,7 @@
  * profile.c sequences the phases; precheck.c and side.c hold them. */
 #include "contract/plan.h"
 #include "contract/sample.h"
-#include "plan/manifest.h"
+#include "contract/manifest.h"
 #include "sandbox/inputs.h"
 #include "util/argv.h"
 #include "util/strbuf.h"

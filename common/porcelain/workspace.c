@@ -122,7 +122,7 @@ void sc_workspace_reserve(const char *ws)
 	free(path);
 }
 
-void sc_workspace_release(const char *ws)
+void sc_workspace_unreserve(const char *ws)
 {
 	char *dir = reserve_dir(ws), *where = NULL;
 	(void)sc_fswalk_remove(dir, &where); /* our own empty files: nothing to fail but ENOENT */

@@ -44,7 +44,7 @@ int sc_workspace_room(const char *dir, long long *bytes, long long *inodes);
 void sc_workspace_reserve(const char *ws);
 /* Give the reserve, bytes and inodes, back to the file system (later
  * calls do nothing). */
-void sc_workspace_release(const char *ws);
+void sc_workspace_unreserve(const char *ws);
 /* The report is whole: INCOMPLETE goes. */
 void sc_workspace_complete(const char *ws);
 /* The folder that will hold WS, before WS exists: its path up to the last

@@ -1,7 +1,6 @@
 #include "report/report_args.h"
 #include "util/die.h"
 #include "report/mdescape.h"
-#include "plan/repoconfig.h"
 #include "util/oid.h"
 #include "contract/sample.h"
 #include "contract/sandboxuser.h"

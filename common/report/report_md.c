@@ -10,7 +10,6 @@
  * CPU figures, ratios and deltas are truncated (common/verdict) so no shown
  * figure contradicts its verdict. */
 #include "report/mdescape.h"
-#include "plan/repoconfig.h"
 #include "report/report.h"
 
 #include <string.h>

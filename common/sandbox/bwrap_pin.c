@@ -38,7 +38,7 @@ static void version_of(const char *bwrap, struct strbuf *ver)
 	const char *argv[] = {bwrap, "--version", NULL};
 	static const char *const env[] = {NULL};
 	struct strbuf out = STRBUF_INIT;
-	int st = sc_run_capture(argv, env, NULL, 0, &out);
+	int st = sc_spawn_capture(argv, env, NULL, 0, &out);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		sc_die("bubblewrap --version failed: %s (%s)", sc_describe_status(st), bwrap);
 	size_t n = strcspn(out.buf, "\n");

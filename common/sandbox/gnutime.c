@@ -12,7 +12,7 @@ int sc_gnu_time_check(void)
 	static const char *const argv[] = {SC_GNU_TIME_PATH, "--version", NULL};
 	static const char *const env[] = {NULL};
 	struct strbuf out = STRBUF_INIT;
-	int st = sc_run_capture(argv, env, NULL, SC_ERR_TO_OUT, &out);
+	int st = sc_spawn_capture(argv, env, NULL, SC_ERR_TO_OUT, &out);
 	int ok = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
 	         strstr(out.buf, "GNU Time");
 	int e = st < 0 ? errno : ENOEXEC;

@@ -1,4 +1,4 @@
-#include "sandbox/initproto.h"
+#include "sandbox/initreport.h"
 #include "contract/initproto.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
-#ifndef SC_INITPROTO_H
-#define SC_INITPROTO_H
+#ifndef SC_INITREPORT_H
+#define SC_INITREPORT_H
 /* The host half of sc-init's report protocol: the words and the lines
  * are contract/initproto.h's, which sc-init writes with. */
 #include <stddef.h>

@@ -84,7 +84,7 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
 	}
 	const char *argv[] = {lean, "--version", NULL};
 	const char *envp[] = {NULL};
-	int st = sc_run_capture(argv, envp, NULL, SC_NULL_ERR, &out);
+	int st = sc_spawn_capture(argv, envp, NULL, SC_NULL_ERR, &out);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		sb_addf(err, "bin/lean --version failed: %s (--toolchain %s)", sc_describe_status(st), dir);
 		goto out;
@@ -154,7 +154,7 @@ static int dep_git(struct strbuf *out, const char *const *args)
 		NULL,
 	};
 	const char **argv = sc_git_argv("/usr/bin/git", NULL, NULL, args);
-	int st = sc_run_capture(argv, env, NULL, SC_NULL_ERR, out);
+	int st = sc_spawn_capture(argv, env, NULL, SC_NULL_ERR, out);
 	free(argv);
 	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

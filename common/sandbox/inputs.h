@@ -2,7 +2,7 @@
 #define SC_INPUTS_H
 /* Preconditions checked on the host before any candidate code runs.  Each
  * returns 0, or -1 with a one-line reason in err (no trailing location). */
-#include "plan/manifest.h"
+#include "contract/manifest.h"
 #include "util/strbuf.h"
 
 struct sc_toolchain_info {

@@ -1,6 +1,6 @@
 #include "sandbox/outcome.h"
 #include "sandbox/gnutime.h"
-#include "sandbox/initproto.h"
+#include "sandbox/initreport.h"
 #include "util/die.h"
 #include "util/spawn.h"
 

@@ -1,6 +1,6 @@
 #include "sandbox/selftest.h"
 #include "sandbox/hostcheck.h"
-#include "sandbox/initproto.h"
+#include "sandbox/initreport.h"
 #include "sandbox/outcome.h"
 #include "util/argv.h"
 #include "util/die.h"

@@ -244,7 +244,7 @@ int sc_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int sc_run_capture(const char *const *argv, const char *const *envp, const char *cwd,
+int sc_spawn_capture(const char *const *argv, const char *const *envp, const char *cwd,
                    unsigned flags, struct strbuf *out)
 {
 	struct sc_proc p;

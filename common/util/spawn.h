@@ -56,7 +56,7 @@ int sc_wait(pid_t pid);
 
 /* Run to completion, collecting stdout into out (may be NULL to discard).
  * Returns the wait status, or -1 if it could not start (errno set). */
-int sc_run_capture(const char *const *argv, const char *const *envp, const char *cwd,
+int sc_spawn_capture(const char *const *argv, const char *const *envp, const char *cwd,
                    unsigned flags, struct strbuf *out);
 
 /* Read everything from fd into sb; returns 0 or -1 (errno). */

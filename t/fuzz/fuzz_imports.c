@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/imports.h"
+#include "planning/imports.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

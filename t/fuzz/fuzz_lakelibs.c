@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/lakelibs.h"
+#include "planning/lakelibs.h"
 #include "util/strbuf.h"
 
 static int normalized(const char *s)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/manifest.h"
+#include "contract/manifest.h"
 #include "util/oid.h"
 
 static int plain(const char *s)

@@ -8,7 +8,7 @@
 
 #include "contract/plan.h"
 #include "contract/leanpath.h"
-#include "plan/repoconfig.h"
+#include "planning/repoconfig.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

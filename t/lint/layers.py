@@ -8,7 +8,8 @@ itself again through includes.
 
 The layers, lowest first; contract/ holds the documents the stages exchange
 (on util/ alone), so sandbox/, which writes them, and report/, which reads
-them, stand side by side and do not include each other; gen/ holds
+them, stand side by side on git/ and contract/, and include neither each
+other nor sc-plan's planning/; gen/ holds
 build-time helpers, above everything.  A quoted include names its folder ("util/strbuf.h"), or is a header the build
 generates (GENERATED).  Each finding is one line "layers: error: what
 (where)"; exit 1 if any.
@@ -21,11 +22,11 @@ ALLOWED = {
     "util": {"util"},
     "contract": {"util", "contract"},
     "git": {"util", "contract", "git"},
-    "plan": {"util", "contract", "git", "plan"},
-    "sandbox": {"util", "contract", "git", "plan", "sandbox"},
-    "report": {"util", "contract", "git", "plan", "report"},
-    "porcelain": {"util", "contract", "git", "plan", "sandbox", "report", "porcelain"},
-    "gen": {"util", "contract", "git", "plan", "sandbox", "report", "porcelain"},
+    "planning": {"util", "contract", "git", "planning"},
+    "sandbox": {"util", "contract", "git", "sandbox"},
+    "report": {"util", "contract", "git", "report"},
+    "porcelain": {"util", "contract", "git", "planning", "sandbox", "report", "porcelain"},
+    "gen": {"util", "contract", "git", "planning", "sandbox", "report", "porcelain"},
 }
 GENERATED = {"version.h", "paths.h", "srctree-id.h", "seccomp-bpf.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

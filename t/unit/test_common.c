@@ -8,7 +8,7 @@
 
 #include "util/json.h"
 #include "contract/leanpath.h"
-#include "plan/manifest.h"
+#include "contract/manifest.h"
 #include "util/oid.h"
 #include "contract/plan.h"
 #include "contract/sample.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/changes.h"
+#include "planning/changes.h"
 #include "contract/plan.h"
 #include "contract/sample.h"
 #include "util/strbuf.h"

@@ -1,7 +1,7 @@
-/* Unit tests for common/sandbox/initproto: the host's reading of sc-init's
+/* Unit tests for common/sandbox/initreport: the host's reading of sc-init's
  * report pipe. */
 #include "unit_main.h"
-#include "sandbox/initproto.h"
+#include "sandbox/initreport.h"
 
 #include <errno.h>
 #include <string.h>
@@ -73,8 +73,8 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("initproto");
-	TCase *tc = tcase_create("initproto");
+	Suite *s = suite_create("initreport");
+	TCase *tc = tcase_create("initreport");
 	tcase_add_test(tc, ready_then_exit);
 	tcase_add_test(tc, signal_and_last_line_without_newline);
 	tcase_add_test(tc, exec_failure_and_init_failure);

@@ -1,5 +1,5 @@
 /* Unit tests for the untrusted-name checks behind sc-materialize and its
- * rules (common/plan/materialize): the destination, the plan's sides, the
+ * rules (common/planning/materialize): the destination, the plan's sides, the
  * link-versus-root decision and the summary. */
 #include "unit_main.h"
 #include <check.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/materialize.h"
+#include "planning/materialize.h"
 #include "util/die.h"
 #include "util/safepath.h"
 #include "util/strbuf.h"

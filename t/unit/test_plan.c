@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/changes.h"
+#include "planning/changes.h"
 #include "git/gittree.h"
 #include "contract/leanpath.h"
-#include "plan/imports.h"
-#include "plan/lakelibs.h"
+#include "planning/imports.h"
+#include "planning/lakelibs.h"
 #include "util/die.h"
 #include "contract/plan.h"
-#include "plan/planner.h"
-#include "plan/repoconfig.h"
+#include "planning/planner.h"
+#include "planning/repoconfig.h"
 #include "util/sha1.h"
 #include "util/sha256.h"
 #include "git/treelookup.h"

@@ -1,9 +1,9 @@
-/* Unit tests for common/plan/planner: the rules sc-plan applies to git's
+/* Unit tests for common/planning/planner: the rules sc-plan applies to git's
  * answers (one merge base, Lake configuration equal to T's, one toolchain
  * name) and the one home of the plan digest. */
 #include "unit_main.h"
 #include "contract/plan.h"
-#include "plan/planner.h"
+#include "planning/planner.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 

@@ -1,13 +1,13 @@
-/* Unit tests for common/plan/revs (sc-plan's revision arguments: full IDs,
+/* Unit tests for common/planning/revs (sc-plan's revision arguments: full IDs,
  * every bad one in one line, commits), the configuration verdict of
- * common/plan/repoconfig, and the diff-tree arguments of common/plan/changes.
+ * common/planning/repoconfig, and the diff-tree arguments of common/planning/changes.
  * The commit checks read a real repository made with real git. */
 #include "unit_main.h"
 #include "unit_tmp.h"
 #include "git/git.h"
-#include "plan/changes.h"
-#include "plan/repoconfig.h"
-#include "plan/revs.h"
+#include "planning/changes.h"
+#include "planning/repoconfig.h"
+#include "planning/revs.h"
 #include "util/die.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
@@ -145,7 +145,7 @@ static void git(struct strbuf *out, const char *const *args)
 		argv[n++] = args[i];
 	argv[n] = NULL;
 	sb_reset(out);
-	ck_assert_int_eq(sc_run_capture(argv, sc_git_env(), NULL, SC_NULL_ERR, out), 0);
+	ck_assert_int_eq(sc_spawn_capture(argv, sc_git_env(), NULL, SC_NULL_ERR, out), 0);
 	if (out->len && out->buf[out->len - 1] == '\n')
 		out->buf[--out->len] = '\0';
 }
