@@ -201,7 +201,7 @@ static void print_headline(const struct sc_run *r, const char *json)
 static int report(struct sc_run *r)
 {
 	char *samples = xasprintf("%s/samples.jsonl", r->ws);
-	sc_write_file_atomic_or_die(samples, r->samples.buf, r->samples.len, "samples");
+	sc_write_file_atomic_or_die(samples, r->samples.lines.buf, r->samples.lines.len, "samples");
 	char *plan = xasprintf("%s/plan.json", r->ws);
 	struct sc_argv a = SC_ARGV_INIT;
 	report_args(r, plan, samples, &a);
@@ -224,7 +224,7 @@ static int report(struct sc_run *r)
 	free(json);
 	if (r->system_failed)
 		return SC_EXIT_SYSTEM;
-	return rc == 0 && !r->measurement_failed ? SC_EXIT_OK : SC_EXIT_FAIL;
+	return rc == 0 && !r->measurement_failed && !r->samples.failed ? SC_EXIT_OK : SC_EXIT_FAIL;
 }
 
 static void run_release(struct sc_run *r)
@@ -232,7 +232,7 @@ static void run_release(struct sc_run *r)
 	sc_plan_free(&r->plan);
 	sc_toolchain_info_free(&r->tc);
 	sc_manifest_free(&r->manifest);
-	sb_release(&r->samples);
+	sc_samples_release(&r->samples);
 	sb_release(&r->plan_json);
 	sc_argv_release(&r->sealed[0]);
 	sc_argv_release(&r->sealed[1]);
@@ -242,12 +242,13 @@ static void run_release(struct sc_run *r)
 /* The run's phases in order, with the stages in DIR. */
 static int run(const struct sc_run_opts *o, const char *dir)
 {
-	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT, .samples = STRBUF_INIT,
-	                   .sealed = {SC_ARGV_INIT, SC_ARGV_INIT}};
+	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT,
+	                   .progress = {.quiet = o->quiet}, .sealed = {SC_ARGV_INIT, SC_ARGV_INIT}};
 	sc_stage_init_signals();
 
 	sc_run_check_host(&r);
 	make_plan(&r);
+	sc_samples_init(&r.samples, &r.plan, r.run_id, r.digest);
 	struct sc_stage self_test;
 	sc_run_check_preconditions(&r, &self_test);
 	/* A fresh workspace, claimed with mkdir so two runs can never share

@@ -10,9 +10,12 @@
 #include "contract/manifest.h"
 #include "porcelain/order.h"
 #include "porcelain/precheck.h"
+#include "porcelain/progress.h"
+#include "porcelain/samples.h"
 #include "porcelain/schedule.h"
 #include "porcelain/seal.h"
 #include "porcelain/stage.h"
+#include "porcelain/step.h"
 #include "porcelain/workspace.h"
 #include "sandbox/sandbox_args.h"
 #include "util/die.h"
@@ -20,23 +23,11 @@
 #include "util/safefile.h"
 #include "util/spawn.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* One sandboxed step: its raw documents (WS/raw/<side>-<name>.time and
- * .status, kept for inspection) and its status line, checked once as the
- * contract checks it (contract/rawsample.h) and kept: STATUS when it
- * passed, else VERDICT the error sample it makes. */
-struct step {
-	char *time_file, *status_file;
-	int status_ok;
-	struct sc_status status;
-	struct sc_sample verdict;
-};
 
 /* The side's prebuild, over its layers (porcelain/order.h): the counters
  * of every layer's `lake build` summed into the one sample
@@ -54,7 +45,6 @@ static double measure_side(struct sc_run *r, int side, double phase_used);
 static void preflight(struct sc_run *r, int side);
 static void check_targets_known(struct sc_run *r, int side);
 static void check_dep_builds(struct sc_run *r, int side);
-static void bind(const struct sc_run *r, int side, const char *id, struct sc_sample *s);
 static int record(struct sc_run *r, struct sc_sample *s);
 static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int layer,
                     struct prebuilt *pb);
@@ -63,8 +53,6 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
                          const char *failed, double phase_start);
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
                                const char *why);
-static void read_sample(struct sc_run *r, int side, const char *id, const struct step *st,
-                        struct sc_sample *s);
 static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout);
 static void all_disk_full(struct sc_run *r, int side);
 static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f);
@@ -72,21 +60,15 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
                       const char *name);
 static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
                               const char *when);
-static int sandboxed(struct sc_run *r, int side, struct step *st, const char *name, double timeout,
-                     const char *const *cmd, const char *log);
-static void step_release(struct step *st);
-static int timed_out(const struct step *st);
-static int exited_with(const struct step *st, int code);
 static void unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
                        const char *detail);
-static int measured(struct sc_run *r, int side, const char *id, const struct step *st,
+static int measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
                     struct sc_sample *s);
-static void progress(struct sc_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void sc_run_measure(struct sc_run *r)
 {
 	size_t on_side[2];
-	r->steps = sc_schedule_steps(&r->plan, on_side);
+	r->progress.steps = sc_schedule_steps(&r->plan, on_side);
 	double phase_used = 0;
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
 		if (on_side[side])
@@ -146,7 +128,7 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                          const char *failed, double phase_start)
 {
-	r->step++;
+	sc_progress_next(&r->progress);
 	if (r->disk_full) {
 		disk_full_sample(r, side, f);
 		return;
@@ -158,7 +140,7 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
 	if (!sc_phase_can_start(left)) {
 		unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
-		progress(r, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
+		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "before")) {
 		sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
 	}
@@ -170,10 +152,10 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
                                const char *why)
 {
-	r->step++;
+	sc_progress_next(&r->progress);
 	char *detail = xasprintf("its import order cannot be read: %s", why);
 	unmeasured(r, side, f->id, "imports_unreadable", detail);
-	progress(r, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side), f->path, why);
+	sc_progress_say(&r->progress, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side), f->path, why);
 	free(detail);
 }
 
@@ -184,8 +166,8 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
 static void preflight(struct sc_run *r, int side)
 {
 	const char *cmd[] = {"lake", "env", "true", NULL};
-	struct step st;
-	int rc = sandboxed(r, side, &st, "preflight", r->o.prebuild_timeout, cmd, NULL);
+	struct sc_step st;
+	int rc = sc_step_run(r, side, &st, "preflight", r->o.prebuild_timeout, cmd, NULL);
 	struct strbuf why = STRBUF_INIT;
 	if (rc == 1 && sc_run_preflight_diagnosis(r, &why))
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake could not load the %s workspace in the sandbox: %s (%s)",
@@ -201,7 +183,7 @@ static void preflight(struct sc_run *r, int side)
 		             sc_side_name(side), hint, r->o.deps);
 	}
 	sc_run_seal_config(r, side);
-	step_release(&st);
+	sc_step_release(&st);
 }
 
 /* The "+A.B:deps" targets of one prebuild layer (porcelain/order.h), or
@@ -242,14 +224,14 @@ static void check_targets_known(struct sc_run *r, int side)
 	const char *name = "lake-targets";
 	char *log = r->o.keep_logs ? sc_run_log_path(r, side, name)
 	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
-	struct step st;
-	int rc = sandboxed(r, side, &st, name, r->o.prebuild_timeout, (const char *const *)cmd.v, log);
+	struct sc_step st;
+	int rc = sc_step_run(r, side, &st, name, r->o.prebuild_timeout, (const char *const *)cmd.v, log);
 	if (rc != 0 && rc != 1)
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake's check of the selected modules did not run in the "
 		             "sandbox (%s)", r->ws);
 	struct strbuf out = STRBUF_INIT;
 	const struct sc_plan_file *f = NULL;
-	if (rc == 1 && exited_with(&st, 1) &&
+	if (rc == 1 && sc_step_exited_with(&st, 1) &&
 	    sc_read_file(log, &out, SC_SANDBOX_LOG_MAX + 4096) == 0)
 		f = sc_run_unknown_target(&r->plan, out.buf, out.len);
 	if (!r->o.keep_logs)
@@ -257,7 +239,7 @@ static void check_targets_known(struct sc_run *r, int side)
 	sb_release(&out);
 	sc_argv_release(&cmd);
 	free(log);
-	step_release(&st);
+	sc_step_release(&st);
 	if (f) /* the plan's: still ours; nothing else is left to leak */
 		sc_die("no lean_lib of T's configuration builds module %s, so %s cannot be measured "
 		       "(Lake: \"unknown module\"): add it to a lean_lib's roots or globs, or drop its root "
@@ -302,10 +284,10 @@ static void check_dep_build(struct sc_run *r, int side, const struct sc_manifest
 	free(lib);
 	if (cmd.n > fixed) {
 		char *name = xasprintf("preflight-%s", p->name);
-		struct step step;
-		int rc = sandboxed(r, side, &step, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
+		struct sc_step step;
+		int rc = sc_step_run(r, side, &step, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
 		                   NULL);
-		step_release(&step);
+		sc_step_release(&step);
 		if (rc != 0) {
 			char *hint = sc_run_output_hint(r, side, name);
 			free(name);
@@ -346,12 +328,12 @@ static void prebuild_progress(struct sc_run *r, int side, const char *name, int 
 	char *what = n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, n_layers)
 	                          : xstrdup("prebuild");
 	if (out == SC_STEP_OK) {
-		progress(r, "%s %s (%zu module%s): %.1f s wall", sc_side_name(side), what, nmod, s, wall);
+		sc_progress_say(&r->progress, "%s %s (%zu module%s): %.1f s wall", sc_side_name(side), what, nmod, s, wall);
 		free(what);
 		return;
 	}
 	char *hint = sc_run_output_hint(r, side, name);
-	progress(r, "%s %s (%zu module%s): FAILED (%s; %s)", sc_side_name(side), what, nmod, s,
+	sc_progress_say(&r->progress, "%s %s (%zu module%s): FAILED (%s; %s)", sc_side_name(side), what, nmod, s,
 	         out == SC_STEP_NOT_RUN ? "sandbox did not run" :
 	         late                   ? "prebuild_timeout" : "lake build failed",
 	         hint);
@@ -407,7 +389,7 @@ static void prebuild_error(struct sc_run *r, int side, struct prebuilt *pb, cons
                            const char *detail)
 {
 	struct sc_sample s;
-	bind(r, side, SC_PREBUILD_ID, &s);
+	sc_samples_bind(&r->samples, side, SC_PREBUILD_ID, &s);
 	sc_sample_unmeasured(&s, reason, detail);
 	prebuild_take(pb, &s);
 }
@@ -429,7 +411,7 @@ static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int la
                     struct prebuilt *pb)
 {
 	if (layer == 0)
-		r->step++;
+		sc_progress_next(&r->progress);
 	if (r->disk_full) {
 		if (layer == 0)
 			disk_full_sample(r, side, NULL);
@@ -438,7 +420,7 @@ static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int la
 	if (!o->n_layers) {
 		unmeasured(r, side, SC_PREBUILD_ID, "imports_unreadable",
 		           "no selected module's import order could be read: nothing was built");
-		progress(r, "%s prebuild: not run (imports_unreadable)", sc_side_name(side));
+		sc_progress_say(&r->progress, "%s prebuild: not run (imports_unreadable)", sc_side_name(side));
 		return 0;
 	}
 	if (pb->have && !pb->sum.ok) /* an earlier layer failed: its failure is the prebuild's */
@@ -453,31 +435,31 @@ static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int la
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
 	size_t nmod = push_targets(r, o, layer, &cmd);
-	struct step st;
+	struct sc_step st;
 	char *name = layer ? xasprintf("prebuild-%d", layer + 1) : xstrdup("prebuild");
 	double t0 = sc_monotonic_now();
-	int rc = sandboxed(r, side, &st, name, budget, cmd.v, NULL);
+	int rc = sc_step_run(r, side, &st, name, budget, cmd.v, NULL);
 	double wall = sc_monotonic_now() - t0;
 	pb->used += wall;
-	enum sc_step_outcome out = sc_run_step_outcome(r, rc);
+	enum sc_step_outcome out = sc_step_outcome(r, rc);
 	int built = 0;
 	if (r->disk_full) {
 		if (layer == 0) {
 			disk_full_sample(r, side, NULL);
 		} else {
 			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
-			progress(r, "%s prebuild, layer %d of %d: not run (disk_full)", sc_side_name(side),
+			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)", sc_side_name(side),
 			         layer + 1, o->n_layers);
 		}
 	} else {
 		if (out != SC_STEP_NOT_RUN) {
 			struct sc_sample s;
-			read_sample(r, side, SC_PREBUILD_ID, &st, &s);
+			sc_step_sample(r, side, SC_PREBUILD_ID, &st, &s);
 			prebuild_take(pb, &s);
 		} else {
 			prebuild_error(r, side, pb, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");
 		}
-		int late = out == SC_STEP_FAILED && timed_out(&st);
+		int late = out == SC_STEP_FAILED && sc_step_timed_out(&st);
 		prebuild_progress(r, side, name, layer, o->n_layers, nmod, out, late, wall);
 		built = out == SC_STEP_OK ? 1 : late ? -1 : 0;
 		if (built != 1)
@@ -485,7 +467,7 @@ static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int la
 	}
 	free(name);
 	sc_argv_release(&cmd);
-	step_release(&st);
+	sc_step_release(&st);
 	return built;
 }
 
@@ -493,17 +475,17 @@ static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int la
 
 /* The counters of a sample that ran, recorded; its progress line. */
 static void record_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
-                          const struct step *st)
+                          const struct sc_step *st)
 {
 	struct sc_sample s;
 	if (measured(r, side, f->id, st, &s)) {
 		char *cpu = sc_run_fmt_seconds(s.cpu_s), *wall = sc_run_fmt_seconds(s.wall_s);
-		progress(r, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu, wall);
+		sc_progress_say(&r->progress, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu, wall);
 		free(cpu);
 		free(wall);
 	} else {
 		char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
-		progress(r, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error,
+		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error,
 		         *hint ? "; " : "", hint);
 		free(hint);
 	}
@@ -517,17 +499,17 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
 static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout)
 {
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
-	struct step st;
-	int rc = sandboxed(r, side, &st, f->id, timeout, cmd, NULL);
+	struct sc_step st;
+	int rc = sc_step_run(r, side, &st, f->id, timeout, cmd, NULL);
 	if (r->disk_full) {
 		disk_full_sample(r, side, f);
-	} else if (sc_run_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
+	} else if (sc_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
 		unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
-		progress(r, "%s %s: sandbox did not run", sc_side_name(side), f->path);
+		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "after")) {
 		record_sample(r, side, f, &st);
 	}
-	step_release(&st);
+	sc_step_release(&st);
 }
 
 /* Candidate code ran in the tree (the prebuild, earlier samples, this
@@ -542,7 +524,7 @@ static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_f
 	if (!same) {
 		char *detail = xasprintf("%s its sample: %s", when, why.buf);
 		unmeasured(r, side, f->id, "source_changed", detail);
-		progress(r, "%s %s: not measured (source changed %s its sample: %s)", sc_side_name(side),
+		sc_progress_say(&r->progress, "%s %s: not measured (source changed %s its sample: %s)", sc_side_name(side),
 		         f->path, when, why.buf);
 		free(detail);
 	}
@@ -561,7 +543,7 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 	unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
 	free(detail);
 	free(hint);
-	progress(r, "%s %s: not run (%s)", sc_side_name(side), f->path,
+	sc_progress_say(&r->progress, "%s %s: not run (%s)", sc_side_name(side), f->path,
 	         built ? "prebuild_timeout" : "prebuild failed");
 }
 
@@ -573,218 +555,41 @@ static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_fi
 {
 	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
 	unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, "disk_full", detail);
-	progress(r, "%s %s: not run (disk_full)", sc_side_name(side), f ? f->path : "prebuild");
+	sc_progress_say(&r->progress, "%s %s: not run (disk_full)", sc_side_name(side), f ? f->path : "prebuild");
 }
 
 /* A side that starts on a full disk: every step of it is disk_full. */
 static void all_disk_full(struct sc_run *r, int side)
 {
-	r->step++;
+	sc_progress_next(&r->progress);
 	disk_full_sample(r, side, NULL);
 	for (size_t i = 0; i < r->plan.n_files; i++)
 		if (sc_change_on_side(r->plan.files[i].change, side)) {
-			r->step++;
+			sc_progress_next(&r->progress);
 			disk_full_sample(r, side, &r->plan.files[i]);
 		}
 }
 
-/* Below this much free space, or this many free inodes, after a step, the
- * step filled the disk. */
-#define DISK_FULL_BELOW (1ll << 20)
-#define DISK_FULL_INODES_BELOW 32ll
-
-/* Did the last step leave the disk full?  Then the reserve goes back to
- * the file system, so that the status lines, samples and the report fit,
- * and the step and every later one are disk_full, not a machine failure. */
-static int hit_full_disk(struct sc_run *r)
-{
-	if (r->disk_full)
-		return 1;
-	long long avail, inodes;
-	if (sc_workspace_room(r->ws, &avail, &inodes) < 0 ||
-	    (avail >= DISK_FULL_BELOW && inodes >= DISK_FULL_INODES_BELOW))
-		return 0;
-	sc_workspace_unreserve(r->ws);
-	r->disk_full = 1;
-	return 1;
-}
-
-/* ---- what every step shares: the sandboxed call and its sample ---- */
-
-enum sc_step_outcome sc_run_step_outcome(struct sc_run *r, int rc)
-{
-	if (rc == 0)
-		return SC_STEP_OK;
-	if (rc == 1)
-		return SC_STEP_FAILED;
-	if (sc_stage_system_failure(rc))
-		r->system_failed = 1;
-	return SC_STEP_NOT_RUN;
-}
-
-/* sc-sandbox-exec's arguments for one step of the side, up to "--". */
-static void sandbox_args(const struct sc_run *r, int side, const struct step *st, const char *name,
-                         const char *timeout, const char *log, struct sc_argv *a)
-{
-	sc_argv_push(a, "--tree");
-	sc_argv_push_owned(a, sc_run_tree(r, side));
-	const char *fixed[] = {"--toolchain", r->o.toolchain, "--dependencies", r->o.deps,
-	                       "--time-file", st->time_file, "--timeout", timeout, NULL};
-	for (const char *const *p = fixed; *p; p++)
-		sc_argv_push(a, *p);
-	if (r->o.lake_cache) {
-		sc_argv_push(a, "--cache");
-		sc_argv_push(a, r->o.lake_cache);
-	}
-	if (log) {
-		sc_argv_push(a, "--log");
-		sc_argv_push(a, log);
-	} else if (r->o.keep_logs) {
-		sc_argv_push(a, "--log");
-		sc_argv_push_owned(a, sc_run_log_path(r, side, name));
-	}
-	sc_run_push_bwrap(r, a, 1);
-	sc_run_push_sealed(r, side, a);
-	sc_argv_push(a, "--");
-}
-
-/* Run one command in the side's sandbox, its output to LOG (NULL: to
- * WS/logs/ with --keep-logs, else nowhere); the status line is kept beside
- * the raw counters, both named in ST.  Returns sc-sandbox-exec's exit code. */
-static int sandboxed(struct sc_run *r, int side, struct step *st, const char *name, double timeout,
-                     const char *const *cmd, const char *log)
-{
-	st->time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
-	st->status_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "status");
-	char *timeout_s = xasprintf("%.3f", timeout);
-	struct sc_argv a = SC_ARGV_INIT;
-	sandbox_args(r, side, st, name, timeout_s, log, &a);
-	for (const char *const *p = cmd; *p; p++)
-		sc_argv_push(&a, *p);
-	struct strbuf status = STRBUF_INIT;
-	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &status);
-	sc_run_stop_if_interrupted(r);
-	if (hit_full_disk(r))
-		rc = 1; /* it ran: neither a machine failure nor counters to trust */
-	if (status.len && !r->disk_full)
-		sc_write_file_atomic_or_die(st->status_file, status.buf, status.len, "status line");
-	memset(&st->verdict, 0, sizeof st->verdict);
-	st->status_ok = sc_sample_status_check(&st->verdict, status.buf, status.len, &st->status) == 0;
-	sb_release(&status);
-	sc_argv_release(&a);
-	free(timeout_s);
-	return rc;
-}
-
-static void step_release(struct step *st)
-{
-	free(st->time_file);
-	free(st->status_file);
-	sc_sample_free(&st->verdict);
-}
-
-/* 1 when the status line says the command ran out of time. */
-static int timed_out(const struct step *st)
-{
-	return !st->status_ok && strcmp(st->verdict.error, "timeout") == 0;
-}
-
-/* 1 when the status line says the command exited with CODE. */
-static int exited_with(const struct step *st, int code)
-{
-	return st->status_ok && st->status.exit_code == code;
-}
-
-/* S bound to this run as the sample "<side>:<id>" (ID a file's, or
- * SC_PREBUILD_ID): run ID, plan digest, the side's commit. */
-static void bind(const struct sc_run *r, int side, const char *id, struct sc_sample *s)
-{
-	memset(s, 0, sizeof *s);
-	s->run_id = xstrdup(r->run_id);
-	s->plan_digest = xstrdup(r->digest);
-	s->revision = xstrdup(sc_plan_side_rev(&r->plan, side));
-	s->sample = xasprintf("%s:%s", sc_side_name(side), id);
-}
-
-/* S recorded as the line sc-parse-time would print for it, its detail
- * bounded first so that S is what the line says.  Returns S->ok. */
+/* S recorded (porcelain/samples.h), unless the run was interrupted
+ * meanwhile.  Returns S->ok. */
 static int record(struct sc_run *r, struct sc_sample *s)
 {
-	struct strbuf line = STRBUF_INIT;
 	sc_run_stop_if_interrupted(r);
-	sc_sample_bound(s);
-	sc_sample_to_json(s, &line);
-	sb_add(&r->samples, line.buf, line.len);
-	sb_release(&line);
-	if (!s->ok)
-		r->measurement_failed = 1;
-	return s->ok;
+	return sc_samples_record(&r->samples, s);
 }
 
-/* The sample "<side>:<id>" is REASON (an error of the sample schema), with
- * DETAIL; no measurement. */
+/* The sample "<side>:<id>" is REASON with DETAIL: nothing measured. */
 static void unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
                        const char *detail)
 {
-	struct sc_sample s;
-	bind(r, side, id, &s);
-	sc_sample_unmeasured(&s, reason, detail);
-	record(r, &s);
-	sc_sample_free(&s);
+	sc_run_stop_if_interrupted(r);
+	sc_samples_unmeasured(&r->samples, side, id, reason, detail);
 }
 
-/* The sample "<side>:<id>" from the step's status line and time file (it
- * ran: sc-sandbox-exec exited 0 or 1), into S, not recorded. */
-static void read_sample(struct sc_run *r, int side, const char *id, const struct step *st,
-                        struct sc_sample *s)
-{
-	bind(r, side, id, s);
-	if (st->status_ok)
-		sc_sample_from_status(s, &st->status, st->time_file);
-	else
-		sc_sample_unmeasured(s, st->verdict.error, st->verdict.detail);
-}
-
-/* read_sample, then recorded.  Returns S->ok. */
-static int measured(struct sc_run *r, int side, const char *id, const struct step *st,
+/* sc_step_sample, then recorded.  Returns S->ok. */
+static int measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
                     struct sc_sample *s)
 {
-	read_sample(r, side, id, st, s);
+	sc_step_sample(r, side, id, st, s);
 	return record(r, s);
-}
-
-/* "[step/steps] what" on stderr, unless --quiet. */
-static void progress(struct sc_run *r, const char *fmt, ...)
-{
-	if (r->o.quiet)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "[%d/%d] ", r->step, r->steps);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	va_end(ap);
-}
-
-/* ---- what the progress and failure lines say ---- */
-
-char *sc_run_fmt_seconds(double s) { return xasprintf("%.*f", s < 10 ? 2 : 1, s); }
-
-char *sc_run_log_path(const struct sc_run *r, int side, const char *name)
-{
-	char *stem = sc_workspace_stem(sc_side_name(side), name);
-	char *path = xasprintf("%s/logs/%s.log", r->ws, stem);
-	free(stem);
-	return path;
-}
-
-char *sc_run_output_hint(const struct sc_run *r, int side, const char *name)
-{
-	if (!r->o.keep_logs)
-		return xstrdup("rerun with --keep-logs to keep Lake's output");
-	char *stem = sc_workspace_stem(sc_side_name(side), name);
-	char *hint = xasprintf("Lake's output: logs/%s.log", stem);
-	free(stem);
-	return hint;
 }

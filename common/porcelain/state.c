@@ -1,5 +1,6 @@
 #include "porcelain/state.h"
 #include "porcelain/stage.h"
+#include "porcelain/workspace.h"
 #include "util/die.h"
 
 #include <stdlib.h>
@@ -37,4 +38,24 @@ void sc_run_push_bwrap(const struct sc_run *r, struct sc_argv *a, int sandbox)
 char *sc_run_tree(const struct sc_run *r, int side)
 {
 	return xasprintf("%s/%s", r->ws, sc_side_name(side));
+}
+
+char *sc_run_fmt_seconds(double s) { return xasprintf("%.*f", s < 10 ? 2 : 1, s); }
+
+char *sc_run_log_path(const struct sc_run *r, int side, const char *name)
+{
+	char *stem = sc_workspace_stem(sc_side_name(side), name);
+	char *path = xasprintf("%s/logs/%s.log", r->ws, stem);
+	free(stem);
+	return path;
+}
+
+char *sc_run_output_hint(const struct sc_run *r, int side, const char *name)
+{
+	if (!r->o.keep_logs)
+		return xstrdup("rerun with --keep-logs to keep Lake's output");
+	char *stem = sc_workspace_stem(sc_side_name(side), name);
+	char *hint = xasprintf("Lake's output: logs/%s.log", stem);
+	free(stem);
+	return hint;
 }

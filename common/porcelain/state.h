@@ -2,11 +2,17 @@
 #define SC_PORCELAIN_STATE_H
 /* One profile run (Documentation/architecture.txt "Shape"): the operator's
  * options and what the run learns on its way (the plan and its digest,
- * the run ID, the toolchain, the samples so far, the progress steps).
- * profile.c sequences the phases; precheck.c and side.c hold them. */
+ * the run ID, the toolchain, T's manifest) and the parts each concept
+ * owns: the samples and their binding (samples.h), the progress lines
+ * (progress.h), the sealed paths (seal.h).  profile.c sequences the
+ * phases; precheck.c holds the checks before the workspace, side.c one
+ * side's steps, step.c one sandboxed step and the full-disk policy,
+ * workspace.c the workspace and its disk reserve. */
 #include "contract/plan.h"
 #include "contract/sample.h"
 #include "contract/manifest.h"
+#include "porcelain/progress.h"
+#include "porcelain/samples.h"
 #include "sandbox/inputs.h"
 #include "util/argv.h"
 #include "util/strbuf.h"
@@ -40,10 +46,10 @@ struct sc_run {
 	char run_id[SC_RUN_ID_HEXSZ + 1];
 	struct sc_toolchain_info tc;
 	struct sc_manifest manifest; /* T's lake-manifest.json, read once (precheck.c) */
-	struct strbuf samples; /* samples.jsonl so far */
+	struct sc_samples samples;   /* bound to the run once the plan is made */
+	struct sc_progress progress;
 	struct sc_argv sealed[2]; /* per side: paths below .lake read-only after the preflight */
-	int step, steps;
-	int measurement_failed; /* an error sample: exit 1 */
+	int measurement_failed; /* a tree not given back: exit 1 (an error sample is samples') */
 	int deps_checked;       /* the dependencies' prepared builds were found up to date */
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
 	int disk_full;          /* a step left the disk full: the rest of the run is disk_full */
@@ -57,5 +63,14 @@ void sc_run_stop_if_interrupted(const struct sc_run *r);
 void sc_run_push_bwrap(const struct sc_run *r, struct sc_argv *a, int sandbox);
 /* The side's tree in the workspace (allocated). */
 char *sc_run_tree(const struct sc_run *r, int side);
+
+/* Seconds as the progress lines show them: 2 decimals below 10, else 1
+ * (allocated). */
+char *sc_run_fmt_seconds(double s);
+/* Where --keep-logs keeps one sandboxed invocation's output:
+ * WS/logs/<side>-<name>.log (allocated). */
+char *sc_run_log_path(const struct sc_run *r, int side, const char *name);
+/* What a failure line says about Lake's output (allocated). */
+char *sc_run_output_hint(const struct sc_run *r, int side, const char *name);
 
 #endif
