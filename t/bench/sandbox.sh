@@ -5,7 +5,10 @@
 # 13ff906, main before the sealed measurement) that one is
 # measured in the same run too, alternating, called alone and as
 # profile-run calls it, and each difference is held to its goal: at most
-# 3 ms median.
+# GOAL_MS (default 3) ms median.  The third round of sealing (the task
+# clock compared, kernel-wide pools, inodes, the bounded tmpfs made by the
+# host step) is held to 1 ms over 8ec424e, the build before it:
+#   SC_BIN_BEFORE=<build of 8ec424e> GOAL_MS=1 make bench
 # Also measured: what the chain costs by design (GNU time, and a static
 # program for sc-applyuidgid and sc-init), the call as profile-run makes
 # it for each sample, with the run's uid passed as --sandbox-user UID:GID
@@ -14,10 +17,12 @@
 # loading libnss_systemd),
 # and each series' CPU per run, which load from elsewhere disturbs less
 # than wall time.
-# Env: SC_BIN, SC_FIXTURE (make bench); N (default 200); SC_BIN_BEFORE.
+# Env: SC_BIN, SC_FIXTURE (make bench); N (default 200); SC_BIN_BEFORE;
+# GOAL_MS.
 set -euo pipefail
 rc=0
 N=${N:-200}
+GOAL_MS=${GOAL_MS:-3}
 # shellcheck source=sandbox-env.bash
 . "$(dirname "$0")/sandbox-env.bash"
 
@@ -104,10 +109,10 @@ if [ -n "${SC_BIN_BEFORE:-}" ]; then
 	read -r su_m su_p <<< "$(stats sbxu)"
 	printf '%-34s median %7.2f ms  p90 %7.2f ms\n' "before (SC_BIN_BEFORE) -- true" "$o_m" "$o_p" \
 		"this, --sandbox-user UID:GID" "$su_m" "$su_p" "before, --sandbox-user UID:GID" "$ou_m" "$ou_p"
-	# The sealing adds at most 3 ms over the build before it
-	awk -v sm="$s_m" -v om="$o_m" -v um="$su_m" -v oum="$ou_m" 'BEGIN {
-		printf "this over before: median %.2f ms called alone, %.2f ms as profile-run calls it (goal: at most 3 ms)\n", sm - om, um - oum
-		exit !(sm - om <= 3 && um - oum <= 3)
+	# The sealing adds at most GOAL_MS over the build before it
+	awk -v sm="$s_m" -v om="$o_m" -v um="$su_m" -v oum="$ou_m" -v g="$GOAL_MS" 'BEGIN {
+		printf "this over before: median %.2f ms called alone, %.2f ms as profile-run calls it (goal: at most %s ms)\n", sm - om, um - oum, g
+		exit !(sm - om <= g && um - oum <= g)
 	}' || rc=1
 fi
 read -r g_m _ <<< "$(stats gnutime)"
