@@ -1,290 +1,10 @@
 #include "planning/lakelibs.h"
+#include "util/toml.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 32
 #define MAX_LIBS 1024
-#define MAX_ITEMS 4096
-#define MAX_STRING 65536
-
-struct toml {
-	const char *p, *end;
-	int depth;
-	struct strbuf *err;
-	int line;
-};
-
-/* What a value is, and, when asked for, its text or string items. */
-struct capture {
-	int is_string, all_strings;
-	struct strbuf s;
-	char **items;
-	size_t n;
-};
-
-static int fail(struct toml *t, const char *what)
-{
-	if (!t->err->len)
-		sb_addf(t->err, "lakefile.toml line %d: %s", t->line, what);
-	return -1;
-}
-
-static int at(const struct toml *t, const char *s)
-{
-	size_t n = strlen(s);
-	return (size_t)(t->end - t->p) >= n && memcmp(t->p, s, n) == 0;
-}
-
-/* Blanks and comments; newlines too when NL. */
-static void skip_ws(struct toml *t, int nl)
-{
-	while (t->p < t->end) {
-		char c = *t->p;
-		if (c == ' ' || c == '\t' || (nl && c == '\r')) {
-			t->p++;
-		} else if (nl && c == '\n') {
-			t->line++;
-			t->p++;
-		} else if (c == '#') {
-			while (t->p < t->end && *t->p != '\n')
-				t->p++;
-		} else {
-			return;
-		}
-	}
-}
-
-static int add_byte(struct toml *t, struct strbuf *out, char c)
-{
-	if (out->len >= MAX_STRING)
-		return fail(t, "string too long");
-	sb_add(out, &c, 1);
-	return 0;
-}
-
-/* A backslash escape of a basic string (TOML: \b \t \n \f \r \" \\ and
- * \uXXXX / \UXXXXXXXX, kept as UTF-8). */
-static int escape(struct toml *t, struct strbuf *out)
-{
-	static const char from[] = "btnfr\"\\", to[] = "\b\t\n\f\r\"\\";
-	if (t->p >= t->end)
-		return fail(t, "unterminated string");
-	char c = *t->p++;
-	const char *e = strchr(from, c);
-	if (c && e)
-		return add_byte(t, out, to[e - from]);
-	int digits = c == 'u' ? 4 : c == 'U' ? 8 : 0;
-	if (!digits || t->end - t->p < digits)
-		return fail(t, "bad escape in a string");
-	unsigned long cp = 0;
-	for (int i = 0; i < digits; i++) {
-		char h = *t->p++;
-		int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-		                                       : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
-		if (v < 0)
-			return fail(t, "bad escape in a string");
-		cp = cp * 16 + (unsigned long)v;
-	}
-	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return fail(t, "bad escape in a string");
-	unsigned char u[4];
-	int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-	static const unsigned char lead[] = {0, 0, 0xc0, 0xe0, 0xf0};
-	for (int i = n - 1; i > 0; i--, cp >>= 6)
-		u[i] = (unsigned char)(0x80 | (cp & 0x3f));
-	u[0] = (unsigned char)(lead[n] | cp);
-	for (int i = 0; i < n; i++)
-		if (add_byte(t, out, (char)u[i]) < 0)
-			return -1;
-	return 0;
-}
-
-/* A string of any of the four kinds, at t->p, into OUT. */
-static int string(struct toml *t, struct strbuf *out)
-{
-	char q = *t->p;
-	int multi = at(t, q == '"' ? "\"\"\"" : "'''");
-	t->p += multi ? 3 : 1;
-	if (multi && t->p < t->end && *t->p == '\n') /* a newline right after the quotes is dropped */
-		t->p++, t->line++;
-	for (;;) {
-		if (t->p >= t->end)
-			return fail(t, "unterminated string");
-		char c = *t->p;
-		if (c == q && (!multi || at(t, q == '"' ? "\"\"\"" : "'''"))) {
-			t->p += multi ? 3 : 1;
-			return 0;
-		}
-		t->p++;
-		if (c == '\n') {
-			if (!multi)
-				return fail(t, "newline in a string");
-			t->line++;
-		}
-		if (c == '\\' && q == '"') {
-			if (multi && t->p < t->end && (*t->p == '\n' || *t->p == ' ' || *t->p == '\r')) {
-				skip_ws(t, 1); /* a line-ending backslash trims what follows */
-				continue;
-			}
-			if (escape(t, out) < 0)
-				return -1;
-		} else if (add_byte(t, out, c) < 0) {
-			return -1;
-		}
-	}
-}
-
-/* A key, its dotted parts joined with '.'. */
-static int key(struct toml *t, struct strbuf *out)
-{
-	for (;;) {
-		skip_ws(t, 0);
-		if (t->p < t->end && (*t->p == '"' || *t->p == '\'')) {
-			if (string(t, out) < 0)
-				return -1;
-		} else {
-			const char *s = t->p;
-			while (t->p < t->end && (*t->p == '_' || *t->p == '-' || (*t->p >= '0' && *t->p <= '9') ||
-			                         ((*t->p | 0x20) >= 'a' && (*t->p | 0x20) <= 'z')))
-				t->p++;
-			if (t->p == s)
-				return fail(t, "expected a key");
-			sb_add(out, s, (size_t)(t->p - s));
-		}
-		skip_ws(t, 0);
-		if (t->p >= t->end || *t->p != '.')
-			return 0;
-		t->p++;
-		sb_adds(out, ".");
-	}
-}
-
-static int value(struct toml *t, struct capture *c);
-
-static void capture_release(struct capture *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		free(c->items[i]);
-	free(c->items);
-	sb_release(&c->s);
-}
-
-static void capture_item(struct capture *c, struct capture *item)
-{
-	if (!item->is_string) {
-		c->all_strings = 0;
-		return;
-	}
-	c->items = xrealloc(c->items, (c->n + 1) * sizeof *c->items);
-	c->items[c->n++] = sb_detach(&item->s, NULL);
-}
-
-/* [ v, v, ... ] with newlines and comments anywhere, a trailing comma. */
-static int array(struct toml *t, struct capture *c)
-{
-	t->p++;
-	c->all_strings = 1;
-	for (size_t n = 0;; n++) {
-		skip_ws(t, 1);
-		if (t->p < t->end && *t->p == ']') {
-			t->p++;
-			return 0;
-		}
-		if (n >= MAX_ITEMS)
-			return fail(t, "array too long");
-		struct capture item = {.s = STRBUF_INIT};
-		int rc = value(t, &item);
-		if (rc == 0)
-			capture_item(c, &item);
-		capture_release(&item);
-		if (rc < 0)
-			return -1;
-		skip_ws(t, 1);
-		if (t->p < t->end && *t->p == ',')
-			t->p++;
-		else if (t->p >= t->end || *t->p != ']')
-			return fail(t, "expected ',' or ']' in an array");
-	}
-}
-
-/* { k = v, ... }: read through, never kept. */
-static int inline_table(struct toml *t)
-{
-	t->p++;
-	for (size_t n = 0;; n++) {
-		skip_ws(t, 1);
-		if (t->p < t->end && *t->p == '}') {
-			t->p++;
-			return 0;
-		}
-		if (n >= MAX_ITEMS)
-			return fail(t, "inline table too long");
-		struct strbuf k = STRBUF_INIT;
-		int rc = key(t, &k);
-		sb_release(&k);
-		if (rc < 0)
-			return -1;
-		if (t->p >= t->end || *t->p != '=')
-			return fail(t, "expected '=' in an inline table");
-		t->p++;
-		struct capture skip = {.s = STRBUF_INIT};
-		rc = value(t, &skip);
-		capture_release(&skip);
-		if (rc < 0)
-			return -1;
-		skip_ws(t, 1);
-		if (t->p < t->end && *t->p == ',')
-			t->p++;
-		else if (t->p >= t->end || *t->p != '}')
-			return fail(t, "expected ',' or '}' in an inline table");
-	}
-}
-
-/* Numbers, booleans, dates and times: one token, not kept. */
-static int bare(struct toml *t)
-{
-	const char *s = t->p;
-	while (t->p < t->end && !strchr(" \t\r\n,]}#", *t->p))
-		t->p++;
-	if (t->p == s)
-		return fail(t, "expected a value");
-	for (const char *q = s; q < t->p; q++)
-		if (!strchr("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+-_.:", *q))
-			return fail(t, "unsupported value");
-	return 0;
-}
-
-static int value(struct toml *t, struct capture *c)
-{
-	skip_ws(t, 0);
-	if (t->p >= t->end)
-		return fail(t, "expected a value");
-	if (++t->depth > MAX_DEPTH)
-		return fail(t, "nested too deeply");
-	int rc;
-	if (*t->p == '"' || *t->p == '\'') {
-		c->is_string = 1;
-		rc = string(t, &c->s);
-	} else if (*t->p == '[') {
-		rc = array(t, c);
-	} else if (*t->p == '{') {
-		rc = inline_table(t);
-	} else {
-		rc = bare(t);
-	}
-	t->depth--;
-	return rc;
-}
-
-/* After a statement: blanks, a comment, then the end of the line. */
-static int line_end(struct toml *t)
-{
-	skip_ws(t, 0);
-	if (t->p < t->end && *t->p != '\n' && *t->p != '\r')
-		return fail(t, "expected the end of the line");
-	return 0;
-}
 
 /* Where keys go: the package (top level), a lean_lib, or elsewhere. */
 enum place { PACKAGE, LIB, OTHER };
@@ -296,14 +16,14 @@ struct reading {
 	enum place where;
 };
 
-static int header(struct toml *t, struct reading *r)
+static int header(struct sc_toml *t, struct reading *r)
 {
-	int twice = at(t, "[[");
+	int twice = sc_toml_at(t, "[[");
 	t->p += twice ? 2 : 1;
 	struct strbuf k = STRBUF_INIT;
-	if (key(t, &k) < 0 || !at(t, twice ? "]]" : "]")) {
+	if (sc_toml_key(t, &k) < 0 || !sc_toml_at(t, twice ? "]]" : "]")) {
 		sb_release(&k);
-		return fail(t, "bad table header");
+		return sc_toml_fail(t, "bad table header");
 	}
 	t->p += twice ? 2 : 1;
 	r->where = twice && strcmp(k.buf, "lean_lib") == 0 ? LIB : OTHER;
@@ -311,17 +31,17 @@ static int header(struct toml *t, struct reading *r)
 	if (r->where == LIB) {
 		struct sc_lake_libs *l = r->l;
 		if (l->n >= MAX_LIBS)
-			return fail(t, "too many lean_lib tables");
+			return sc_toml_fail(t, "too many lean_lib tables");
 		l->libs = xrealloc(l->libs, (l->n + 1) * sizeof *l->libs);
 		r->lib_src_dirs = xrealloc(r->lib_src_dirs, (l->n + 1) * sizeof *r->lib_src_dirs);
 		memset(&l->libs[l->n], 0, sizeof *l->libs);
 		r->lib_src_dirs[l->n] = NULL;
 		l->n++;
 	}
-	return line_end(t);
+	return sc_toml_line_end(t);
 }
 
-static void take_names(struct sc_lean_lib *lib, struct capture *c, int globs)
+static void take_names(struct sc_lean_lib *lib, struct sc_toml_value *c, int globs)
 {
 	if (!c->all_strings || c->is_string) {
 		lib->opaque = 1;
@@ -351,19 +71,19 @@ static void take_names(struct sc_lean_lib *lib, struct capture *c, int globs)
 }
 
 /* key = value, kept when it is one of the keys read. */
-static int assignment(struct toml *t, struct reading *r)
+static int assignment(struct sc_toml *t, struct reading *r)
 {
 	struct strbuf k = STRBUF_INIT;
-	struct capture c = {.s = STRBUF_INIT};
-	int rc = key(t, &k);
+	struct sc_toml_value c = {.s = STRBUF_INIT};
+	int rc = sc_toml_key(t, &k);
 	if (rc == 0 && (t->p >= t->end || *t->p != '='))
-		rc = fail(t, "expected '=' after a key");
+		rc = sc_toml_fail(t, "expected '=' after a key");
 	if (rc == 0) {
 		t->p++;
-		rc = value(t, &c);
+		rc = sc_toml_value(t, &c);
 	}
 	if (rc == 0)
-		rc = line_end(t);
+		rc = sc_toml_line_end(t);
 	struct sc_lean_lib *lib = r->where == LIB ? &r->l->libs[r->l->n - 1] : NULL;
 	int is_src = strcmp(k.buf, "srcDir") == 0;
 	if (rc == 0 && r->where == PACKAGE && is_src && c.is_string) {
@@ -378,9 +98,9 @@ static int assignment(struct toml *t, struct reading *r)
 	} else if (rc == 0 && lib && (strcmp(k.buf, "roots") == 0 || strcmp(k.buf, "globs") == 0)) {
 		take_names(lib, &c, k.buf[0] == 'g');
 	} else if (rc == 0 && (is_src || (lib && strcmp(k.buf, "name") == 0))) {
-		rc = fail(t, "srcDir and name must be strings");
+		rc = sc_toml_fail(t, "srcDir and name must be strings");
 	}
-	capture_release(&c);
+	sc_toml_value_release(&c);
 	sb_release(&k);
 	return rc;
 }
@@ -446,11 +166,12 @@ int sc_lakelibs_parse(const char *text, size_t len, struct sc_lake_libs *l, stru
 		sb_adds(err, "lakefile.toml holds a NUL byte");
 		return -1;
 	}
-	struct toml t = {text, text + len, 0, err, 1};
+	struct sc_toml t;
+	sc_toml_init(&t, text, len, "lakefile.toml", err);
 	struct reading r = {l, NULL, NULL, PACKAGE};
 	int rc = 0;
 	for (;;) {
-		skip_ws(&t, 1);
+		sc_toml_skip_ws(&t, 1);
 		if (t.p >= t.end)
 			break;
 		rc = *t.p == '[' ? header(&t, &r) : assignment(&t, &r);
