@@ -55,7 +55,8 @@ static void check(char **canon_dest, struct checked *k)
 		sc_die("empty value (--plan)");
 	*canon_dest = sc_dest_new_dir(dest, &why);
 	die_if(*canon_dest ? SC_EXIT_OK : SC_EXIT_USAGE, &why, "--dest", dest);
-	sc_git_open(&k->g, repo);
+	if (sc_git_open(&k->g, repo, &why) < 0)
+		sc_die("%s (--repo %s)", why.buf, repo);
 	int code = sc_dest_outside_git_dir(*canon_dest, k->g.git_dir, &why);
 	if (code == SC_EXIT_SYSTEM) /* the git directory, named by git a moment ago */
 		sc_die_code(code, "%s", why.buf);

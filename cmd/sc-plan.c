@@ -35,7 +35,8 @@ int main(int argc, char **argv)
 	static const char *importers;
 	static struct sc_plan_request rq = {.version = SC_VERSION, .srctree_sha1 = SC_SRCTREE_SHA1,
 	                                    .srctree_sha256 = SC_SRCTREE_SHA256,
-	                                    .names = {"--tooling", "--base", "--head", "--merge-of"}};
+	                                    .names = {"--tooling", "--base", "--head", "--merge-of"},
+	                                    .repo_name = "--repo"};
 	static const struct sc_option opts[] = {
 		SC_OPT_REQUIRED_STRING(0, "repo", &rq.repo, "DIR", "the Git repository"),
 		SC_OPT_REQUIRED_STRING(0, "tooling", &rq.tooling, "T", "commit holding .sphereceti"),

@@ -141,36 +141,43 @@ void sc_git_open_start(struct sc_gitjob *j, const char *repo)
 	sc_gitjob_start_at(j, repo, args);
 }
 
-void sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g)
+int sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g, struct strbuf *why)
 {
 	struct strbuf out = STRBUF_INIT;
 	int rc = sc_gitjob_finish(j, &out);
 	memset(g, 0, sizeof *g);
-	if (access(repo, F_OK) < 0)
-		sc_die("repository does not exist (--repo %s)", repo);
 	/* "<absolute git dir>\n<object format>\n" */
 	char *nl = out.len ? memchr(out.buf, '\n', out.len) : NULL;
-	if (rc == 127)
+	const char *fmt = nl ? nl + 1 : NULL;
+	if (access(repo, F_OK) < 0) {
+		sb_adds(why, "repository does not exist");
+	} else if (rc == 127) {
 		sc_die_sys("cannot run git (PATH)");
-	if (rc != 0 || !nl || nl == out.buf || out.buf[out.len - 1] != '\n' || out.buf[0] != '/')
-		sc_die("not a git repository (--repo %s)", repo);
-	out.buf[--out.len] = '\0';
-	const char *fmt = nl + 1;
-	g->hexsz = sc_hexsz_of_format(fmt);
-	if (!g->hexsz)
-		sc_die("unsupported object format '%s' (--repo %s)", fmt, repo);
+	} else if (rc != 0 || !nl || nl == out.buf || out.buf[out.len - 1] != '\n' || out.buf[0] != '/') {
+		sb_adds(why, "not a git repository");
+	} else {
+		out.buf[--out.len] = '\0';
+		g->hexsz = sc_hexsz_of_format(fmt);
+		if (!g->hexsz)
+			sb_addf(why, "unsupported object format '%s'", fmt);
+	}
+	if (why->len) {
+		sb_release(&out);
+		return -1;
+	}
 	g->object_format = g->hexsz == 40 ? "sha1" : "sha256";
 	g->rawsz = g->hexsz / 2;
 	g->git_dir = xstrndup(out.buf, (size_t)(nl - out.buf));
 	sb_release(&out);
+	return 0;
 }
 
 /* One rev-parse for the git dir and the object format. */
-void sc_git_open(struct sc_git *g, const char *repo)
+int sc_git_open(struct sc_git *g, const char *repo, struct strbuf *why)
 {
 	struct sc_gitjob j;
 	sc_git_open_start(&j, repo);
-	sc_git_open_finish(&j, repo, g);
+	return sc_git_open_finish(&j, repo, g, why);
 }
 
 void sc_git_close(struct sc_git *g)

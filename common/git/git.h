@@ -20,8 +20,10 @@ struct sc_git {
 	const char *object_format; /* "sha1" or "sha256" */
 };
 
-/* Open REPO (bare or not, any path); dies with a clear error otherwise. */
-void sc_git_open(struct sc_git *g, const char *repo);
+/* Open REPO (bare or not, any path): 0, or -1 with what is wrong with it
+ * in WHY (missing, not a repository, an unknown object format); the caller
+ * says which input named it.  Dies when git cannot be run. */
+int sc_git_open(struct sc_git *g, const char *repo, struct strbuf *why);
 void sc_git_close(struct sc_git *g);
 
 /* The environment every git child gets (NULL-terminated, static). */
@@ -110,8 +112,8 @@ void sc_gitjob_start_at(struct sc_gitjob *j, const char *repo, const char *const
 int sc_gitjob_finish(struct sc_gitjob *j, struct strbuf *out);
 
 /* sc_git_open in two halves (one git process instead of two, and other
- * jobs may run meanwhile); finish dies with sc_git_open's errors. */
+ * jobs may run meanwhile); finish answers as sc_git_open does. */
 void sc_git_open_start(struct sc_gitjob *j, const char *repo);
-void sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g);
+int sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g, struct strbuf *why);
 
 #endif

@@ -51,7 +51,10 @@ static void start(struct planning *w)
 		sc_gitjob_start_at(&w->mb_job, w->repo, mb_args);
 		sc_gitjob_start_at(&w->cfg_job, w->repo, cfg_args);
 	}
-	sc_git_open_finish(&open_job, w->repo, &w->g);
+	struct strbuf why = STRBUF_INIT;
+	if (sc_git_open_finish(&open_job, w->repo, &w->g, &why) < 0)
+		sc_die("%s (%s %s)", why.buf, w->rq->repo_name, w->repo);
+	sb_release(&why);
 }
 
 /* Not early means a bad ID, and this dies before a job is waited for. */
@@ -135,9 +138,11 @@ static void check_config(struct planning *w)
 	if (r < 0)
 		sc_die_sys("cannot read tree %s (%s)", w->trees[T], w->rq->names[T]);
 	struct strbuf why = STRBUF_INIT;
-	if (sc_repoconfig_verdict(r, e.mode, w->p.tooling, w->cfg_spec, w->cfg_rc, w->cfg_parsed,
+	char *where = xasprintf("%s %s", w->rq->names[T], w->p.tooling);
+	if (sc_repoconfig_verdict(r, e.mode, where, w->cfg_spec, w->cfg_rc, w->cfg_parsed,
 	                          w->cfg_err.buf, &w->p, &why) != SC_EXIT_OK)
 		sc_die("%s", why.buf);
+	free(where);
 	if (w->p.tooling_path)
 		sc_check_tooling(w->c, &w->g, w->trees[T], w->p.tooling_path, w->rq->srctree_sha1,
 		                 w->rq->srctree_sha256);
@@ -149,7 +154,8 @@ static void check_lake(struct planning *w)
 	sc_lake_blobs(w->c, &w->g, w->trees[T], "tooling commit", p->lake_blobs);
 	if (p->lake_blobs[SC_LAKE_TOOLCHAIN])
 		p->lean_toolchain = sc_read_toolchain(w->c, p->lake_blobs[SC_LAKE_TOOLCHAIN]);
-	p->merge_base = sc_merge_base_or_die(w->mb_rc, &w->mb_out, w->g.hexsz);
+	const char *const sides[2] = {w->rq->names[B], w->rq->names[H]};
+	p->merge_base = sc_merge_base_or_die(w->mb_rc, &w->mb_out, w->g.hexsz, sides);
 	if (!w->diffing)
 		sc_die_sys("internal: diff not started (merge base..head)");
 	char mtree[SC_MAX_HEXSZ + 1];

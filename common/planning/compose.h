@@ -18,6 +18,7 @@ struct sc_plan_request {
 	/* What the command calls each revision (its flags: "--tooling", ...):
 	 * every message about one names it so.  The library names no flag. */
 	const char *names[SC_PLAN_NREVS];
+	const char *repo_name; /* what it calls the repository ("--repo") */
 	const char *merge_of; /* NULL, or the commit the head merges into base */
 	unsigned importers;   /* --importers: 0 (none), or at most SC_MAX_IMPORTERS */
 	const char *version;                       /* profiler_version */

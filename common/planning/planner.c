@@ -8,11 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, char **mb, struct strbuf *why)
+int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, const char *const names[2], char **mb,
+                       struct strbuf *why)
 {
 	*mb = NULL;
 	if (rc == 1 && out->len == 0) {
-		sb_adds(why, "no merge base: --base and --head have unrelated histories (git merge-base)");
+		sb_addf(why, "no merge base: %s and %s have unrelated histories (git merge-base)", names[0],
+		        names[1]);
 		return SC_EXIT_USAGE;
 	}
 	if (rc != 0) {
@@ -23,8 +25,8 @@ int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, char **mb, struct 
 	for (size_t i = 0; i < out->len; i++)
 		lines += out->buf[i] == '\n';
 	if (lines != 1) {
-		sb_addf(why, "ambiguous merge base: --base and --head have %zu merge bases (git merge-base --all)",
-		        lines);
+		sb_addf(why, "ambiguous merge base: %s and %s have %zu merge bases (git merge-base --all)",
+		        names[0], names[1], lines);
 		return SC_EXIT_USAGE;
 	}
 	out->buf[--out->len] = '\0';
@@ -36,11 +38,11 @@ int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, char **mb, struct 
 	return SC_EXIT_OK;
 }
 
-char *sc_merge_base_or_die(int rc, struct strbuf *out, int hexsz)
+char *sc_merge_base_or_die(int rc, struct strbuf *out, int hexsz, const char *const names[2])
 {
 	struct strbuf why = STRBUF_INIT;
 	char *mb;
-	int code = sc_merge_base_pick(rc, out, hexsz, &mb, &why);
+	int code = sc_merge_base_pick(rc, out, hexsz, names, &mb, &why);
 	if (code != SC_EXIT_OK)
 		sc_die_code(code, "%s", why.buf);
 	return mb;

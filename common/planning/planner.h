@@ -13,11 +13,13 @@
 #define SC_MAX_TOOLCHAIN_BYTES 256
 
 /* The unique merge base from "git merge-base --all" (its exit code rc and
- * stdout out, which is consumed): SC_EXIT_OK with *mb (allocated), or a
- * code and why. */
-int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, char **mb, struct strbuf *why);
+ * stdout out, which is consumed) of the base and the head, as the caller
+ * names them in NAMES: SC_EXIT_OK with *mb (allocated), or a code and
+ * why. */
+int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, const char *const names[2], char **mb,
+                       struct strbuf *why);
 /* The same, dying with the code and why. */
-char *sc_merge_base_or_die(int rc, struct strbuf *out, int hexsz);
+char *sc_merge_base_or_die(int rc, struct strbuf *out, int hexsz, const char *const names[2]);
 
 /* How one Lake configuration entry of a side differs from T's (blob IDs,
  * NULL when absent): NULL when equal, else "is absent", "is added" or

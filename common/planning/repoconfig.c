@@ -191,16 +191,16 @@ int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct 
 	return rc;
 }
 
-int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling, const char *spec,
+int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling_where, const char *spec,
                           int git_rc, int parsed, const char *parse_err,
                           const struct sc_plan *p, struct strbuf *why)
 {
 	if (!found)
-		sb_addf(why, "missing configuration: the tooling commit has no %s (--tooling %s)",
-		        SC_CONFIG_FILE, tooling);
+		sb_addf(why, "missing configuration: the tooling commit has no %s (%s)", SC_CONFIG_FILE,
+		        tooling_where);
 	else if (!sc_is_regular_mode(mode))
-		sb_addf(why, "missing configuration: %s is not a regular file (--tooling %s)",
-		        SC_CONFIG_FILE, tooling);
+		sb_addf(why, "missing configuration: %s is not a regular file (%s)", SC_CONFIG_FILE,
+		        tooling_where);
 	else if (git_rc != 0)
 		sb_addf(why, "invalid configuration: git config cannot parse it (%s)", spec);
 	else if (parsed < 0)

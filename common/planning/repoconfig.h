@@ -34,13 +34,13 @@ int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct 
 
 #define SC_CONFIG_FILE ".sphereceti"
 
-/* The configuration errors, in the order sc-plan reports them: T (full ID
- * TOOLING) has no .sphereceti entry (found 0) or one that is not a regular
- * file (mode), git config could not read the blob SPEC ("T:.sphereceti";
+/* The configuration errors, in the order sc-plan reports them: T (named
+ * TOOLING_WHERE in the error line, e.g. "--tooling ID") has no .sphereceti
+ * entry (found 0) or one that is not a regular file (mode), git config could not read the blob SPEC ("T:.sphereceti";
  * its exit code git_rc), sc_repoconfig_parse refused it (parsed < 0, why
  * parse_err), or it names no library root.  Returns 0, or SC_EXIT_USAGE
  * with the error line's text (what and where) in why. */
-int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling, const char *spec,
+int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling_where, const char *spec,
                           int git_rc, int parsed, const char *parse_err,
                           const struct sc_plan *p, struct strbuf *why);
 

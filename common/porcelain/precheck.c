@@ -102,7 +102,10 @@ static void read_manifest(const struct sc_run *r, struct sc_manifest *m)
 	if (!blob)
 		return;
 	struct sc_git g;
-	sc_git_open(&g, r->o.repo);
+	struct strbuf why = STRBUF_INIT;
+	if (sc_git_open(&g, r->o.repo, &why) < 0)
+		sc_die("%s (--repo %s)", why.buf, r->o.repo);
+	sb_release(&why);
 	struct sc_catfile *c = sc_catfile_open(&g);
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	char type[16];

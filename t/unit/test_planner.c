@@ -17,7 +17,8 @@ static int pick(int rc, const char *out, int hexsz, char **mb, struct strbuf *wh
 {
 	struct strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, out);
-	int code = sc_merge_base_pick(rc, &sb, hexsz, mb, why);
+	static const char *const names[2] = {"--base", "--head"};
+	int code = sc_merge_base_pick(rc, &sb, hexsz, names, mb, why);
 	sb_release(&sb);
 	return code;
 }

@@ -73,7 +73,7 @@ static int verdict(int found, unsigned mode, int rc, int parsed, size_t nlib, co
 	char *lib[] = {"Lib"};
 	struct sc_plan p = {.library = lib, .n_library = nlib};
 	struct strbuf why = STRBUF_INIT;
-	int code = sc_repoconfig_verdict(found, mode, "T", "T:.sphereceti", rc, parsed, "bad key",
+	int code = sc_repoconfig_verdict(found, mode, "--tooling T", "T:.sphereceti", rc, parsed, "bad key",
 	                                 &p, &why);
 	ck_assert_str_eq(why.buf, want);
 	sb_release(&why);
@@ -175,7 +175,16 @@ START_TEST(commits_of_a_real_repository)
 	git(&commit, (const char *[]){"rev-parse", "HEAD", NULL});
 	git(&tree, (const char *[]){"rev-parse", "HEAD^{tree}", NULL});
 	struct sc_git g;
-	sc_git_open(&g, dir);
+	struct strbuf why = STRBUF_INIT;
+	ck_assert_int_eq(sc_git_open(&g, "/nonexistent/sc-repo", &why), -1);
+	ck_assert_str_eq(why.buf, "repository does not exist");
+	sb_reset(&why);
+	ck_assert_int_eq(sc_git_open(&g, "/", &why), -1);
+	ck_assert_str_eq(why.buf, "not a git repository");
+	sb_reset(&why);
+	ck_assert_int_eq(sc_git_open(&g, dir, &why), 0);
+	ck_assert_uint_eq(why.len, 0);
+	sb_release(&why);
 	struct sc_catfile *c = sc_catfile_open(&g);
 	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
 	char got[SC_MAX_HEXSZ + 1];
