@@ -25,6 +25,16 @@ sbx_log() {
 		--time-file "$R/t.time" --timeout 60 --log "$W/log" "$@"
 }
 
+# Python lines that print each tmpfs the candidate may write as "tmpfs
+# MOUNTPOINT size=... nr_inodes=..." ("unbounded" for a bound it lacks).
+WRITABLE_TMPFS='for line in open("/proc/self/mountinfo"):
+    f = line.split()
+    sep = f.index("-")
+    if f[sep + 1] == "tmpfs" and "rw" in f[5].split(","):
+        opts = f[sep + 3].split(",")
+        bounds = [([o for o in opts if o.startswith(k + "=")] or ["unbounded"])[0] for k in ("size", "nr_inodes")]
+        print("tmpfs", f[4], *bounds)'
+
 # A python3 candidate that says "ready" with its uid, then waits for "hold".
 WAITER='import os
 with open("/project/ready", "w") as f:
@@ -314,13 +324,8 @@ def fill(path, size):
         return errno.errorcode[e.errno]
 for p in ["/tmp/fill", "/dev/shm/fill", "/fill", "/dev/fill"]:
     print(p, fill(p, 4 << 20))
-for line in open("/proc/self/mountinfo"):
-    f = line.split()
-    sep = f.index("-")
-    if f[sep + 1] == "tmpfs" and "rw" in f[5].split(","):
-        size = [o for o in f[sep + 3].split(",") if o.startswith("size=")]
-        print("tmpfs", f[4], size[0] if size else "unbounded")
 EOF
+	echo "$WRITABLE_TMPFS" >> "$T/candidate.py"
 	sbx_log --tmp-size 2M -- /usr/bin/python3 /project/candidate.py
 	[ "$status" -eq 0 ]
 	grep -qx '/tmp/fill ENOSPC' "$W/log"
@@ -329,8 +334,8 @@ EOF
 	grep -qx '/dev/fill EROFS' "$W/log"
 	# every writable tmpfs is one of the two, each bounded by --tmp-size
 	[ "$(grep -c '^tmpfs ' "$W/log")" -eq 2 ]
-	grep -qx 'tmpfs /tmp size=2048k' "$W/log"
-	grep -qx 'tmpfs /dev/shm size=2048k' "$W/log"
+	grep -qx 'tmpfs /tmp size=2048k nr_inodes=1024' "$W/log"
+	grep -qx 'tmpfs /dev/shm size=2048k nr_inodes=1024' "$W/log"
 }
 
 @test "attack: inodes in /tmp and /dev/shm: empty files stop at the inode bound (ENOSPC) with bytes to spare" {
@@ -346,19 +351,14 @@ def files(d, n):
     return "ok"
 print("/tmp", files("/tmp/f", 200000))
 print("/dev/shm", files("/dev/shm/f", 200000))
-for line in open("/proc/self/mountinfo"):
-    f = line.split()
-    sep = f.index("-")
-    if f[sep + 1] == "tmpfs" and "rw" in f[5].split(","):
-        n = [o for o in f[sep + 3].split(",") if o.startswith("nr_inodes=")]
-        print("tmpfs", f[4], n[0] if n else "unbounded")
 EOF
+	echo "$WRITABLE_TMPFS" >> "$T/candidate.py"
 	sbx_log --tmp-size 2M -- /usr/bin/python3 /project/candidate.py
 	[ "$status" -eq 0 ]
 	grep -qx '/tmp ENOSPC few' "$W/log"
 	grep -qx '/dev/shm ENOSPC few' "$W/log"
-	grep -qx 'tmpfs /tmp nr_inodes=1024' "$W/log"
-	grep -qx 'tmpfs /dev/shm nr_inodes=1024' "$W/log"
+	grep -qx 'tmpfs /tmp size=2048k nr_inodes=1024' "$W/log"
+	grep -qx 'tmpfs /dev/shm size=2048k nr_inodes=1024' "$W/log"
 }
 
 @test "a uid of the run's own: two concurrent runs get two uids of 61184-65519, no user's or group's" {
