@@ -674,6 +674,24 @@ if "reworded" in open("Demo/Ring.lean").read():
 	grep -q 'head prebuild (1 module): 0\.[0-9] s wall' <<<"$stderr"
 }
 
+@test "a prebuild in two layers is one sample: every layer's CPU summed" {
+	ex_lean "$R" Demo/Util.lean '-- fixture: build-cpu=0.4'
+	M=$(ex_commit "$R" "util")
+	T=$M B=$M
+	candidate
+	# layer 1 builds Field's cone (Util); Field is sampled; layer 2
+	# builds Basic's cone (Field itself)
+	ex_lean "$R" Demo/Field.lean 'import Demo.Util' '-- fixture: build-cpu=0.4 cpu=0.01'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Field' '-- fixture: cpu=0.05'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	grep -q 'head prebuild, layer 2 of 2 (1 module)' <<<"$stderr"
+	[ "$(jqr .prebuild.head.status)" = ok ]
+	jq -e '.prebuild.head.cpu_s >= 0.7' "$WS/report.json"
+}
+
 @test "a prebuild that ran out of time is prebuild_timeout, distinct from prebuild_failed" {
 	candidate
 	ex_lean "$R" Demo/Helper.lean '-- fixture: build-cpu=30'

@@ -216,3 +216,15 @@ void sc_order_free(struct sc_order *o, size_t n_files)
 	o->unreadable = NULL;
 	o->layer = NULL;
 }
+
+size_t sc_order_push_targets(const struct sc_plan *p, const struct sc_order *o, int layer,
+                             struct sc_argv *cmd)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n_files; i++)
+		if (!o || o->layer[i] == layer) {
+			sc_argv_push_owned(cmd, xasprintf("+%s:deps", p->files[i].module));
+			n++;
+		}
+	return n;
+}

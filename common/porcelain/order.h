@@ -8,6 +8,7 @@
  * read from the headers of the side's tree, which the host wrote from
  * blobs and the sandbox cannot change (only .lake is writable there). */
 #include "contract/plan.h"
+#include "util/argv.h"
 
 struct sc_order {
 	/* Per plan file, indexed as plan->files: its layer on the side, or -1
@@ -25,5 +26,10 @@ struct sc_order {
  * Never fails: a cone it cannot read is named in o->unreadable. */
 void sc_order_side(const struct sc_plan *p, const char *tree, enum sc_side side, struct sc_order *o);
 void sc_order_free(struct sc_order *o, size_t n_files);
+
+/* The "+A.B:deps" targets of one prebuild layer of O, or with O NULL of
+ * every file of the plan P, pushed onto CMD; returns how many. */
+size_t sc_order_push_targets(const struct sc_plan *p, const struct sc_order *o, int layer,
+                             struct sc_argv *cmd);
 
 #endif

@@ -5,13 +5,10 @@
  * outcome turned into a sample by the contract layer (contract/rawsample). */
 #include "porcelain/side.h"
 #include "contract/leanpath.h"
-#include "contract/rawsample.h"
-#include "contract/status.h"
 #include "contract/manifest.h"
 #include "porcelain/order.h"
 #include "porcelain/precheck.h"
-#include "porcelain/progress.h"
-#include "porcelain/samples.h"
+#include "porcelain/prebuild.h"
 #include "porcelain/schedule.h"
 #include "porcelain/seal.h"
 #include "porcelain/stage.h"
@@ -29,39 +26,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The side's prebuild, over its layers (porcelain/order.h): the counters
- * of every layer's `lake build` summed into the one sample
- * "<side>:@prebuild", recorded once the last layer is built; the first
- * failure, when one fails, is that sample instead. */
-struct prebuilt {
-	double used;       /* wall seconds of the prebuild timeout spent */
-	struct sc_sample sum;
-	int have;          /* sum holds a sample */
-	char failed[32];   /* the raw name of the layer that failed ("prebuild-2"), or "" */
-};
-
 
 static double measure_side(struct sc_run *r, int side, double phase_used);
 static void preflight(struct sc_run *r, int side);
 static void check_targets_known(struct sc_run *r, int side);
 static void check_dep_builds(struct sc_run *r, int side);
-static int record(struct sc_run *r, struct sc_sample *s);
-static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int layer,
-                    struct prebuilt *pb);
-static void prebuild_record(struct sc_run *r, struct prebuilt *pb);
 static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                          const char *failed, double phase_start);
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
                                const char *why);
 static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout);
 static void all_disk_full(struct sc_run *r, int side);
-static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f);
 static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                       const char *name);
 static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
                               const char *when);
-static void unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
-                       const char *detail);
 static int measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
                     struct sc_sample *s);
 
@@ -97,16 +76,16 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 	struct sc_order order;
 	sc_order_side(&r->plan, tree, side, &order);
 	free(tree);
-	struct prebuilt pb = {0};
+	struct sc_prebuilt pb = {0};
 	for (int layer = 0; layer < order.n_layers || (layer == 0 && !order.n_layers); layer++) {
-		int built = prebuild(r, side, &order, layer, &pb);
+		int built = sc_prebuild_layer(r, side, &order, layer, &pb);
 		double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
 		for (size_t i = 0; i < r->plan.n_files; i++)
 			if (order.layer[i] == layer)
 				measure_file(r, side, &r->plan.files[i], built, pb.failed, phase_start);
 		phase_used = sc_monotonic_now() - phase_start;
 	}
-	prebuild_record(r, &pb);
+	sc_prebuild_record(r, &pb);
 	for (size_t i = 0; i < r->plan.n_files; i++)
 		if (order.unreadable[i])
 			imports_unreadable(r, side, &r->plan.files[i], order.unreadable[i]);
@@ -130,7 +109,7 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 {
 	sc_progress_next(&r->progress);
 	if (r->disk_full) {
-		disk_full_sample(r, side, f);
+		sc_step_disk_full(r, side, f);
 		return;
 	}
 	if (built != 1) {
@@ -139,7 +118,7 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 	}
 	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
 	if (!sc_phase_can_start(left)) {
-		unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
+		sc_run_unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
 		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "before")) {
 		sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
@@ -154,7 +133,7 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
 {
 	sc_progress_next(&r->progress);
 	char *detail = xasprintf("its import order cannot be read: %s", why);
-	unmeasured(r, side, f->id, "imports_unreadable", detail);
+	sc_run_unmeasured(r, side, f->id, "imports_unreadable", detail);
 	sc_progress_say(&r->progress, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side), f->path, why);
 	free(detail);
 }
@@ -186,20 +165,6 @@ static void preflight(struct sc_run *r, int side)
 	sc_step_release(&st);
 }
 
-/* The "+A.B:deps" targets of one prebuild layer (porcelain/order.h), or
- * with O NULL of every file of the plan, pushed onto CMD; returns how many. */
-static size_t push_targets(const struct sc_run *r, const struct sc_order *o, int layer,
-                           struct sc_argv *cmd)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->plan.n_files; i++)
-		if (!o || o->layer[i] == layer) {
-			sc_argv_push_owned(cmd, xasprintf("+%s:deps", r->plan.files[i].module));
-			n++;
-		}
-	return n;
-}
-
 /* A selected file that no lean_lib of T's lakefile.lean builds (sc-plan
  * checks a lakefile.toml's itself): Lake resolves every target by name
  * (Config/Workspace.lean findTargetModule?, Config/LeanLib.lean
@@ -220,7 +185,7 @@ static void check_targets_known(struct sc_run *r, int side)
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
 	sc_argv_push(&cmd, "--no-build");
-	push_targets(r, NULL, 0, &cmd);
+	sc_order_push_targets(&r->plan, NULL, 0, &cmd);
 	const char *name = "lake-targets";
 	char *log = r->o.keep_logs ? sc_run_log_path(r, side, name)
 	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
@@ -319,158 +284,6 @@ static void check_dep_builds(struct sc_run *r, int side)
 	r->deps_checked = 1;
 }
 
-/* ---- the prebuild ---- */
-
-static void prebuild_progress(struct sc_run *r, int side, const char *name, int layer, int n_layers,
-                              size_t nmod, enum sc_step_outcome out, int late, double wall)
-{
-	const char *s = nmod == 1 ? "" : "s";
-	char *what = n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, n_layers)
-	                          : xstrdup("prebuild");
-	if (out == SC_STEP_OK) {
-		sc_progress_say(&r->progress, "%s %s (%zu module%s): %.1f s wall", sc_side_name(side), what, nmod, s, wall);
-		free(what);
-		return;
-	}
-	char *hint = sc_run_output_hint(r, side, name);
-	sc_progress_say(&r->progress, "%s %s (%zu module%s): FAILED (%s; %s)", sc_side_name(side), what, nmod, s,
-	         out == SC_STEP_NOT_RUN ? "sandbox did not run" :
-	         late                   ? "prebuild_timeout" : "lake build failed",
-	         hint);
-	free(hint);
-	free(what);
-}
-
-/* Whole milliseconds of a sample's counter (validated on the way in). */
-static long long ms_of(double s)
-{
-	long long ms = 0;
-	(void)sc_seconds_to_ms(s, &ms);
-	return ms;
-}
-
-static void add_counters(struct sc_sample *sum, const struct sc_sample *s)
-{
-	long long user = ms_of(sum->cpu_user_s) + ms_of(s->cpu_user_s);
-	long long sys = ms_of(sum->cpu_sys_s) + ms_of(s->cpu_sys_s);
-	sum->cpu_user_s = (double)user / 1000;
-	sum->cpu_sys_s = (double)sys / 1000;
-	sum->cpu_s = (double)(user + sys) / 1000;
-	sum->wall_s = (double)(ms_of(sum->wall_s) + ms_of(s->wall_s)) / 1000;
-	if (s->max_rss_kib > sum->max_rss_kib)
-		sum->max_rss_kib = s->max_rss_kib;
-	sum->has_task_clock = sum->has_task_clock && s->has_task_clock;
-	sum->task_clock_s = (double)(ms_of(sum->task_clock_s) + ms_of(s->task_clock_s)) / 1000;
-}
-
-/* One layer's sample joins the side's prebuild sample. */
-static void prebuild_take(struct prebuilt *pb, struct sc_sample *s)
-{
-	if (!pb->have) {
-		pb->sum = *s;
-		pb->have = 1;
-		memset(s, 0, sizeof *s);
-		return;
-	}
-	if (pb->sum.ok && !s->ok) {
-		sc_sample_free(&pb->sum);
-		pb->sum = *s;
-		memset(s, 0, sizeof *s);
-		return;
-	}
-	if (pb->sum.ok)
-		add_counters(&pb->sum, s);
-	sc_sample_free(s);
-}
-
-/* The side's prebuild sample is the error REASON (a layer that never ran
- * to its counters), unless an earlier layer failed first. */
-static void prebuild_error(struct sc_run *r, int side, struct prebuilt *pb, const char *reason,
-                           const char *detail)
-{
-	struct sc_sample s;
-	sc_samples_bind(&r->samples, side, SC_PREBUILD_ID, &s);
-	sc_sample_unmeasured(&s, reason, detail);
-	prebuild_take(pb, &s);
-}
-
-static void prebuild_record(struct sc_run *r, struct prebuilt *pb)
-{
-	if (pb->have) {
-		record(r, &pb->sum);
-		sc_sample_free(&pb->sum);
-	}
-}
-
-/* 1 built, 0 failed, -1 ran out of time.  `+Mod:deps` builds each selected
- * module's import cone but not the module (Build/Facets.lean); layer by
- * layer, so that every selected module in a cone has had its own sample
- * first (Documentation/measurement.txt "Import order").  The first layer's
- * build is the side's prebuild step; the others share its timeout. */
-static int prebuild(struct sc_run *r, int side, const struct sc_order *o, int layer,
-                    struct prebuilt *pb)
-{
-	if (layer == 0)
-		sc_progress_next(&r->progress);
-	if (r->disk_full) {
-		if (layer == 0)
-			disk_full_sample(r, side, NULL);
-		return 0;
-	}
-	if (!o->n_layers) {
-		unmeasured(r, side, SC_PREBUILD_ID, "imports_unreadable",
-		           "no selected module's import order could be read: nothing was built");
-		sc_progress_say(&r->progress, "%s prebuild: not run (imports_unreadable)", sc_side_name(side));
-		return 0;
-	}
-	if (pb->have && !pb->sum.ok) /* an earlier layer failed: its failure is the prebuild's */
-		return strcmp(pb->sum.error, "timeout") == 0 || strcmp(pb->sum.error, "prebuild_timeout") == 0
-		           ? -1 : 0;
-	double budget = r->o.prebuild_timeout - pb->used;
-	if (budget <= 0) {
-		prebuild_error(r, side, pb, "prebuild_timeout", "the prebuild's layers spent its time");
-		return -1;
-	}
-	struct sc_argv cmd = SC_ARGV_INIT;
-	sc_argv_push(&cmd, "lake");
-	sc_argv_push(&cmd, "build");
-	size_t nmod = push_targets(r, o, layer, &cmd);
-	struct sc_step st;
-	char *name = layer ? xasprintf("prebuild-%d", layer + 1) : xstrdup("prebuild");
-	double t0 = sc_monotonic_now();
-	int rc = sc_step_run(r, side, &st, name, budget, cmd.v, NULL);
-	double wall = sc_monotonic_now() - t0;
-	pb->used += wall;
-	enum sc_step_outcome out = sc_step_outcome(r, rc);
-	int built = 0;
-	if (r->disk_full) {
-		if (layer == 0) {
-			disk_full_sample(r, side, NULL);
-		} else {
-			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
-			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)", sc_side_name(side),
-			         layer + 1, o->n_layers);
-		}
-	} else {
-		if (out != SC_STEP_NOT_RUN) {
-			struct sc_sample s;
-			sc_step_sample(r, side, SC_PREBUILD_ID, &st, &s);
-			prebuild_take(pb, &s);
-		} else {
-			prebuild_error(r, side, pb, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");
-		}
-		int late = out == SC_STEP_FAILED && sc_step_timed_out(&st);
-		prebuild_progress(r, side, name, layer, o->n_layers, nmod, out, late, wall);
-		built = out == SC_STEP_OK ? 1 : late ? -1 : 0;
-		if (built != 1)
-			snprintf(pb->failed, sizeof pb->failed, "%s", name);
-	}
-	free(name);
-	sc_argv_release(&cmd);
-	sc_step_release(&st);
-	return built;
-}
-
 /* ---- each selected file ---- */
 
 /* The counters of a sample that ran, recorded; its progress line. */
@@ -502,9 +315,9 @@ static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f
 	struct sc_step st;
 	int rc = sc_step_run(r, side, &st, f->id, timeout, cmd, NULL);
 	if (r->disk_full) {
-		disk_full_sample(r, side, f);
+		sc_step_disk_full(r, side, f);
 	} else if (sc_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
-		unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
+		sc_run_unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
 		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "after")) {
 		record_sample(r, side, f, &st);
@@ -523,7 +336,7 @@ static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_f
 	int same = sc_run_measured_unchanged(r, side, f, &why);
 	if (!same) {
 		char *detail = xasprintf("%s its sample: %s", when, why.buf);
-		unmeasured(r, side, f->id, "source_changed", detail);
+		sc_run_unmeasured(r, side, f->id, "source_changed", detail);
 		sc_progress_say(&r->progress, "%s %s: not measured (source changed %s its sample: %s)", sc_side_name(side),
 		         f->path, when, why.buf);
 		free(detail);
@@ -540,7 +353,7 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 	char *hint = sc_run_output_hint(r, side, name);
 	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
 	                         built ? "ran out of time" : "failed", hint);
-	unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
+	sc_run_unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
 	free(detail);
 	free(hint);
 	sc_progress_say(&r->progress, "%s %s: not run (%s)", sc_side_name(side), f->path,
@@ -549,41 +362,16 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 
 /* ---- a full disk ---- */
 
-/* A sample (FILE, or the side's prebuild when FILE is NULL) not measured
- * because the disk is full. */
-static void disk_full_sample(struct sc_run *r, int side, const struct sc_plan_file *f)
-{
-	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
-	unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, "disk_full", detail);
-	sc_progress_say(&r->progress, "%s %s: not run (disk_full)", sc_side_name(side), f ? f->path : "prebuild");
-}
-
 /* A side that starts on a full disk: every step of it is disk_full. */
 static void all_disk_full(struct sc_run *r, int side)
 {
 	sc_progress_next(&r->progress);
-	disk_full_sample(r, side, NULL);
+	sc_step_disk_full(r, side, NULL);
 	for (size_t i = 0; i < r->plan.n_files; i++)
 		if (sc_change_on_side(r->plan.files[i].change, side)) {
 			sc_progress_next(&r->progress);
-			disk_full_sample(r, side, &r->plan.files[i]);
+			sc_step_disk_full(r, side, &r->plan.files[i]);
 		}
-}
-
-/* S recorded (porcelain/samples.h), unless the run was interrupted
- * meanwhile.  Returns S->ok. */
-static int record(struct sc_run *r, struct sc_sample *s)
-{
-	sc_run_stop_if_interrupted(r);
-	return sc_samples_record(&r->samples, s);
-}
-
-/* The sample "<side>:<id>" is REASON with DETAIL: nothing measured. */
-static void unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
-                       const char *detail)
-{
-	sc_run_stop_if_interrupted(r);
-	sc_samples_unmeasured(&r->samples, side, id, reason, detail);
 }
 
 /* sc_step_sample, then recorded.  Returns S->ok. */
@@ -591,5 +379,5 @@ static int measured(struct sc_run *r, int side, const char *id, const struct sc_
                     struct sc_sample *s)
 {
 	sc_step_sample(r, side, id, st, s);
-	return record(r, s);
+	return sc_run_record(r, s);
 }

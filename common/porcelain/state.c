@@ -59,3 +59,19 @@ char *sc_run_output_hint(const struct sc_run *r, int side, const char *name)
 	free(stem);
 	return hint;
 }
+
+/* S recorded (porcelain/samples.h), unless the run was interrupted
+ * meanwhile.  Returns S->ok. */
+int sc_run_record(struct sc_run *r, struct sc_sample *s)
+{
+	sc_run_stop_if_interrupted(r);
+	return sc_samples_record(&r->samples, s);
+}
+
+/* The sample "<side>:<id>" is REASON with DETAIL: nothing measured. */
+void sc_run_unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
+                       const char *detail)
+{
+	sc_run_stop_if_interrupted(r);
+	sc_samples_unmeasured(&r->samples, side, id, reason, detail);
+}

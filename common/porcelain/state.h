@@ -6,7 +6,8 @@
  * owns: the samples and their binding (samples.h), the progress lines
  * (progress.h), the sealed paths (seal.h).  profile.c sequences the
  * phases; precheck.c holds the checks before the workspace, side.c one
- * side's steps, step.c one sandboxed step and the full-disk policy,
+ * side's steps, prebuild.c its prebuild's layers, step.c one sandboxed
+ * step and the full-disk policy,
  * workspace.c the workspace and its disk reserve. */
 #include "contract/plan.h"
 #include "contract/sample.h"
@@ -72,5 +73,13 @@ char *sc_run_fmt_seconds(double s);
 char *sc_run_log_path(const struct sc_run *r, int side, const char *name);
 /* What a failure line says about Lake's output (allocated). */
 char *sc_run_output_hint(const struct sc_run *r, int side, const char *name);
+
+/* S recorded (porcelain/samples.h), unless the run was interrupted
+ * meanwhile (then it dies as sc_run_stop_if_interrupted).  Returns S->ok. */
+int sc_run_record(struct sc_run *r, struct sc_sample *s);
+/* The sample "<side>:<id>" recorded as REASON with DETAIL: nothing
+ * measured. */
+void sc_run_unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
+                       const char *detail);
 
 #endif

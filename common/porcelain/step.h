@@ -45,4 +45,8 @@ int sc_step_exited_with(const struct sc_step *st, int code);
 void sc_step_sample(const struct sc_run *r, int side, const char *id, const struct sc_step *st,
                     struct sc_sample *s);
 
+/* A sample (FILE, or the side's prebuild when FILE is NULL) recorded as
+ * not measured because an earlier step left the disk full. */
+void sc_step_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f);
+
 #endif
