@@ -8,15 +8,17 @@
  * In order: close every descriptor but 0-2 and each --keep-fd (GNU time's
  * -o file among them, through which a candidate once forged its own
  * counters; the report pipe and the seccomp filter bwrap reads are kept),
- * make the sandbox's /tmp and /dev/shm (two tmpfs bounded in bytes and
- * inodes, in a mount namespace of this chain's own; bwrap binds them),
- * drop to UID:GID with no supplementary group when root (and check that
- * root cannot be regained), bound that user's processes (RLIMIT_NPROC,
- * which the user namespace bwrap makes inherits as its ceiling), bound
- * each process's open files (a hard RLIMIT_NOFILE: with the process limit
- * it keeps the kernel's file table the host's) and forbid core dumps (a
- * hard RLIMIT_CORE of 0: where core_pattern is a pipe, every crash would
- * start the host's helper as root), join a new, empty session keyring
+ * make the sandbox's /tmp and /dev/shm when root (two tmpfs bounded in
+ * bytes and inodes, in a mount namespace of this chain's own; bwrap binds
+ * them), drop to UID:GID with no supplementary group when root (and check
+ * that root cannot be regained), bound that user's processes
+ * (RLIMIT_NPROC, which each user namespace made after takes as its
+ * ceiling), bound each process's open files (a hard RLIMIT_NOFILE: with
+ * the process limit it keeps the kernel's file table the host's) and
+ * forbid core dumps (a hard RLIMIT_CORE of 0: where core_pattern is a
+ * pipe, every crash would start the host's helper as root), make /tmp and
+ * /dev/shm when not root (in a user namespace of the operator's own ids),
+ * join a new, empty session keyring
  * (keyrings are not namespaced: the operator's would be the candidate's),
  * then exec PROG.  Documentation/threat-model.txt "Kernel-wide pools".
  *
@@ -76,15 +78,16 @@ static void mount_tmpfs(const char *where, const char *opts)
 /* The sandbox's /tmp and /dev/shm: bwrap's --tmpfs bounds bytes but not
  * inodes, and six million empty files use no block yet pin gigabytes of
  * host memory charged to no process.  So they are made here, each bounded
- * in both, in a mount namespace of the chain's own (the host never sees
- * them), over SC_SANDBOX_SCRATCH; bwrap binds them.  A root operator has
- * the right already; any other gets it in a user namespace that maps only
- * its own uid and gid, inside which bwrap then makes its own.
- * Documentation/threat-model.txt "Kernel-wide pools". */
-static void scratch(const struct step *st)
+ * in both, over SC_SANDBOX_SCRATCH, in a mount namespace of the chain's
+ * own, made private before anything is mounted (the host never sees
+ * them), for bwrap to bind.  As root (AS_ROOT: before the drop) the mount
+ * namespace is ours to make; any other operator makes it in a user
+ * namespace that maps only its own uid and gid, inside which bwrap then
+ * makes its own.  Documentation/threat-model.txt "Kernel-wide pools". */
+static void scratch(const struct step *st, int as_root)
 {
 	char opts[96];
-	if (geteuid() == 0) {
+	if (as_root) {
 		if (unshare(CLONE_NEWNS) < 0)
 			sc_die_sys_errno("cannot make the sandbox's scratch mount namespace (unshare)");
 	} else {
@@ -236,13 +239,18 @@ int main(int argc, char **argv)
 	parse(argc, argv, &st);
 	if (sc_close_all_but(st.keep, st.nkeep) < 0)
 		sc_die_sys_errno("cannot close inherited descriptors (close_range)");
-	if (st.tmpfs_size)
-		scratch(&st);
+	int as_root = geteuid() == 0;
+	if (st.tmpfs_size && as_root)
+		scratch(&st, 1);
 	drop_to(st.uid, st.gid);
 	struct rlimit nproc = {st.max_procs, st.max_procs};
 	if (st.max_procs && setrlimit(RLIMIT_NPROC, &nproc) < 0)
 		sc_die_sys_errno("cannot bound the sandbox user's processes (RLIMIT_NPROC)");
 	bound_files_and_cores(st.max_files);
+	/* after the process bound: a user namespace takes the RLIMIT_NPROC of
+	 * its maker as its ceiling */
+	if (st.tmpfs_size && !as_root)
+		scratch(&st, 0);
 	new_session_keyring();
 	execv(st.prog[0], st.prog);
 	sc_die_sys_errno("cannot run the program (%s)", st.prog[0]);
