@@ -28,6 +28,16 @@ attempt_py() {
 		"open('.lake/attack', 'a').write('$1 ' + r + '\\n')"
 }
 
+# evil_in_prebuild DIRECTIVE: the head's Demo/Helper.lean runs $R/evil.py
+# while the prebuild builds it (Demo/Basic.lean's cone); Demo/Basic.lean
+# imports it with the fixture DIRECTIVE; the head committed.
+evil_in_prebuild() {
+	chmod 755 "$R/evil.py"
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' "-- fixture: $1"
+	head_commit
+}
+
 @test "attack: a prebuild that deletes leanOptions from lakefile.toml: the option still applies, the flag stays" {
 	printf 'leanOptions = { heavyLint = true }\n' | cat - "$R/lakefile.toml" >"$R/lf" && mv "$R/lf" "$R/lakefile.toml"
 	M=$(ex_commit "$R" "a costly linter on")
@@ -35,10 +45,7 @@ attempt_py() {
 	candidate
 	attempt_py lakefile.toml '    s = open("lakefile.toml").read()
     open("lakefile.toml", "w").write("".join(l for l in s.splitlines(True) if not l.startswith("leanOptions")))' >"$R/evil.py"
-	chmod 755 "$R/evil.py"
-	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
-	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: option-cpu=heavyLint:2.0'
-	head_commit
+	evil_in_prebuild 'option-cpu=heavyLint:2.0'
 	profile --threshold-delta 1
 	echo "$stderr"
 	if lake_kept; then cat "$WS/head/.lake/attack"; fi
@@ -53,10 +60,7 @@ attempt_py() {
 	attempt_py manifest '    shutil.copytree(".lake/packages/tinylib", ".lake/evil/tinylib", symlinks=True)
     s = open("lake-manifest.json").read()
     open("lake-manifest.json", "w").write(s.replace(".lake/packages", ".lake/evil"))' >"$R/evil.py"
-	chmod 755 "$R/evil.py"
-	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
-	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.06'
-	head_commit
+	evil_in_prebuild 'cpu=0.06'
 	profile
 	echo "$stderr"
 	if lake_kept; then cat "$WS/head/.lake/attack"; fi
@@ -70,10 +74,7 @@ attempt_py() {
 	candidate
 	attempt_py overrides '    shutil.copytree(".lake/packages/tinylib", ".lake/evil/tinylib", symlinks=True)
     open(".lake/package-overrides.json", "w").write("{\"version\": \"1.1.0\", \"packages\": [{\"type\": \"path\", \"name\": \"tinylib\", \"dir\": \".lake/evil/tinylib\", \"inherited\": false}]}\n")' >"$R/evil.py"
-	chmod 755 "$R/evil.py"
-	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
-	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.06'
-	head_commit
+	evil_in_prebuild 'cpu=0.06'
 	profile
 	echo "$stderr"
 	if lake_kept; then cat "$WS/head/.lake/attack"; fi
@@ -337,18 +338,17 @@ refused_for_room() {
 	candidate
 	attempt_py config '    open(".lake/config/0/lakefile.olean.trace", "w").write("stale\n")' >"$R/evil.py"
 	attempt_py config-rename '    os.rename(".lake/config", ".lake/config.old"); os.makedirs(".lake/config/0")' >>"$R/evil.py"
-	chmod 755 "$R/evil.py"
-	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
-	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
-	head_commit
+	evil_in_prebuild 'cpu=0.05'
 	profile
 	echo "$stderr"
 	if lake_kept; then cat "$WS/head/.lake/attack"; fi
 	[ "$status" -eq 0 ]
-	if lake_kept; then grep -q configHash "$WS/head/.lake/config/0/lakefile.olean.trace"; fi
-	if lake_kept; then [ ! -e "$WS/head/.lake/config.old" ]; fi
-	if lake_kept; then grep -qxE 'config (PermissionError|OSError)' "$WS/head/.lake/attack"; fi
-	if lake_kept; then grep -qxE 'config-rename (PermissionError|OSError)' "$WS/head/.lake/attack"; fi
+	if lake_kept; then
+		grep -q configHash "$WS/head/.lake/config/0/lakefile.olean.trace"
+		[ ! -e "$WS/head/.lake/config.old" ]
+		grep -qxE 'config (PermissionError|OSError)' "$WS/head/.lake/attack"
+		grep -qxE 'config-rename (PermissionError|OSError)' "$WS/head/.lake/attack"
+	fi
 }
 
 @test "attack: an olean named like a dependency module, planted in the root package's build folder by the prebuild, is not loaded" {
