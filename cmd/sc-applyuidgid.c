@@ -209,7 +209,8 @@ static void parse(int argc, char **argv, struct step *st)
 		else if (strcmp(o, "--tmpfs-size") == 0 &&
 		         sc_decimal(v, strlen(v), 1u << 20, 1ull << 40, &st->tmpfs_size) < 0)
 			sc_die("--tmpfs-size wants bytes from 1048576 to 2^40 (%s)", v);
-		else if (strcmp(o, "--tmpfs-inodes") == 0 && sc_decimal_uint(v, 64, 0xfffffffeu, &st->tmpfs_inodes) < 0)
+		else if (strcmp(o, "--tmpfs-inodes") == 0 &&
+		         sc_decimal_uint(v, 64, 0xfffffffeu, &st->tmpfs_inodes) < 0)
 			sc_die("--tmpfs-inodes wants a number, 64 or more (%s)", v);
 		else if (strcmp(o, "--keep-fd") == 0)
 			add_keep(st, v);

@@ -17,15 +17,17 @@ static void prebuild_progress(struct sc_run *r, int side, const char *name, int 
 	char *what = n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, n_layers)
 	                          : xstrdup("prebuild");
 	if (out == SC_STEP_OK) {
-		sc_progress_say(&r->progress, "%s %s (%zu module%s): %.1f s wall", sc_side_name(side), what, nmod, s, wall);
+		sc_progress_say(&r->progress, "%s %s (%zu module%s): %.1f s wall",
+		                sc_side_name(side), what, nmod, s, wall);
 		free(what);
 		return;
 	}
 	char *hint = sc_run_output_hint(r, side, name);
-	sc_progress_say(&r->progress, "%s %s (%zu module%s): FAILED (%s; %s)", sc_side_name(side), what, nmod, s,
-	         out == SC_STEP_NOT_RUN ? "sandbox did not run" :
-	         late                   ? "prebuild_timeout" : "lake build failed",
-	         hint);
+	sc_progress_say(&r->progress, "%s %s (%zu module%s): FAILED (%s; %s)", sc_side_name(side),
+	                what, nmod, s,
+	                out == SC_STEP_NOT_RUN ? "sandbox did not run" :
+	                late                   ? "prebuild_timeout" : "lake build failed",
+	                hint);
 	free(hint);
 	free(what);
 }
@@ -108,8 +110,9 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	}
 	if (!o->n_layers) {
 		sc_run_unmeasured(r, side, SC_PREBUILD_ID, "imports_unreadable",
-		           "no selected module's import order could be read: nothing was built");
-		sc_progress_say(&r->progress, "%s prebuild: not run (imports_unreadable)", sc_side_name(side));
+		                  "no selected module's import order could be read: nothing was built");
+		sc_progress_say(&r->progress, "%s prebuild: not run (imports_unreadable)",
+		                sc_side_name(side));
 		return 0;
 	}
 	if (pb->have && !pb->sum.ok) /* an earlier layer failed: its failure is the prebuild's */
@@ -137,8 +140,9 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 			sc_step_disk_full(r, side, NULL);
 		} else {
 			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
-			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)", sc_side_name(side),
-			         layer + 1, o->n_layers);
+			sc_progress_say(&r->progress,
+			                "%s prebuild, layer %d of %d: not run (disk_full)",
+			                sc_side_name(side), layer + 1, o->n_layers);
 		}
 	} else {
 		if (out != SC_STEP_NOT_RUN) {

@@ -119,7 +119,8 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
 	if (!sc_phase_can_start(left)) {
 		sc_run_unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
-		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)", sc_side_name(side), f->path);
+		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)",
+		                sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "before")) {
 		sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
 	}
@@ -134,7 +135,8 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
 	sc_progress_next(&r->progress);
 	char *detail = xasprintf("its import order cannot be read: %s", why);
 	sc_run_unmeasured(r, side, f->id, "imports_unreadable", detail);
-	sc_progress_say(&r->progress, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side), f->path, why);
+	sc_progress_say(&r->progress, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side),
+	                f->path, why);
 	free(detail);
 }
 
@@ -250,8 +252,8 @@ static void check_dep_build(struct sc_run *r, int side, const struct sc_manifest
 	if (cmd.n > fixed) {
 		char *name = xasprintf("preflight-%s", p->name);
 		struct sc_step step;
-		int rc = sc_step_run(r, side, &step, name, r->o.prebuild_timeout, (const char *const *)cmd.v,
-		                   NULL);
+		int rc = sc_step_run(r, side, &step, name, r->o.prebuild_timeout,
+		                     (const char *const *)cmd.v, NULL);
 		sc_step_release(&step);
 		if (rc != 0) {
 			char *hint = sc_run_output_hint(r, side, name);
@@ -293,13 +295,14 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
 	struct sc_sample s;
 	if (measured(r, side, f->id, st, &s)) {
 		char *cpu = sc_run_fmt_seconds(s.cpu_s), *wall = sc_run_fmt_seconds(s.wall_s);
-		sc_progress_say(&r->progress, "%s %s: %s s CPU, %s s wall", sc_side_name(side), f->path, cpu, wall);
+		sc_progress_say(&r->progress, "%s %s: %s s CPU, %s s wall", sc_side_name(side),
+		                f->path, cpu, wall);
 		free(cpu);
 		free(wall);
 	} else {
 		char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
-		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path, s.error,
-		         *hint ? "; " : "", hint);
+		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path,
+		                s.error, *hint ? "; " : "", hint);
 		free(hint);
 	}
 	sc_sample_free(&s);
@@ -318,7 +321,8 @@ static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f
 		sc_step_disk_full(r, side, f);
 	} else if (sc_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
 		sc_run_unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
-		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side), f->path);
+		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side),
+		                f->path);
 	} else if (measured_unchanged(r, side, f, "after")) {
 		record_sample(r, side, f, &st);
 	}
@@ -337,8 +341,9 @@ static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_f
 	if (!same) {
 		char *detail = xasprintf("%s its sample: %s", when, why.buf);
 		sc_run_unmeasured(r, side, f->id, "source_changed", detail);
-		sc_progress_say(&r->progress, "%s %s: not measured (source changed %s its sample: %s)", sc_side_name(side),
-		         f->path, when, why.buf);
+		sc_progress_say(&r->progress,
+		                "%s %s: not measured (source changed %s its sample: %s)",
+		                sc_side_name(side), f->path, when, why.buf);
 		free(detail);
 	}
 	sb_release(&why);
@@ -357,7 +362,7 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 	free(detail);
 	free(hint);
 	sc_progress_say(&r->progress, "%s %s: not run (%s)", sc_side_name(side), f->path,
-	         built ? "prebuild_timeout" : "prebuild failed");
+	                built ? "prebuild_timeout" : "prebuild failed");
 }
 
 /* ---- a full disk ---- */

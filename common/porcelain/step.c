@@ -45,8 +45,9 @@ enum sc_step_outcome sc_step_outcome(struct sc_run *r, int rc)
 }
 
 /* sc-sandbox-exec's arguments for one step of the side, up to "--". */
-static void sandbox_args(const struct sc_run *r, int side, const struct sc_step *st, const char *name,
-                         const char *timeout, const char *log, struct sc_argv *a)
+static void sandbox_args(const struct sc_run *r, int side, const struct sc_step *st,
+                         const char *name, const char *timeout, const char *log,
+                         struct sc_argv *a)
 {
 	sc_argv_push(a, "--tree");
 	sc_argv_push_owned(a, sc_run_tree(r, side));
@@ -74,7 +75,7 @@ static void sandbox_args(const struct sc_run *r, int side, const struct sc_step 
  * WS/logs/ with --keep-logs, else nowhere); the status line is kept beside
  * the raw counters, both named in ST.  Returns sc-sandbox-exec's exit code. */
 int sc_step_run(struct sc_run *r, int side, struct sc_step *st, const char *name, double timeout,
-                     const char *const *cmd, const char *log)
+                const char *const *cmd, const char *log)
 {
 	st->time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
 	st->status_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "status");
@@ -135,5 +136,6 @@ void sc_step_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f)
 {
 	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
 	sc_run_unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, "disk_full", detail);
-	sc_progress_say(&r->progress, "%s %s: not run (disk_full)", sc_side_name(side), f ? f->path : "prebuild");
+	sc_progress_say(&r->progress, "%s %s: not run (disk_full)", sc_side_name(side),
+	                f ? f->path : "prebuild");
 }
