@@ -82,7 +82,7 @@ outside() {
 		head_with "$(entry 100644 "$name" "$b" | demo_with)"
 		plan
 		echo "$name -> $status: $stderr"
-		[ "$status" -eq 2 ]
+		[ "$status" -eq 4 ]
 		assert_error_line sc-plan
 		grep -q 'unsupported module name' <<<"$stderr"
 		# The same name outside every root is not the plan's business.
@@ -96,13 +96,13 @@ outside() {
 	for name in .. -x $'new\nline'; do
 		head_with "$(entry 40000 "$name" "$sub" | demo_with)"
 		plan
-		[ "$status" -eq 2 ]
+		[ "$status" -eq 4 ]
 		assert_error_line sc-plan
 	done
 	# One name twice in a crafted tree: git reports the path twice.
 	head_with "$({ entry 100644 A.lean "$b"; entry 100644 A.lean "$A"; } | mktree_raw)"
 	plan
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_error_line sc-plan
 	grep -q 'a tree lists one path twice: Demo/A.lean' <<<"$stderr"
 	# A 255-byte identifier is a fine module name.
@@ -215,7 +215,7 @@ sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range
 	head_with "$(entry 40000 Big "$many" | demo_with)"
 	local t0=$SECONDS
 	plan
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_error_line sc-plan
 	grep -q '10000 changed Lean files, more than 32' <<<"$stderr"
 	# Outside the roots: ignored; and all 10,001 files are written.

@@ -243,13 +243,14 @@ except Exception:
 	[ "$(ls "$WS")" = mine ]
 }
 
-@test "a Lake configuration bump between T and H is rejected, not measured" {
+@test "a Lake configuration bump between T and H is not measured (exit 4), nothing run" {
 	candidate
 	printf 'leanprover/lean4:v4.35.0\n' >"$R/lean-toolchain"
 	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
 	head_commit
 	profile
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
+	[[ "$stderr" == "sc-plan: error: not measured: Lake configuration differs from the tooling commit: lean-toolchain changed; the pull request changes it"* ]]
 	assert_error_line sc-plan
 	[ ! -e "$WS/report.json" ]
 	[ ! -e "$WS/head" ]
@@ -921,7 +922,7 @@ util_project() {
 	[ "$(file_field src/Demo/Basic.lean .base.status)" = ok ]
 }
 
-@test "a selected file no lean_lib of lakefile.toml builds is a precondition (exit 2, the file named) before any sandboxed run" {
+@test "a selected file no lean_lib of lakefile.toml builds is not measured (exit 4, the file named) before any sandboxed run" {
 	# .sphereceti selects roadmap = Roadmap, the lakefile has no
 	# Roadmap lean_lib: every prebuild failed ("unknown module"), exit 1.
 	ex_git -C "$R" checkout -q main
@@ -933,17 +934,17 @@ util_project() {
 	ex_lean "$R" Roadmap/Goals.lean '-- fixture: cpu=0.06'
 	head_commit
 	profile
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_error_line sc-plan
 	[[ "$stderr" == *"no lean_lib of lakefile.toml builds module Roadmap.Goals from ., so Roadmap/Goals.lean cannot be measured"* ]]
 	[ ! -e "$WS" ]
 	# profile-plan says the same, from Git objects alone.
 	run --separate-stderr "$SC_BIN/sphereceti" profile-plan --repo "$R" --tooling "$T" --base "$B" --head "$H"
-	[ "$status" -eq 2 ]
-	[[ "$stderr" == "sc-plan: error: no lean_lib of lakefile.toml builds module Roadmap.Goals"* ]]
+	[ "$status" -eq 4 ]
+	[[ "$stderr" == "sc-plan: error: not measured: no lean_lib of lakefile.toml builds module Roadmap.Goals"* ]]
 }
 
-@test "a selected file no lean_lib of lakefile.lean builds: Lake says so in the preflight, exit 2 naming the file, before any prebuild" {
+@test "a selected file no lean_lib of lakefile.lean builds: Lake says so in the preflight, exit 4 naming the file, before any prebuild" {
 	# With a lakefile.lean the host cannot read the libraries; the
 	# run went through every prebuild ("unknown module") and exited 1.
 	ex_git -C "$R" checkout -q main
@@ -956,9 +957,9 @@ util_project() {
 	ex_lean "$R" Roadmap/Added.lean '-- fixture: cpu=0.06'
 	head_commit
 	profile --keep-logs
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_error_line sc-profile-run
-	[[ "$stderr" == *"no lean_lib of T's configuration builds module Roadmap.Added, so Roadmap/Added.lean cannot be measured"* ]]
+	[[ "$stderr" == *"not measured: no lean_lib of T's configuration builds module Roadmap.Added, so Roadmap/Added.lean cannot be measured"* ]]
 	[ ! -e "$WS/raw/base-prebuild.time" ]
 	[ ! -e "$WS/raw/head-prebuild.time" ]
 	# one check, in the first side's tree, for both sides' modules (Lake

@@ -194,7 +194,7 @@ int sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
 			return -1;
 	if (r < 0) {
 		sb_adds(err, "malformed git diff-tree output");
-		return -1;
+		return -2;
 	}
 	if (count > SC_MAX_CHANGED_FILES) {
 		sb_addf(err, "%zu changed Lean files, more than %d", count, SC_MAX_CHANGED_FILES);

@@ -42,8 +42,10 @@ int sc_rawdiff_next(const char *buf, size_t len, size_t *pos, int hexsz, struct 
 int sc_plan_in_root_area(const struct sc_plan *p, const char *path);
 
 /* Turn raw diff output into p->files (sorted by path) and p->no_changes.
- * The roots of p must be set.  Returns 0, or -1 with err set (the message
- * names the rule and the path). */
+ * The roots of p must be set.  Returns 0; -1 with err set for a change
+ * sphereceti does not measure (the message names the rule and the path:
+ * Documentation/planning.txt "Not measured by policy"); -2 with err set
+ * when the output itself is malformed. */
 int sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
                       struct strbuf *err);
 

@@ -178,8 +178,11 @@ static void select_changes(struct planning *w)
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	if (sc_gitjob_finish(&w->diff_job, &out) != 0)
 		sc_die_sys("git diff-tree failed (merge base..head)");
-	if (sc_changes_select(&w->p, out.buf, out.len, w->g.hexsz, &err) < 0)
-		sc_die("%s (merge base..head)", err.buf);
+	int r = sc_changes_select(&w->p, out.buf, out.len, w->g.hexsz, &err);
+	if (r == -1)
+		sc_die_policy("not measured: %s (merge base..head)", err.buf);
+	if (r < 0)
+		sc_die_sys("%s (merge base..head)", err.buf);
 	sb_release(&out);
 	sb_release(&err);
 }

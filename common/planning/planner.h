@@ -34,8 +34,9 @@ char *sc_toolchain_name(const char *buf, size_t len);
  * dies naming SIDE when one is not a regular file. */
 void sc_lake_blobs(struct sc_catfile *c, const struct sc_git *g, const char *tree,
                    const char *side, char *blobs[SC_LAKE_NFILES]);
-/* Dies unless TREE's Lake configuration is WANT exactly, saying FIX: what
- * the operator can do about a difference on SIDE. */
+/* Dies (SC_EXIT_POLICY: not measured) unless TREE's Lake configuration is
+ * WANT exactly, saying FIX: what the operator can do about a difference on
+ * SIDE. */
 void sc_same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree,
                   const char *side, const char *fix, char *const want[SC_LAKE_NFILES]);
 /* The link-versus-root rule of sc-materialize: is PATH (a symlink or
@@ -45,7 +46,7 @@ void sc_same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree
 char *sc_plan_needs_sources(const struct sc_plan *p, const char *path);
 /* Every selected file is a module some lean_lib of LIBS builds from
  * profile.sourceDir (Config/LeanLib.lean isBuildableModule): SC_EXIT_OK,
- * or SC_EXIT_USAGE and why, naming the first file no lean_lib builds. */
+ * or SC_EXIT_POLICY and why, naming the first file no lean_lib builds. */
 int sc_lean_libs_verdict(const struct sc_lake_libs *libs, const struct sc_plan *p,
                          struct strbuf *why);
 /* The same on T's lakefile.toml, when Lake reads it (no lakefile.lean):

@@ -90,8 +90,8 @@ static void make_plan(struct sc_run *r)
 	args[n] = NULL;
 	int rc = sc_stage_run(r->dir, "plan", args, &out);
 	sc_run_stop_if_interrupted(r);
-	if (rc != 0)
-		exit(sc_stage_exit_code(rc, SC_EXIT_USAGE)); /* sc-plan said why */
+	if (rc != 0) /* sc-plan said why; a change it does not measure stays that */
+		exit(sc_stage_exit_code(rc, rc == SC_EXIT_POLICY ? SC_EXIT_POLICY : SC_EXIT_USAGE));
 	sc_plan_digest(out.buf, out.len, r->digest);
 	if (sc_plan_from_json(out.buf, out.len, &r->plan, &err) < 0)
 		sc_die_sys("sc-plan wrote an invalid plan: %s", err.buf);

@@ -208,10 +208,10 @@ static void check_targets_known(struct sc_run *r, int side)
 	free(log);
 	sc_step_release(&st);
 	if (f) /* the plan's: still ours; nothing else is left to leak */
-		sc_die("no lean_lib of T's configuration builds module %s, so %s cannot be measured "
-		       "(Lake: \"unknown module\"): add it to a lean_lib's roots or globs, or drop its root "
-		       "from .sphereceti (lakefile.lean at %.12s)",
-		       f->module, f->path, r->plan.tooling);
+		sc_die_policy("not measured: no lean_lib of T's configuration builds module %s, so %s "
+		              "cannot be measured (Lake: \"unknown module\"): add it to a lean_lib's roots "
+		              "or globs, or drop its root from .sphereceti (lakefile.lean at %.12s)",
+		              f->module, f->path, r->plan.tooling);
 }
 
 /* sc_fswalk_list's visit: the "+A.B" target of every prepared module

@@ -81,6 +81,7 @@ static _Noreturn void die_va(int code, const char *suffix, const char *fmt, va_l
 
 void sc_die_code(int code, const char *fmt, ...) { DIE_WITH(code, NULL); }
 void sc_die(const char *fmt, ...) { DIE_WITH(SC_EXIT_USAGE, NULL); }
+void sc_die_policy(const char *fmt, ...) { DIE_WITH(SC_EXIT_POLICY, NULL); }
 
 const char *sc_errno_text(int e)
 {

@@ -5,13 +5,18 @@
  * on stderr and exits nonzero.  The function called fixes the exit code
  * (execline's strerr_dieusage/strerr_diefu idea), the same in every tool,
  * so a caller can tell what to do next: fix its input (2), look at the
- * machine (3), or read the report (1). */
+ * machine (3), read the report (1), or nothing at all (4: the change is
+ * one sphereceti does not measure). */
 
 #define SC_EXIT_OK 0
 #define SC_EXIT_FAIL 1   /* the work ran and failed: a measurement error, an error sample */
 #define SC_EXIT_USAGE 2  /* bad flags, bad input, unmet precondition: fix the input */
 #define SC_EXIT_SYSTEM 3 /* valid input, but the system failed: out of memory, fork,
                           * read or write errors, git failing unexpectedly */
+#define SC_EXIT_POLICY 4 /* valid input, but a change sphereceti does not measure (a Lake
+                          * bump, more than 32 files, a name Lake cannot build): nothing
+                          * is wrong and nothing ran; Documentation/planning.txt
+                          * "Not measured by policy" */
 
 void sc_set_progname(const char *argv0);
 const char *sc_progname(void);
@@ -19,6 +24,8 @@ const char *sc_progname(void);
 /* Print "sc-x: error: ..." and exit with code. */
 _Noreturn void sc_die_code(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A change sphereceti does not measure: exit SC_EXIT_POLICY. */
+_Noreturn void sc_die_policy(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Bad input: exit SC_EXIT_USAGE. */
 _Noreturn void sc_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The _errno forms put errno's cause before the "(where)": one line

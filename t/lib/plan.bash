@@ -36,11 +36,24 @@ plan() {
 # files_of: "change role path" per planned file, from $output.
 files_of() { jq -r '.files[] | "\(.change) \(.role) \(.path)"' <<<"$output"; }
 
-# plan_fails PATTERN [T B H]: sc-plan failed with one error line matching.
+# plan_fails PATTERN [T B H]: sc-plan failed with one error line matching,
+# exit 2 (bad input).
 plan_fails() {
 	local pat=$1
 	shift
 	plan "$@"
 	assert_error_line sc-plan
 	[[ "$stderr" == *$pat* ]] || { echo "error line lacks '$pat': $stderr"; return 1; }
+	[ "$status" -eq 2 ] || { echo "exit $status, not 2 (bad input)"; return 1; }
+}
+
+# plan_not_measured PATTERN [T B H]: sc-plan refused a change it does not
+# measure: exit 4, one line "sc-plan: error: not measured: ..." matching.
+plan_not_measured() {
+	local pat=$1
+	shift
+	plan "$@"
+	assert_error_line sc-plan
+	[[ "$stderr" == "sc-plan: error: not measured: "*$pat* ]] || { echo "error line lacks 'not measured: ...$pat': $stderr"; return 1; }
+	[ "$status" -eq 4 ] || { echo "exit $status, not 4 (not measured)"; return 1; }
 }

@@ -575,7 +575,7 @@ START_TEST(lean_libs_verdict_names_the_file)
 	struct sc_lake_libs l;
 	struct strbuf why = STRBUF_INIT;
 	ck_assert_int_eq(sc_lakelibs_parse(toml, sizeof toml - 1, &l, &why), 0);
-	ck_assert_int_eq(sc_lean_libs_verdict(&l, &p, &why), SC_EXIT_USAGE);
+	ck_assert_int_eq(sc_lean_libs_verdict(&l, &p, &why), SC_EXIT_POLICY);
 	ck_assert_str_eq(why.buf, "no lean_lib of lakefile.toml builds module Roadmap.R from ., so "
 	                          "Roadmap/R.lean cannot be measured (Lake would fail the prebuild with "
 	                          "\"unknown module\"): add it to a lean_lib's roots or globs, or drop its "
