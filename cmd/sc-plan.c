@@ -13,10 +13,14 @@
 #include "util/options.h"
 #include "version.h"
 
+#include "util/oid.h"
+
 #include <stdio.h>
+#include <string.h>
 
 static const char *const usage[] = {
 	"usage: sc-plan --repo DIR --tooling T --base B --head H [--merge-of P] [--importers N]",
+	"               [--profiler-commit C]",
 	"       sc-plan --version",
 	"Print the profiling plan (JSON) for head H against the merge base of B and H,",
 	"configured by .sphereceti of commit T.  T, B, H: full commit object IDs.",
@@ -26,6 +30,25 @@ static const char *const usage[] = {
 static void version_lines(void)
 {
 	printf("source-tree sha1 %s\nsource-tree sha256 %s\n", SC_SRCTREE_SHA1, SC_SRCTREE_SHA256);
+	printf("build-commit %s\n", *SC_BUILD_COMMIT ? SC_BUILD_COMMIT : "none");
+}
+
+/* --profiler-commit: the commit a CI recipe pinned must be the one this
+ * profiler was built from, as profile.tooling holds a vendored copy to T's
+ * tree (Documentation/ci.txt "The profiler, pinned"). */
+static void check_profiler_commit(const char *pinned)
+{
+	if (!sc_is_lower_hex(pinned, 40) && !sc_is_lower_hex(pinned, 64))
+		sc_die("not a full commit ID of sphereceti's repository: '%s' (--profiler-commit)", pinned);
+	if (!*SC_BUILD_COMMIT)
+		sc_die("this profiler was not built from a clean Git checkout of sphereceti, so it is "
+		       "no commit's build: build it from a checkout of %s (git checkout %s && make "
+		       "install) (--profiler-commit)",
+		       pinned, pinned);
+	if (strcmp(SC_BUILD_COMMIT, pinned) != 0)
+		sc_die("this profiler was built from commit %s, not the pinned %s: build it from a "
+		       "checkout of %s (git checkout %s && make install), or pin %s (--profiler-commit)",
+		       SC_BUILD_COMMIT, pinned, pinned, pinned, SC_BUILD_COMMIT);
 }
 
 int main(int argc, char **argv)
@@ -46,12 +69,16 @@ int main(int argc, char **argv)
 		              "H is the merge of P (a pull request's head) into B"),
 		SC_OPT_STRING(0, "importers", &importers, "N",
 		              "also measure up to N unchanged importers of a changed module (0-32)"),
+		SC_OPT_STRING(0, "profiler-commit", &rq.profiler_commit, "C",
+		              "this profiler must be the build of sphereceti's commit C"),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, version_lines};
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
 	if (importers && sc_decimal_uint(importers, 0, SC_MAX_IMPORTERS, &rq.importers) < 0)
 		sc_die("--importers wants a count from 0 to %d (--importers %s)", SC_MAX_IMPORTERS, importers);
+	if (rq.profiler_commit)
+		check_profiler_commit(rq.profiler_commit);
 	sc_plan_compose(&rq);
 	return 0;
 }

@@ -8,7 +8,7 @@
 
 static const char *const usage[] = {
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H [--merge-of P]",
-	"         [--importers N]",
+	"         [--importers N] [--profiler-commit C]",
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR [--cache DIR]",
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]",
 	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH]",
@@ -37,6 +37,8 @@ int main(int argc, char **argv)
 		              "H is the merge of P (a pull request's head) into B"),
 		SC_OPT_STRING(0, "importers", &rq.o.importers, "N",
 		              "also measure up to N unchanged importers of a changed module (0-32)"),
+		SC_OPT_STRING(0, "profiler-commit", &rq.o.profiler_commit, "C",
+		              "this profiler must be the build of sphereceti's commit C"),
 		SC_OPT_REQUIRED_STRING(0, "workspace", &rq.o.workspace, "NEWDIR",
 		                       "the run's directory; must not exist"),
 		SC_OPT_REQUIRED_STRING(0, "toolchain", &rq.o.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),

@@ -638,6 +638,54 @@ copy_sources() {
 	plan_fails "installed profiler sources (tree"
 }
 
+@test "--profiler-commit: a build from a clean checkout embeds its commit; an edit or an untracked source is no commit's build" {
+	local src=$BATS_TEST_TMPDIR/src gen=$SC_BIN/gen/srctree-id
+	[ -x "$gen" ] || skip "no build-time generator in SC_BIN"
+	copy_sources "$src"
+	git -C "$src" init -q
+	git -C "$src" add -A
+	git -C "$src" -c user.name=t -c user.email=t@t commit -q -m sources
+	local c
+	c=$(git -C "$src" rev-parse HEAD)
+	(cd "$src" && "$gen") >"$BATS_TEST_TMPDIR/clean.h"
+	grep -qx "#define SC_BUILD_COMMIT \"$c\"" "$BATS_TEST_TMPDIR/clean.h"
+	# An ignored build folder changes nothing.
+	mkdir -p "$src/build" && echo x >"$src/build/x.o"
+	(cd "$src" && "$gen") | grep -qx "#define SC_BUILD_COMMIT \"$c\""
+	# An untracked source (make would compile it) is no commit's build.
+	echo 'int x;' >"$src/common/util/extra.c"
+	(cd "$src" && "$gen") | grep -qx '#define SC_BUILD_COMMIT ""'
+	rm "$src/common/util/extra.c"
+	# Nor is an edited one.
+	echo '/* local patch */' >>"$src/cmd/sc-plan.c"
+	(cd "$src" && "$gen") | grep -qx '#define SC_BUILD_COMMIT ""'
+}
+
+@test "--profiler-commit: the pin must be this build's commit; the plan and the report record it" {
+	local built
+	built=$(sc-plan --version | sed -n 's/^build-commit //p')
+	H=$T
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --profiler-commit nope
+	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"not a full commit ID of sphereceti's repository: 'nope' (--profiler-commit)" ]]
+	local pin=0123456789abcdef0123456789abcdef01234567
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --profiler-commit "$pin"
+	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
+	if [ "$built" = none ]; then
+		[[ "$stderr" == *"this profiler was not built from a clean Git checkout of sphereceti, so it is no commit's build: build it from a checkout of $pin (git checkout $pin && make install) (--profiler-commit)" ]]
+	else
+		[[ "$stderr" == *"this profiler was built from commit $built, not the pinned $pin: build it from a checkout of $pin"* ]]
+		run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --profiler-commit "$built"
+		[ "$status" -eq 0 ]
+		[ "$(jq -r .revisions.profiler <<<"$output")" = "$built" ]
+	fi
+	# Without the flag the plan has no such member, as before.
+	plan
+	[ "$(jq -r '.revisions | has("profiler")' <<<"$output")" = false ]
+}
+
 # ---- profile.sourceDir (Lake's srcDir; Config/LeanLib.lean) ----
 
 @test "profile.sourceDir: roots and module names are relative to it; files elsewhere are not selected" {

@@ -51,6 +51,8 @@ void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p)
 	sc_json_kv_str(g, "head", p->head);
 	if (p->merge_of)
 		sc_json_kv_str(g, "merge_of", p->merge_of);
+	if (p->profiler_commit)
+		sc_json_kv_str(g, "profiler", p->profiler_commit);
 	sc_json_map_close(g);
 }
 
@@ -272,16 +274,34 @@ static int parse_header(yajl_val root, struct sc_plan *p, int *hexsz, struct str
 	return 0;
 }
 
+/* revisions.profiler: a commit of sphereceti's own repository, whose
+ * object format need not be the project's. */
+static int get_profiler(yajl_val rev, struct sc_plan *p, struct strbuf *err)
+{
+	const char *s;
+	if (!sc_json_member(rev, "profiler"))
+		return 0;
+	if (sc_json_get_str(rev, "profiler", &s, err) < 0)
+		return -1;
+	if (!sc_is_lower_hex(s, 40) && !sc_is_lower_hex(s, 64)) {
+		sb_adds(err, "\"revisions\": profiler is not a full commit ID");
+		return -1;
+	}
+	p->profiler_commit = xstrdup(s);
+	return 0;
+}
+
 static int parse_revisions(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf *err)
 {
 	static const char *const keys[] = {"tooling", "base_tip", "merge_base", "head",
-	                                   "merge_of", NULL};
+	                                   "merge_of", "profiler", NULL};
 	yajl_val rev = sc_json_member(root, "revisions");
 	if (sc_json_only_keys(rev, keys, "\"revisions\"", err) < 0 ||
 	    get_oid(rev, "tooling", hexsz, 0, &p->tooling, err) < 0 ||
 	    get_oid(rev, "base_tip", hexsz, 0, &p->base_tip, err) < 0 ||
 	    get_oid(rev, "merge_base", hexsz, 0, &p->merge_base, err) < 0 ||
-	    get_oid(rev, "head", hexsz, 0, &p->head, err) < 0)
+	    get_oid(rev, "head", hexsz, 0, &p->head, err) < 0 ||
+	    get_profiler(rev, p, err) < 0)
 		return -1;
 	if (!sc_json_member(rev, "merge_of"))
 		return 0;
@@ -534,6 +554,7 @@ void sc_plan_free(struct sc_plan *p)
 	free(p->merge_base);
 	free(p->head);
 	free(p->merge_of);
+	free(p->profiler_commit);
 	free_roots(p->library, p->n_library);
 	free_roots(p->roadmap, p->n_roadmap);
 	free(p->github);

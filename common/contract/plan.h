@@ -7,7 +7,7 @@
  *   "profiler_version": "0.1.0",
  *   "object_format": "sha1" | "sha256",
  *   "revisions": {"tooling": T, "base_tip": B, "merge_base": M, "head": H
- *                 [, "merge_of": P]},
+ *                 [, "merge_of": P] [, "profiler": C]},
  *   "config": {"library": [root...], "roadmap": [root...],
  *              "github": "owner/name" | null, "tooling_path": str | null,
  *              "bwrap_pins": [{"version": str, "sha256": hex}, ...]},
@@ -33,7 +33,11 @@
  * merge_of, present only when sc-plan was given --merge-of: the head is a
  * merge whose parents are exactly base_tip and P (a pull request's head
  * merged into the base tip), so merge_base is base_tip; reports link P,
- * never the merge, which may exist only where it was made. */
+ * never the merge, which may exist only where it was made.
+ * profiler, present only when sc-plan was given --profiler-commit: the
+ * commit of sphereceti's own repository the profiler was built from (its
+ * build embeds it when the sources are exactly that commit's tree), as a
+ * CI recipe pins it; an ID of another repository, never looked up here. */
 #include <stddef.h>
 #include <yajl/yajl_gen.h>
 #include "contract/limits.h"
@@ -71,6 +75,7 @@ struct sc_plan {
 	char *object_format;
 	char *tooling, *base_tip, *merge_base, *head;
 	char *merge_of; /* NULL unless the head is the merge of merge_of into base_tip */
+	char *profiler_commit; /* NULL unless pinned (revisions.profiler) */
 	char **library;
 	size_t n_library;
 	char **roadmap;

@@ -191,6 +191,8 @@ static void print_plan(struct planning *w)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	w->p.profiler_version = xstrdup(w->rq->version);
+	if (w->rq->profiler_commit)
+		w->p.profiler_commit = xstrdup(w->rq->profiler_commit);
 	w->p.object_format = xstrdup(w->g.object_format);
 	if (sc_plan_write(&w->p, &out, &err) < 0)
 		sc_die_sys("internal: the plan fails its own validation: %s", err.buf);

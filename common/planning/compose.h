@@ -24,6 +24,9 @@ struct sc_plan_request {
 	const char *version;                       /* profiler_version */
 	/* The profiler's own source tree, which profile.tooling must match. */
 	const char *srctree_sha1, *srctree_sha256;
+	/* The commit the profiler was checked to be built from (the plan's
+	 * revisions.profiler), or NULL when none was pinned. */
+	const char *profiler_commit;
 };
 
 /* Write the plan (contract/plan.h) on stdout, then warn when the head is

@@ -76,7 +76,7 @@ static void check_options(struct sc_profile_request *rq)
 static void make_plan(struct sc_run *r)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	const char *args[9 + 4 + 1] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base",
+	const char *args[8 + 6 + 1] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base",
 	                               r->o.base, "--head", r->o.head};
 	size_t n = 8;
 	if (r->o.merge_of) {
@@ -86,6 +86,10 @@ static void make_plan(struct sc_run *r)
 	if (r->o.importers) { /* sc-plan checks the value and names the flag */
 		args[n++] = "--importers";
 		args[n++] = r->o.importers;
+	}
+	if (r->o.profiler_commit) {
+		args[n++] = "--profiler-commit";
+		args[n++] = r->o.profiler_commit;
 	}
 	args[n] = NULL;
 	int rc = sc_stage_run(r->dir, "plan", args, &out);

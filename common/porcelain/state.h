@@ -22,6 +22,7 @@ struct sc_run_opts {
 	const char *repo, *tooling, *base, *head, *workspace, *toolchain, *deps, *bwrap;
 	const char *merge_of; /* passed to sc-plan when given */
 	const char *importers; /* passed to sc-plan as given (it checks it) */
+	const char *profiler_commit; /* passed to sc-plan as given (it checks it) */
 	const char *tmp_size;     /* validated; passed on as given */
 	const char *lake_cache;   /* --cache: the operator's Lake artifact cache, or NULL */
 	const char *max_procs;    /* validated; passed on as given */

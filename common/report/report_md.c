@@ -314,6 +314,10 @@ static void revisions(struct strbuf *md, const struct sc_report *r)
 		rev_label(md, r, shas[i]);
 		sb_addf(md, " | `%s` |\n", shas[i]);
 	}
+	/* A commit of sphereceti's own repository: never linked into this one. */
+	if (p->profiler_commit)
+		sb_addf(md, "| profiler (sphereceti, pinned) | `%.7s` | `%s` |\n", p->profiler_commit,
+		        p->profiler_commit);
 	sb_adds(md, "\n");
 }
 
