@@ -177,12 +177,31 @@ logged() { grep -qx -- "$1" .fixture-log 2>/dev/null; }
     [ "$output" = "$(printf 'Built C\nBuilt B\nBuilt A\nBuild completed successfully (3 built).')" ]
 }
 
-@test "lake build with no target builds nothing" {
+@test "lake build with no target builds the defaultTargets: a lean_lib's glob-matched modules, a module; none, nothing" {
     mod A 'def a := 1'
     run lake build
     [ "$status" -eq 0 ]
     [ "$output" = "Build completed successfully (0 built)." ]
     [ ! -e .lake ]
+    # A lean_lib: each glob's modules with their import cones (Config/Glob.lean).
+    printf '%s\n' 'name = "pkg"' 'defaultTargets = ["L", "X"]' '[[lean_lib]]' 'name = "L"' \
+        'globs = ["S.*", "T.+", "U"]' '[[lean_lib]]' 'name = "Other"' 'globs = ["X", "Y"]' > lakefile.toml
+    mod S 'import S.a'
+    mod S.a 'def x := 1'
+    mod T 'def t := 1'
+    mod T.b.c 'def x := 1'
+    mod U 'def u := 1'
+    mod U.v 'def x := 1'
+    mod X 'def x := 1'
+    mod Y 'def y := 1'
+    run lake build
+    [ "$status" -eq 0 ]
+    [ "$(printf '%s\n' "${lines[@]}" | grep '^Built ' | sort | tr '\n' ' ')" = "Built S Built S.a Built T.b.c Built U Built X " ]
+    # An unknown default target fails as Lake's would.
+    printf '%s\n' 'name = "pkg"' 'defaultTargets = ["Nope"]' '[[lean_lib]]' 'name = "L"' > lakefile.toml
+    run lake build
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"unknown target \`Nope\`"* ]]
 }
 
 @test "lake build needs lean-toolchain at the package root" {

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """replay.py WORKFLOW JOB CONTEXT STANDINS: run a workflow job's steps in order,
 as a GitHub runner would, on this machine (t/github.bats).
+replay.py --all WORKFLOW CONTEXT STANDINS OUT: every job of the workflow for
+one event, in the order of their needs (run_workflow below).
 
 CONTEXT is a JSON file: the `github`, `inputs` and `runner` contexts the
 expressions read.  Each step's `if:` is evaluated (default success()); a run:
@@ -15,11 +17,18 @@ this machine cannot make.  Any other `uses:` step is skipped.  An expression
 this evaluator does not know is an error, so a workflow cannot drift past
 the replay unnoticed.
 
-Prints one line per step, "<id>: success|failure|skipped"; exits 0 when the
-job succeeded, 1 when it failed.  A job whose own `if:` is false prints
-"job: skipped" and exits 0.  CONTEXT may also hold `vars` (repository
-variables) and `needs` (earlier jobs' outputs).  With REPLAY_OUTPUTS set,
-the job's `outputs:` are written there as JSON once its steps have run.
+Prints one line per step, "<id>: success|failure|skipped" (what the steps
+print goes to stderr, the job's log); exits 0 when the
+job succeeded, 1 when it failed; a step with continue-on-error fails alone.
+A job whose own `if:` is false prints "job: skipped" and exits 0; a job
+with a concurrency group prints "concurrency: GROUP" first, the group as
+GitHub would evaluate it.  CONTEXT may also hold `vars` (repository
+variables) and `needs` (earlier jobs' outputs and results).  The workflow's
+own env: comes first, then the job's.  The step's environment has what the
+runner sets from the event (GITHUB_EVENT_PATH holding github.event,
+GITHUB_EVENT_NAME, GITHUB_SHA, GITHUB_REF, GITHUB_REF_NAME).  With
+REPLAY_OUTPUTS set, {"result": success|failure|skipped, "outputs": the
+job's outputs:} is written there once its steps have run.
 
 WORKFLOW may be JSON (the same document, converted where python3-yaml is
 not installed: the runner-shaped root of make check-recipe has none).
@@ -35,7 +44,7 @@ import sys
 import tempfile
 
 
-TOKEN = re.compile(r"\s*(?:(\|\||&&|==|!=|!|\(|\))|'((?:[^']|'')*)'|([A-Za-z_][A-Za-z0-9_.\-]*))")
+TOKEN = re.compile(r"\s*(?:(\|\||&&|==|!=|!|\(|\)|,)|'((?:[^']|'')*)'|([A-Za-z_][A-Za-z0-9_.\-]*))")
 
 
 class Expr:
@@ -101,12 +110,21 @@ class Expr:
         if s is not None:
             return s.replace("''", "'")
         if self.peek() == "(":
-            self.i += 2
-            fn = {"always": True, "success": not self.ctx["failed"],
-                  "failure": self.ctx["failed"], "cancelled": False}
+            self.i += 1
+            args = []
+            while self.peek() != ")":
+                args.append(self.or_())
+                if self.peek() == ",":
+                    self.i += 1
+            self.i += 1
+            fn = {"always": lambda: True, "success": lambda: not self.ctx["failed"],
+                  "failure": lambda: self.ctx["failed"], "cancelled": lambda: False,
+                  # GitHub's: case-insensitive, on strings
+                  "startsWith": lambda a, b: as_text(a).lower().startswith(as_text(b).lower()),
+                  "contains": lambda a, b: as_text(b).lower() in as_text(a).lower()}
             if name not in fn:
                 raise SystemExit(f"replay: error: unknown function {name}()")
-            return fn[name]
+            return fn[name](*args)
         if name in ("true", "false"):
             return name == "true"
         v = self.ctx
@@ -117,6 +135,10 @@ class Expr:
                 raise SystemExit(f"replay: error: unknown context {name}")
             v = v[part]
         return v
+
+
+def as_text(v):
+    return "" if v is None else (str(v).lower() if isinstance(v, bool) else str(v))
 
 
 def interpolate(text, ctx):
@@ -160,6 +182,22 @@ def load_workflow(path):
     return yaml.safe_load(open(path))
 
 
+def record(outputs, result):
+    if os.environ.get("REPLAY_OUTPUTS"):
+        json.dump({"result": result, "outputs": outputs}, open(os.environ["REPLAY_OUTPUTS"], "w"))
+
+
+def runner_env(ctx, tmp):
+    """What the runner sets from the event: GITHUB_EVENT_*, GITHUB_SHA, GITHUB_REF*."""
+    g = ctx["github"]
+    path = os.path.join(tmp, "event.json")
+    json.dump(g.get("event") or {}, open(path, "w"))
+    ref = g.get("ref", "refs/heads/main")
+    return {"GITHUB_EVENT_PATH": path, "GITHUB_EVENT_NAME": g.get("event_name", ""),
+            "GITHUB_SHA": g.get("sha", ""), "GITHUB_REF": ref,
+            "GITHUB_REF_NAME": ref.rsplit("/", 1)[-1]}
+
+
 def main(workflow, job_name, context, standins):
     w = load_workflow(workflow)
     job = w["jobs"][job_name]
@@ -167,9 +205,22 @@ def main(workflow, job_name, context, standins):
     ctx.setdefault("vars", {})
     ctx.setdefault("needs", {})
     ctx.update(steps={}, failed=False, env={})
-    if "if" in job and not condition(job["if"], ctx):
+    if os.environ.get("RUNNER_TEMP"):  # the job's runner, as its steps see it
+        ctx.setdefault("runner", {})["temp"] = os.environ["RUNNER_TEMP"]
+    for k, v in (w.get("env") or {}).items():
+        ctx["env"][k] = interpolate(v, ctx)
+    # A job's success() is its needs' (a skipped or failed need skips it).
+    needs = job.get("needs") or []
+    needs = [needs] if isinstance(needs, str) else needs
+    ctx["failed"] = any(ctx["needs"].get(n, {}).get("result", "success") != "success" for n in needs)
+    if not condition(job.get("if", "success()"), ctx):
         print("job: skipped", flush=True)
+        record({}, "skipped")
         return 0
+    if "concurrency" in job:
+        c = job["concurrency"]
+        print(f"concurrency: {interpolate(c['group'] if isinstance(c, dict) else c, ctx)}", flush=True)
+    ctx["failed"] = False
     if os.environ.get("REPLAY_TMPFS"):
         subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=0755", "replay", os.environ["REPLAY_TMPFS"]],
                        check=True)
@@ -177,6 +228,7 @@ def main(workflow, job_name, context, standins):
     genv, gpath = os.path.join(tmp, "env"), os.path.join(tmp, "path")
     open(genv, "w").close()
     open(gpath, "w").close()
+    base_env = runner_env(ctx, tmp)
     for k, v in (job.get("env") or {}).items():
         ctx["env"][k] = interpolate(v, ctx)
     for n, step in enumerate(job["steps"]):
@@ -186,6 +238,7 @@ def main(workflow, job_name, context, standins):
             ctx["steps"][sid] = {"outputs": {}, "outcome": "skipped", "conclusion": "skipped"}
             continue
         env = dict(os.environ)
+        env.update(base_env)
         env.update(ctx["env"])
         env.update(read_pairs(genv))
         ctx["env"].update(read_pairs(genv))
@@ -211,18 +264,70 @@ def main(workflow, job_name, context, standins):
             with open(script, "w") as f:
                 f.write(step["run"])
             argv = ["bash", "--noprofile", "--norc", "-eo", "pipefail", script]
-        rc = subprocess.run(argv, env=env, cwd=env.get("GITHUB_WORKSPACE", ".")
+        # The step's output is the job's log (stderr); stdout is the step lines.
+        rc = subprocess.run(argv, env=env, stdout=sys.stderr, cwd=env.get("GITHUB_WORKSPACE", ".")
                             if os.path.isdir(env.get("GITHUB_WORKSPACE", "")) else None).returncode
         outcome = "success" if rc == 0 else "failure"
-        ctx["steps"][sid] = {"outputs": read_pairs(out), "outcome": outcome, "conclusion": outcome}
-        if rc != 0:
+        soft = bool(step.get("continue-on-error"))
+        ctx["steps"][sid] = {"outputs": read_pairs(out), "outcome": outcome,
+                             "conclusion": "success" if soft else outcome}
+        if rc != 0 and not soft:
             ctx["failed"] = True
         print(f"{sid}: {outcome}", flush=True)
-    if os.environ.get("REPLAY_OUTPUTS"):
-        outputs = {k: interpolate(v, ctx) for k, v in (job.get("outputs") or {}).items()}
-        json.dump(outputs, open(os.environ["REPLAY_OUTPUTS"], "w"))
+    outputs = {k: interpolate(v, ctx) for k, v in (job.get("outputs") or {}).items()}
+    record(outputs, "failure" if ctx["failed"] else "success")
     return 1 if ctx["failed"] else 0
 
 
+def run_workflow(workflow, context, standins, out):
+    """Every job of WORKFLOW for one event, in the order of its needs, each on
+    a runner of its own (REPLAY_RUNNER=SCRIPT is run before each job with the
+    job's name: it gives the job a fresh machine, e.g. an empty /opt), as
+    GitHub would: a job's `needs` context holds the results and outputs of
+    the jobs it names.  OUT/JOB.steps, .stderr, .summary.md, .json (result
+    and outputs) for each; artifacts pass between jobs in OUT/artifacts
+    (the stand-ins' REPLAY_ARTIFACTS).  Exit 0 when no job failed."""
+    w = load_workflow(workflow)
+    ctx = json.load(open(context))
+    os.makedirs(os.path.join(out, "artifacts"), exist_ok=True)
+    done, order, rc = {}, [], 0
+    pending = list(w["jobs"])
+    while pending:
+        for name in pending:
+            needs = w["jobs"][name].get("needs") or []
+            needs = [needs] if isinstance(needs, str) else needs
+            if all(n in done for n in needs):
+                break
+        else:
+            raise SystemExit("replay: error: a cycle in the jobs' needs")
+        pending.remove(name)
+        job_ctx = dict(ctx, needs={n: done[n] for n in needs})
+        jc = os.path.join(out, f"{name}.context.json")
+        json.dump(job_ctx, open(jc, "w"))
+        home = os.path.join(out, "runners", name)
+        env = dict(os.environ, RUNNER_TEMP=os.path.join(home, "temp"),
+                   GITHUB_WORKSPACE=os.path.join(home, "work"),
+                   GITHUB_STEP_SUMMARY=os.path.join(out, f"{name}.summary.md"), GITHUB_JOB=name,
+                   REPLAY_OUTPUTS=os.path.join(out, f"{name}.json"),
+                   REPLAY_ARTIFACTS=os.path.join(out, "artifacts"))
+        os.makedirs(env["RUNNER_TEMP"], exist_ok=True)
+        os.makedirs(env["GITHUB_WORKSPACE"], exist_ok=True)
+        open(env["GITHUB_STEP_SUMMARY"], "w").close()
+        if os.environ.get("REPLAY_RUNNER"):
+            subprocess.run(["bash", os.environ["REPLAY_RUNNER"], name], env=env, check=True)
+        with open(os.path.join(out, f"{name}.steps"), "w") as so, \
+                open(os.path.join(out, f"{name}.stderr"), "w") as se:
+            r = subprocess.run([sys.executable, os.path.abspath(__file__), workflow, name, jc, standins],
+                               env=env, stdout=so, stderr=se).returncode
+        done[name] = json.load(open(env["REPLAY_OUTPUTS"]))
+        order.append(f"{name}: {done[name]['result']}")
+        rc |= r
+    with open(os.path.join(out, "jobs"), "w") as f:
+        f.write("\n".join(order) + "\n")
+    return 1 if rc else 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--all"]:
+        sys.exit(run_workflow(*sys.argv[2:6]))
     sys.exit(main(*sys.argv[1:5]))
