@@ -6,17 +6,16 @@
  * revisions (its flags); planning/compose.h does the planning on typed values. */
 #include "contract/limits.h"
 #include "planning/compose.h"
+#include "planning/revs.h"
 #include "util/decimal.h"
 #include "srctree-id.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/options.h"
+#include "util/strbuf.h"
 #include "version.h"
 
-#include "util/oid.h"
-
 #include <stdio.h>
-#include <string.h>
 
 static const char *const usage[] = {
 	"usage: sc-plan --repo DIR --tooling T --base B --head H [--merge-of P] [--importers N]",
@@ -31,24 +30,6 @@ static void version_lines(void)
 {
 	printf("source-tree sha1 %s\nsource-tree sha256 %s\n", SC_SRCTREE_SHA1, SC_SRCTREE_SHA256);
 	printf("build-commit %s\n", *SC_BUILD_COMMIT ? SC_BUILD_COMMIT : "none");
-}
-
-/* --profiler-commit: the commit a CI recipe pinned must be the one this
- * profiler was built from, as profile.tooling holds a vendored copy to T's
- * tree (Documentation/ci.txt "The profiler, pinned"). */
-static void check_profiler_commit(const char *pinned)
-{
-	if (!sc_is_lower_hex(pinned, 40) && !sc_is_lower_hex(pinned, 64))
-		sc_die("not a full commit ID of sphereceti's repository: '%s' (--profiler-commit)", pinned);
-	if (!*SC_BUILD_COMMIT)
-		sc_die("this profiler was not built from a clean Git checkout of sphereceti, so it is "
-		       "no commit's build: build it from a checkout of %s (git checkout %s && make "
-		       "install) (--profiler-commit)",
-		       pinned, pinned);
-	if (strcmp(SC_BUILD_COMMIT, pinned) != 0)
-		sc_die("this profiler was built from commit %s, not the pinned %s: build it from a "
-		       "checkout of %s (git checkout %s && make install), or pin %s (--profiler-commit)",
-		       SC_BUILD_COMMIT, pinned, pinned, pinned, SC_BUILD_COMMIT);
 }
 
 int main(int argc, char **argv)
@@ -77,8 +58,10 @@ int main(int argc, char **argv)
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
 	if (importers && sc_decimal_uint(importers, 0, SC_MAX_IMPORTERS, &rq.importers) < 0)
 		sc_die("--importers wants a count from 0 to %d (--importers %s)", SC_MAX_IMPORTERS, importers);
-	if (rq.profiler_commit)
-		check_profiler_commit(rq.profiler_commit);
+	struct strbuf why = STRBUF_INIT;
+	if (rq.profiler_commit && sc_profiler_commit_verdict(SC_BUILD_COMMIT, rq.profiler_commit, &why))
+		sc_die("%s (--profiler-commit)", why.buf);
+	sb_release(&why);
 	sc_plan_compose(&rq);
 	return 0;
 }

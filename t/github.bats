@@ -160,7 +160,7 @@ assert restore["with"]["path"] == save["with"]["path"]
 assert "steps.keys.outputs.toolchain" in save["with"]["key"] and "steps.keys.outputs.manifest" in save["with"]["key"]
 assert save["if"] == "steps.saved.outputs.cache-hit != '"'"'true'"'"'"
 keys = by_id("keys")["run"]
-assert keys.replace("cd \"$REPO\"\n", "") == by_id("keys", s_steps)["run"], "the key step differs"
+assert keys.replace("cd \"$REPO\" || exit 1\n", "") == by_id("keys", s_steps)["run"], "the key step differs"
 assert "lake-manifest.json" in keys and "lean-toolchain" in keys
 lc, sc, prev = by_id("lakecache"), by_id("save-cache", s_steps), by_id("previous", s_steps)
 assert sc["with"]["key"].endswith("-${{ env.TOOLING_SHA }}") and lc["with"]["key"].endswith("-${{ env.BASE_SHA }}")
@@ -288,6 +288,11 @@ a_report() {
 	[[ "$(jq -r '.annotations[1].message' <<<"$output")" == "Lib/New.lean: new, 150.00 s CPU; new file at ≥ 150 s."* ]]
 	verdict check "$BATS_TEST_TMPDIR/report.json" "$BATS_TEST_TMPDIR/report.md" --head "$H40" --run-url "$URL" --fail-on-flag
 	[ "$(jq -r .conclusion <<<"$output")" = failure ]
+	# Figures are truncated as report.md truncates them, never rounded.
+	jq '.thresholds = {ratio: 1.5, delta_s: 0.1, added_s: 5} | .files[0].base.cpu_s = 0.426 | .files[0].head.cpu_s = 0.638' \
+		"$BATS_TEST_TMPDIR/report.json" >"$BATS_TEST_TMPDIR/r2.json"
+	verdict check "$BATS_TEST_TMPDIR/r2.json" "$BATS_TEST_TMPDIR/report.md" --head "$H40" --run-url "$URL"
+	[[ "$(jq -r '.annotations[0].message' <<<"$output")" == "Lib/Slow.lean: 0.42 → 0.63 s CPU (1.49×, +0.21 s);"* ]]
 }
 
 @test "check: nothing flagged is success, an incomplete measurement failure, no_changes neutral" {

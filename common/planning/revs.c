@@ -109,6 +109,23 @@ static void tooling_tree(struct sc_catfile *c, const struct sc_git *g, const cha
 	memcpy(tree, e.hex, SC_MAX_HEXSZ + 1);
 }
 
+int sc_profiler_commit_verdict(const char *built, const char *pinned, struct strbuf *why)
+{
+	if (!sc_is_lower_hex(pinned, 40) && !sc_is_lower_hex(pinned, 64))
+		sb_addf(why, "not a full commit ID of sphereceti's repository: '%s'", pinned);
+	else if (!*built)
+		sb_addf(why, "this profiler was not built from a clean Git checkout of sphereceti, so it "
+		        "is no commit's build: build it from a checkout of %s (git checkout %s && make "
+		        "install)", pinned, pinned);
+	else if (strcmp(built, pinned) != 0)
+		sb_addf(why, "this profiler was built from commit %s, not the pinned %s: build it from a "
+		        "checkout of %s (git checkout %s && make install), or pin %s",
+		        built, pinned, pinned, pinned, built);
+	else
+		return SC_EXIT_OK;
+	return SC_EXIT_USAGE;
+}
+
 void sc_check_tooling(struct sc_catfile *c, const struct sc_git *g, const char *ttree,
                       const char *path, const char *mine_sha1, const char *mine_sha256)
 {
@@ -123,6 +140,7 @@ void sc_check_tooling(struct sc_catfile *c, const struct sc_git *g, const char *
 	const char *mine = g->hexsz == 40 ? mine_sha1 : mine_sha256;
 	if (strcmp(mine, own) != 0)
 		sc_die("installed profiler sources (tree %s) differ from the tooling commit's "
-		       "%s (tree %s) (profile.tooling)",
-		       mine, path, own);
+		       "%s (tree %s): copy this profiler's own tree there again, or build the profiler "
+		       "from it (make -C %s install) (profile.tooling)",
+		       mine, path, own, path);
 }

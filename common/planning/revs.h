@@ -57,4 +57,12 @@ void sc_check_commit(struct sc_catfile *c, const struct sc_git *g, const char *h
 void sc_check_tooling(struct sc_catfile *c, const struct sc_git *g, const char *ttree,
                       const char *path, const char *mine_sha1, const char *mine_sha256);
 
+/* A pinned profiler commit (Documentation/ci.txt "The profiler, pinned"):
+ * PINNED, a full commit ID of sphereceti's own repository, must be BUILT,
+ * the commit this profiler's build embedded ("" when its sources were no
+ * commit's tree), as profile.tooling holds a vendored copy to T's tree.
+ * SC_EXIT_OK, or SC_EXIT_USAGE and why with the fix; the caller names its
+ * flag. */
+int sc_profiler_commit_verdict(const char *built, const char *pinned, struct strbuf *why);
+
 #endif

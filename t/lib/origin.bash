@@ -3,12 +3,18 @@
 
 # sphereceti_origin SRC DIR: DIR/sphereceti.git, a bare repository standing
 # in for sphereceti's own on GitHub: one commit of SRC's tracked and
-# untracked (not ignored) files, as they are now.  Sets SC_COMMIT.
+# untracked (not ignored) files, as they are now (SRC outside a Git
+# checkout, as the mutants' scratch copy is: every file but the build
+# folders and .tools).  Sets SC_COMMIT.
 sphereceti_origin() {
 	local src=$1 dir=$2 w=$2/sphereceti-src
 	rm -rf "$w" "$dir/sphereceti.git"
 	mkdir -p "$w"
-	(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$w" 2>/dev/null || true)
+	if git -C "$src" rev-parse --show-toplevel 2>/dev/null | grep -qxF "$(cd "$src" && pwd -P)"; then
+		(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$w" 2>/dev/null || true)
+	else
+		(cd "$src" && tar --exclude='./build*' --exclude=./.git --exclude=./.tools -cf - .) | tar -xf - -C "$w"
+	fi
 	git -C "$w" init -q
 	git -C "$w" add -A
 	git -C "$w" commit -q -m "sphereceti, as tested"
@@ -23,7 +29,7 @@ sphereceti_origin() {
 pinned_workflows() {
 	local src=$1 dir=$2 commit=$3
 	mkdir -p "$dir/.github/workflows"
-	sed "s/^  SPHERECETI_COMMIT: .*/  SPHERECETI_COMMIT: $commit/" \
+	sed "s/^  SPHERECETI_COMMIT: .*/  SPHERECETI_COMMIT: \"$commit\"/" \
 		"$src/contrib/github/profile.yml" >"$dir/.github/workflows/sphereceti-profile.yml"
 	cp "$src/contrib/github/deps.yml" "$dir/.github/workflows/sphereceti-deps.yml"
 }

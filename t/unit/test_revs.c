@@ -205,6 +205,33 @@ START_TEST(commits_of_a_real_repository)
 }
 END_TEST
 
+/* Documentation/ci.txt "The profiler, pinned": the pin must be the build's
+ * commit; a build that is no commit's is told how to become one. */
+#define B40 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+START_TEST(profiler_commit_pinned)
+{
+	struct strbuf why = STRBUF_INIT;
+	ck_assert_int_eq(sc_profiler_commit_verdict(A40, A40, &why), SC_EXIT_OK);
+	ck_assert_int_eq(why.len, 0);
+	ck_assert_int_eq(sc_profiler_commit_verdict(A40, B40, &why), SC_EXIT_USAGE);
+	ck_assert_str_eq(why.buf, "this profiler was built from commit " A40 ", not the pinned " B40
+	                 ": build it from a checkout of " B40 " (git checkout " B40 " && make install), "
+	                 "or pin " A40);
+	sb_reset(&why);
+	ck_assert_int_eq(sc_profiler_commit_verdict("", B40, &why), SC_EXIT_USAGE);
+	ck_assert_str_eq(why.buf, "this profiler was not built from a clean Git checkout of sphereceti, "
+	                 "so it is no commit's build: build it from a checkout of " B40 " (git checkout "
+	                 B40 " && make install)");
+	sb_reset(&why);
+	ck_assert_int_eq(sc_profiler_commit_verdict(A40, "main", &why), SC_EXIT_USAGE);
+	ck_assert_str_eq(why.buf, "not a full commit ID of sphereceti's repository: 'main'");
+	sb_reset(&why);
+	/* a SHA-256 repository's commit is as good */
+	ck_assert_int_eq(sc_profiler_commit_verdict(A40 "aaaaaaaaaaaaaaaaaaaaaaaa", A40 "aaaaaaaaaaaaaaaaaaaaaaaa", &why), SC_EXIT_OK);
+	sb_release(&why);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revs");
@@ -215,6 +242,7 @@ int main(void)
 	tcase_add_test(tc, commit_verdicts);
 	tcase_add_test(tc, configuration_errors_in_their_order);
 	tcase_add_test(tc, diff_tree_restricted_to_the_roots);
+	tcase_add_test(tc, profiler_commit_pinned);
 	tcase_add_checked_fixture(tc, NULL, sc_unit_tmp_remove);
 	tcase_add_test(tc, commits_of_a_real_repository);
 	suite_add_tcase(s, tc);
