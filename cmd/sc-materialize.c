@@ -11,10 +11,12 @@
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/oid.h"
+#include "util/fsroom.h"
 #include "util/options.h"
 #include "util/spawn.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char *const usage[] = {
@@ -48,6 +50,31 @@ static void die_if(int code, const struct strbuf *why, const char *flag, const c
 	sc_die_code(code, "%s (%s)", why->buf, flag);
 }
 
+/* The tree, read within the room where it goes: no more entries than the
+ * free inodes (and the fixed ceiling), no more bytes than are free there,
+ * each counted as it is read, before anything is written
+ * (Documentation/threat-model.txt "The fourth round"). */
+static void bounded_load(const char *canon_dest, struct checked *k, struct strbuf *why)
+{
+	char *parent = xstrdup(canon_dest);
+	char *slash = strrchr(parent, '/');
+	if (slash)
+		slash[slash == parent] = '\0';
+	long long bytes, inodes;
+	if (sc_fs_room(parent, &bytes, &inodes) < 0)
+		sc_die_path_errno("cannot ask the file system for its room (--dest %s)", dest);
+	struct sc_tree_bounds b = {inodes < (long long)SC_TREE_MAX_ENTRIES ? (size_t)(inodes > 0 ? inodes : 0)
+	                                                                   : SC_TREE_MAX_ENTRIES};
+	if (sc_tree_load(k->c, k->tree, k->g.rawsz, &b, &k->t, why) < 0)
+		sc_die("the tree of commit %s holds %s: the bound is the free inodes where it goes "
+		       "(%lld), at most %u (--commit %s)", k->commit, why->buf, inodes, SC_TREE_MAX_ENTRIES, commit);
+	unsigned long long total;
+	if (sc_tree_blob_bytes(&k->g, &k->t, bytes > 0 ? (unsigned long long)bytes : 0, &total, why) < 0)
+		sc_die("the tree of commit %s: %s, the free space where it goes (--commit %s)", k->commit,
+		       why->buf, commit);
+	free(parent);
+}
+
 static void check(char **canon_dest, struct checked *k)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -75,7 +102,7 @@ static void check(char **canon_dest, struct checked *k)
 	k->c = sc_catfile_open(&k->g);
 	die_if(sc_materialize_commit(k->c, k->commit, k->g.hexsz, k->tree, &why), &why, "--commit",
 	       NULL);
-	sc_tree_load(k->c, k->tree, k->g.rawsz, &k->t);
+	bounded_load(*canon_dest, k, &why);
 	/* a refused link names its own path */
 	if (sc_links_decide(&k->t, k->pp, &k->sk, &why) != SC_EXIT_OK)
 		sc_die("%s", why.buf);

@@ -177,6 +177,24 @@ logged() { grep -qx -- "$1" .fixture-log 2>/dev/null; }
     [ "$output" = "$(printf 'Built C\nBuilt B\nBuilt A\nBuild completed successfully (3 built).')" ]
 }
 
+@test "headers are read as Lake's parseImports' reads them: import«A».B, a keyword as a prefix, escapes, the module system" {
+    mod C 'def c := 1'
+    mod B 'def b := 1'
+    mod D 'def d := 1'
+    printf 'import\xc2\xabC\xc2\xbb\nimportB\n/- x --/ import D -/\ndef a := 1\n' > A.lean
+    run lake build A
+    [ "$status" -eq 0 ]
+    [ "$(printf '%s\n' "${lines[@]}" | grep '^Built ' | sort | tr '\n' ' ')" = "Built A Built B Built C " ]
+    printf 'module\npublic meta import all \xc2\xabD\xc2\xbb\n' > E.lean
+    run lake build E
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Built D"* ]]
+    # a modifier without `module` is an error, as parseImports' says
+    printf 'public import D\n' > F.lean
+    run lake build F
+    [ "$status" -eq 1 ]
+}
+
 @test "lake build with no target builds the defaultTargets: a lean_lib's glob-matched modules, a module; none, nothing" {
     mod A 'def a := 1'
     run lake build

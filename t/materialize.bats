@@ -385,6 +385,54 @@ refused_tree() { # TREE-ENTRIES-FILE EXPECTED-MESSAGE-PART
 	[ ! -e "$T/deep" ]
 }
 
+# bomb REPO LEVELS: a commit whose tree holds a folder bomb/ of LEVELS
+# levels of ten folders each over one ten-file tree: 10^LEVELS files from a
+# few kilobytes of objects.  Prints the commit.
+bomb() {
+	local r=$1 t blob
+	blob=$(printf 'x\n' | git -C "$r" hash-object -w --stdin)
+	t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '100644 blob %s\tf%s\n' "$blob" "$i"; done | git -C "$r" mktree)
+	for _ in $(seq "$2"); do
+		t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '040000 tree %s\td%s\n' "$t" "$i"; done | git -C "$r" mktree)
+	done
+	t=$(printf '040000 tree %s\tbomb\n100644 blob %s\tREADME\n' "$t" "$blob" | git -C "$r" mktree)
+	git -C "$r" commit-tree -m bomb "$t"
+}
+
+@test "a tree bomb (10^7 paths from a few KiB of objects) is refused before anything is written: exit 2, the bound named, memory bounded" {
+	local c
+	c=$(bomb "$R" 6)
+	/usr/bin/time -f '%M' -o "$T/peak" sc-materialize --repo "$R" --commit "$c" --dest "$T/out" 2>"$T/err" && false
+	local rc=$?
+	echo "rc: $(cat "$T/err")"
+	run cat "$T/err"
+	[ "$(wc -l <"$T/err")" -eq 1 ]
+	grep -q "^sc-materialize: error: the tree of commit $c holds more than [0-9]* entries (files and folders): the bound is the free inodes where it goes ([0-9]*), at most 250000 (--commit $c)$" "$T/err"
+	[ ! -e "$T/out" ]
+	[ -z "$(find "$T" -maxdepth 1 -name '.out.tmp-*')" ]
+	# memory: the bound's entries, never the bomb's
+	echo "peak $(cat "$T/peak") KiB"
+	[ "$(tail -n 1 "$T/peak")" -lt $((256 << 10)) ]
+	# exit 2: bad input
+	run sc-materialize --repo "$R" --commit "$c" --dest "$T/out"
+	[ "$status" -eq 2 ]
+}
+
+@test "a tree whose files outgrow the free space where it goes is refused before anything is written" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir -p "$T/small"
+	mount -t tmpfs -o size=4m tmpfs "$T/small"
+	head -c $((3 << 20)) /dev/zero >"$R/a.bin"
+	cp "$R/a.bin" "$R/b.bin"
+	local c
+	c=$(commit_all "$R" "6 MiB in two files of one blob")
+	run --separate-stderr sc-materialize --repo "$R" --commit "$c" --dest "$T/small/out"
+	umount "$T/small"
+	assert_error_line sc-materialize
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "sc-materialize: error: the tree of commit $c: its files hold more than "*" bytes, the free space where it goes (--commit $c)" ]]
+}
+
 @test "a 50 MiB blob is streamed in bounded memory" {
 	[ -z "${SC_VALGRIND:-}" ] || skip "under make check-valgrind the memory is valgrind's"
 	# The floor: the same tool on a one-file tree.  GNU time's %M is the

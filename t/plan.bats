@@ -449,7 +449,7 @@ importer library Lib/X3.lean" ]
 	[ "$(jq -c '[.files[] | select(.change == "importer") | .imports]' <<<"$output")" = '[["Lib.A","Lib.Sub.B"],["Lib.A"]]' ]
 	[ "$(jq -r '.files[2] | "\(.base_blob == .head_blob) \(.head_blob)"' <<<"$output")" = "true $(git -C "$R" rev-parse "$H:Lib/X2.lean")" ]
 	[ "$(jq -c '.importers | [.limit, .qualified]' <<<"$output")" = '[2,3]' ]
-	[ "$(jq -r '.importers.unreadable[]' <<<"$output")" = "Lib/Bad.lean: an unreadable module name after import (line 1)" ]
+	[ "$(jq -r '.importers.unreadable[]' <<<"$output")" = "Lib/Bad.lean: Lean cannot read it: a name ending in '.' (line 1)" ]
 	# all qualify under a larger N, in that order
 	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --importers 32
 	[ "$(jq -r '[.files[] | select(.change == "importer") | .path] | join(" ")' <<<"$output")" = "Lib/X2.lean Lib/X3.lean Lib/X1.lean" ]

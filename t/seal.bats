@@ -235,6 +235,74 @@ PY
 	grep -q 'base prebuild (1 module)' <<<"$stderr"
 }
 
+@test "attack: the memo again, the import spelt import«Demo».Field (Lean ends the keyword at «): still ordered, still flagged" {
+	candidate
+	script memo.py '#!/usr/bin/python3' 'import os, time' \
+		'if os.path.exists(".lake/memo"): raise SystemExit(0)' \
+		't = time.process_time()' 'while time.process_time() - t < 1.5: pass' \
+		'open(".lake/memo", "w").close()'
+	ex_lean "$R" Demo/Field.lean '-- fixture: build-run=./memo.py run=./memo.py cpu=0.01'
+	ex_lean "$R" Demo/Basic.lean $'import\xc2\xabDemo\xc2\xbb.Field' '-- fixture: cpu=0.05'
+	head_commit
+	profile --threshold-added 1 --threshold-delta 1
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(file_field Demo/Field.lean .flagged)" = true ]
+	jq -e '.files[] | select(.path == "Demo/Field.lean") | .head.cpu_s >= 1.4' "$WS/report.json"
+	grep -q 'head prebuild, layer 1 of 2 (1 module)' <<<"$stderr"
+}
+
+@test "attack: a header Lake and Lean read apart (importDemo.Field: an import to Lake, a name to Lean) is imports_unreadable, never guessed" {
+	candidate
+	ex_lean "$R" Demo/Field.lean '-- fixture: cpu=0.01'
+	ex_lean "$R" Demo/Basic.lean 'importDemo.Field' '-- fixture: cpu=0.05'
+	head_commit
+	profile
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = imports_unreadable ]
+	file_field Demo/Basic.lean .head.detail | grep -q 'Lake and Lean read its imports differently'
+	[ "$(file_field Demo/Field.lean '.head.error // empty')" = "" ]
+}
+
+@test "every printed line is quoted: CR, LF, ESC, :: and % in names a candidate chose reach no line raw" {
+	candidate
+	# a module outside the roots, its name full of control bytes, its
+	# header unreadable; the changed module imports it
+	local evil=$'Evil\r::warning::forged 100%\x1b[2J'
+	printf 'import \xc2\xab\n' >"$R/$evil.lean"
+	printf 'import \xc2\xab%s\xc2\xbb\n-- fixture: cpu=0.01\n' "$evil" >"$R/Demo/Basic.lean"
+	head_commit
+	profile
+	[ "$status" -eq 1 ]
+	# every line is one of ours: a progress line, an error line, a report path
+	run ! grep -v -E '^(\[[0-9]+/[0-9]+\] |sc-[a-z-]+: (error|warning): |report: )' <<<"$stderr$output"
+	run ! grep -q $'\x1b' <<<"$stderr$output"
+	run ! grep -q $'\r' <<<"$stderr$output"
+	grep -q '^\[[0-9]*/[0-9]*\] head Demo/Basic.lean: not run (imports_unreadable: the header of Demo.Basic cannot be read: ' <<<"$stderr"
+}
+
+@test "attack: a prebuild that builds a later layer's module early (its olean made by hand) makes order_violated, never a verdict, whatever the reader saw" {
+	candidate
+	# Helper's build runs in the first layer's prebuild and leaves Basic's
+	# outputs where Lake would have built them: a later layer's module
+	# built before its turn, as a reader that missed an import would let it be.
+	script evil.py '#!/usr/bin/python3' 'import os' \
+		'os.makedirs(".lake/build/lib/lean/Demo", exist_ok=True)' \
+		'open(".lake/build/lib/lean/Demo/Basic.olean", "w").write("fake")'
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./evil.py'
+	ex_lean "$R" Demo/Field.lean 'import Demo.Helper' '-- fixture: cpu=0.01'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Field' '-- fixture: cpu=0.01'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Field.lean .head.error)" = order_violated ]
+	file_field Demo/Field.lean .head.detail | grep -q '^Demo.Basic is already built (.lake/build/lib/lean/Demo/Basic.olean), before its own sample$'
+	[ "$(file_field Demo/Basic.lean .head.error)" = order_violated ]
+	grep -q 'head Demo/Field.lean: not run (order_violated: Demo.Basic is already built' <<<"$stderr"
+	[ "$(file_field Demo/Basic.lean '.base.error // empty')" = "" ]
+}
+
 @test "a selected module whose imports cannot be read is imports_unreadable, never guessed; the others are measured" {
 	candidate
 	printf 'import Demo.\xc2\xabHelper\n-- fixture: cpu=0.05\n' >"$R/Demo/Basic.lean"
@@ -244,7 +312,7 @@ PY
 	echo "$stderr"
 	[ "$status" -eq 1 ]
 	[ "$(file_field Demo/Basic.lean .head.error)" = imports_unreadable ]
-	file_field Demo/Basic.lean .head.detail | grep -q 'the header of Demo.Basic cannot be read: an unreadable module name after import (line 1)'
+	file_field Demo/Basic.lean .head.detail | grep -q 'the header of Demo.Basic cannot be read: Lake cannot read it: unterminated identifier escape (line 1)'
 	[ "$(file_field Demo/Ring.lean '.head.error // empty')" = "" ]
 	[ "$(file_field Demo/Basic.lean '.base.error // empty')" = "" ]
 }

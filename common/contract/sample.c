@@ -11,7 +11,7 @@
 static const char *const reasons[] = {
 	"prebuild_failed", "prebuild_timeout", "source_changed", "deadline_exceeded", "timeout", "failed", "invalid_counters",
 	"missing_counters", "status_mismatch", "sandbox_failed", "cpu_hidden", "disk_full",
-	"imports_unreadable", NULL,
+	"imports_unreadable", "order_violated", NULL,
 };
 
 int sc_seconds_to_ms(double s, long long *ms)

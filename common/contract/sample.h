@@ -11,7 +11,7 @@
  *           "source_changed" | "deadline_exceeded" | "timeout" |
  *           "failed" | "invalid_counters" | "missing_counters" |
  *           "status_mismatch" | "sandbox_failed" | "cpu_hidden" | "disk_full" |
- *           "imports_unreadable",
+ *           "imports_unreadable" | "order_violated",
  *  "detail": null | "human-readable reason"}
  * An ok sample has every number but task_clock_s (null where the host has
  * no perf counter; read as null when absent) and error null; an error

@@ -194,16 +194,18 @@ struct sc_catfile {
 	int has_pending;
 	size_t queued;  /* names sent whose header has not been read yet */
 	size_t window;  /* bytes of names that may wait in the pipe to git */
+	int check;      /* --batch-check: no contents */
 };
 
 /* Every queued name is counted at its maximum length. */
 #define QUEUED_NAME_BYTES (SC_MAX_HEXSZ + 1)
 
-struct sc_catfile *sc_catfile_open(const struct sc_git *g)
+static struct sc_catfile *open_batch(const struct sc_git *g, int check)
 {
 	struct sc_catfile *c = xcalloc(1, sizeof *c);
+	c->check = check;
 	char *dirarg = xasprintf("--git-dir=%s", g->git_dir);
-	const char *const args[] = {"cat-file", "--batch", NULL};
+	const char *const args[] = {"cat-file", check ? "--batch-check" : "--batch", NULL};
 	const char **argv = sc_git_argv("git", dirarg, NULL, args);
 	if (sc_spawn(&c->proc, argv, sc_git_env(), NULL, SC_PIPE_IN | SC_PIPE_OUT) < 0)
 		sc_die_sys_errno("cannot run git cat-file (PATH)");
@@ -223,6 +225,9 @@ struct sc_catfile *sc_catfile_open(const struct sc_git *g)
 	c->window = (cap > 0 ? (size_t)cap : 4096) / 2;
 	return c;
 }
+
+struct sc_catfile *sc_catfile_open(const struct sc_git *g) { return open_batch(g, 0); }
+struct sc_catfile *sc_catfile_open_check(const struct sc_git *g) { return open_batch(g, 1); }
 
 static _Noreturn void batch_broken(void)
 {
@@ -297,8 +302,8 @@ int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size)
 	if (errno || *end || end == sp2 + 1)
 		batch_broken();
 	*size = (size_t)sz;
-	c->pending = (size_t)sz;
-	c->has_pending = 1;
+	c->pending = c->check ? 0 : (size_t)sz;
+	c->has_pending = !c->check;
 	return 0;
 }
 
@@ -318,6 +323,27 @@ void sc_catfile_content(struct sc_catfile *c, struct strbuf *sb)
 		batch_broken();
 	sb->len = c->pending;
 	sb->buf[sb->len] = '\0';
+	finish_object(c);
+}
+
+void sc_catfile_prefix(struct sc_catfile *c, struct strbuf *sb, size_t max)
+{
+	size_t keep = c->pending < max ? c->pending : max;
+	sb_reset(sb);
+	sb_grow(sb, keep);
+	if (keep && fread(sb->buf, 1, keep, c->out) != keep)
+		batch_broken();
+	sb->len = keep;
+	sb->buf[keep] = '\0';
+	c->pending -= keep;
+	char skip[1 << 16];
+	while (c->pending) {
+		size_t want = c->pending < sizeof skip ? c->pending : sizeof skip;
+		size_t got = fread(skip, 1, want, c->out);
+		if (got == 0)
+			batch_broken();
+		c->pending -= got;
+	}
 	finish_object(c);
 }
 

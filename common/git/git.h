@@ -46,12 +46,18 @@ int sc_git_runv(const struct sc_git *g, struct strbuf *out, int keep_stderr,
 /* One long-lived "git cat-file --batch" for reading many objects. */
 struct sc_catfile;
 struct sc_catfile *sc_catfile_open(const struct sc_git *g);
+/* The same with "--batch-check": answers are headers alone (nothing to
+ * consume after sc_catfile_next). */
+struct sc_catfile *sc_catfile_open_check(const struct sc_git *g);
 /* Look an object up: returns 0 and fills type ("blob", "tree", "commit",
  * "tag") and size, or -1 if missing.  After 0 the caller must consume the
  * content with exactly one sc_catfile_content or sc_catfile_stream call. */
 int sc_catfile_header(struct sc_catfile *c, const char *hex, char type[16], size_t *size);
 /* Read the pending content into sb (replacing it). */
 void sc_catfile_content(struct sc_catfile *c, struct strbuf *sb);
+/* The same for its first MAX bytes only; the rest is read and dropped, so
+ * memory stays bounded whatever the object's size. */
+void sc_catfile_prefix(struct sc_catfile *c, struct strbuf *sb, size_t max);
 /* Copy the pending content to fd in bounded chunks (large blobs are never
  * held whole); returns 0, or -1 with errno from the write. On -1 the
  * remaining content has still been drained so the batch stays usable. */

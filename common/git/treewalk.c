@@ -75,14 +75,17 @@ static void refuse_duplicates(struct sc_tree *t, size_t dir, size_t *scratch)
 		}
 }
 
-static void parse_tree(struct sc_tree *t, size_t dir, const char *buf, size_t len,
-                       size_t **scratch, size_t *scratch_alloc)
+/* Entries past MAX: nothing more is parsed (returns -1). */
+static int parse_tree(struct sc_tree *t, size_t dir, const char *buf, size_t len, size_t max,
+                      size_t **scratch, size_t *scratch_alloc)
 {
 	size_t pos = 0;
 	struct sc_tree_entry e;
 	int r;
 	t->nodes[dir].first_child = t->n;
 	while ((r = sc_tree_next(buf, len, &pos, t->rawsz, &e)) == 1) {
+		if (t->n > max)
+			return -1;
 		if (!sc_safe_component(e.name, e.namelen))
 			sc_die("unsafe name in tree (%s)", where(t, dir, e.name, e.namelen));
 		unsigned mode = canonical_mode(e.mode);
@@ -109,26 +112,30 @@ static void parse_tree(struct sc_tree *t, size_t dir, const char *buf, size_t le
 		*scratch = xrealloc(*scratch, *scratch_alloc * sizeof **scratch);
 	}
 	refuse_duplicates(t, dir, *scratch);
+	return 0;
 }
 
 /* Read the trees of one level (the nodes in [from, to) that are trees),
- * keeping up to the batch's window of requests in flight. */
-static void read_level(struct sc_catfile *c, struct sc_tree *t, size_t from, size_t to,
-                       size_t **scratch, size_t *scratch_alloc)
+ * keeping up to the batch's window of requests in flight; -1 once past
+ * MAX entries (the answers still in flight are read and dropped). */
+static int read_level(struct sc_catfile *c, struct sc_tree *t, size_t from, size_t to, size_t max,
+                      size_t **scratch, size_t *scratch_alloc)
 {
-	size_t q = from;
+	size_t q = from, inflight = 0;
 	struct strbuf sb = STRBUF_INIT;
-	char hex[SC_MAX_HEXSZ + 1];
-	for (size_t i = from; i < to; i++) {
+	char hex[SC_MAX_HEXSZ + 1], type[16];
+	int over = 0;
+	for (size_t i = from; i < to && !over; i++) {
 		if (t->nodes[i].mode != SC_MODE_TREE)
 			continue;
 		for (; q < to && sc_catfile_queue_room(c); q++)
 			if (t->nodes[q].mode == SC_MODE_TREE) {
 				sc_tree_hex(t, q, hex);
 				sc_catfile_queue(c, hex);
+				inflight++;
 			}
-		char type[16];
 		size_t size;
+		inflight--;
 		if (sc_catfile_next(c, type, &size) < 0)
 			sc_die("missing tree object (%s)", where(t, i, NULL, 0));
 		if (strcmp(type, "tree") != 0)
@@ -138,9 +145,14 @@ static void read_level(struct sc_catfile *c, struct sc_tree *t, size_t from, siz
 		size_t len;
 		char *buf = sb_detach(&sb, &len);
 		t->bufs[t->nbufs++] = buf;
-		parse_tree(t, i, buf, len, scratch, scratch_alloc);
+		over = parse_tree(t, i, buf, len, max, scratch, scratch_alloc) < 0;
+	}
+	for (size_t size; inflight; inflight--) { /* answers of names already sent */
+		if (sc_catfile_next(c, type, &size) == 0)
+			sc_catfile_prefix(c, &sb, 0);
 	}
 	sb_release(&sb);
+	return over ? -1 : 0;
 }
 
 static void build_order(struct sc_tree *t)
@@ -176,8 +188,10 @@ static unsigned hexval(char c)
 	return c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
 }
 
-void sc_tree_load(struct sc_catfile *c, const char *tree_hex, int rawsz, struct sc_tree *t)
+int sc_tree_load(struct sc_catfile *c, const char *tree_hex, int rawsz,
+                 const struct sc_tree_bounds *b, struct sc_tree *t, struct strbuf *why)
 {
+	size_t max = b && b->max_entries < SC_TREE_MAX_ENTRIES ? b->max_entries : SC_TREE_MAX_ENTRIES;
 	memset(t, 0, sizeof *t);
 	t->rawsz = rawsz;
 	/* The root's ID lives in a buffer of its own, like every other one. */
@@ -194,13 +208,50 @@ void sc_tree_load(struct sc_catfile *c, const char *tree_hex, int rawsz, struct 
 
 	size_t *scratch = NULL, scratch_alloc = 0;
 	size_t from = 0, to = 1;
-	while (from < to) {
-		read_level(c, t, from, to, &scratch, &scratch_alloc);
+	int over = 0;
+	while (!over && from < to) {
+		over = read_level(c, t, from, to, max, &scratch, &scratch_alloc) < 0;
 		from = to;
 		to = t->n;
 	}
 	free(scratch);
+	if (over) {
+		sc_tree_free(t);
+		sb_addf(why, "more than %zu entries (files and folders)", max);
+		return -1;
+	}
 	build_order(t);
+	return 0;
+}
+
+int sc_tree_blob_bytes(const struct sc_git *g, const struct sc_tree *t, unsigned long long max,
+                       unsigned long long *total, struct strbuf *why)
+{
+	struct sc_catfile *c = sc_catfile_open_check(g);
+	char hex[SC_MAX_HEXSZ + 1], type[16];
+	size_t q = 1, inflight = 0, size;
+	*total = 0;
+	int over = 0;
+	for (size_t i = 1; i < t->n && !over; i++) {
+		if (t->nodes[i].mode != SC_MODE_BLOB && t->nodes[i].mode != SC_MODE_EXEC)
+			continue;
+		for (; q < t->n && sc_catfile_queue_room(c); q++)
+			if (t->nodes[q].mode == SC_MODE_BLOB || t->nodes[q].mode == SC_MODE_EXEC) {
+				sc_tree_hex(t, q, hex);
+				sc_catfile_queue(c, hex);
+				inflight++;
+			}
+		inflight--;
+		if (sc_catfile_next(c, type, &size) < 0)
+			sc_die("missing blob object (%s)", where(t, i, NULL, 0));
+		over = (*total += size) > max;
+	}
+	for (; inflight; inflight--)
+		(void)sc_catfile_next(c, type, &size);
+	sc_catfile_close(c);
+	if (over)
+		sb_addf(why, "its files hold more than %llu bytes", max);
+	return over ? -1 : 0;
 }
 
 void sc_tree_free(struct sc_tree *t)

@@ -3,6 +3,7 @@
 #include "git/treelookup.h"
 #include "planning/changes.h"
 #include "planning/importers.h"
+#include "planning/modgraph.h"
 #include "contract/plan.h"
 #include "planning/planner.h"
 #include "planning/repoconfig.h"
@@ -226,13 +227,17 @@ void sc_plan_compose(const struct sc_plan_request *rq)
 	check_config(&w);
 	check_lake(&w);
 	select_changes(&w);
-	if (rq->importers && !w.p.no_changes)
-		sc_select_importers(w.c, &w.g, w.trees[H], &w.p, rq->importers);
+	if (rq->importers && !w.p.no_changes) {
+		struct sc_modgraph mg;
+		sc_modgraph_read(w.c, &w.g, w.trees[H], &w.p, &mg);
+		sc_select_importers(&mg, &w.p, rq->importers);
+		sc_modgraph_free(&mg);
+	}
 	sc_check_lean_libs(w.c, &w.p);
 	print_plan(&w);
 	/* Still the valid no_changes plan, but almost always a mistake; said
 	 * once the plan is written, so a failure stays the one line. */
 	if (strcmp(w.p.merge_base, w.p.head) == 0)
-		fprintf(stderr, "%s: warning: %s (%s)\n", sc_progname(), SC_HEAD_IN_BASE, rq->names[H]);
+		sc_warning("%s (%s)", SC_HEAD_IN_BASE, rq->names[H]);
 	release(&w);
 }

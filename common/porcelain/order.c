@@ -1,15 +1,18 @@
 #include "porcelain/order.h"
-#include "git/srccheck.h"
-#include "planning/imports.h"
+#include "planning/header.h"
 #include "util/argv.h"
 #include "util/die.h"
-#include "util/safefile.h"
 #include "util/safepath.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A chain of imports longer than this is refused rather than followed
  * (no Lean project is this deep; a hostile tree may be). */
@@ -138,23 +141,59 @@ static void edge(struct graph *g, size_t u, const char *mod, int depth)
 		g->nodes[u].bad = xstrdup(g->nodes[v].bad);
 }
 
+/* The header of the file at PATH, from a bounded prefix: a small read,
+ * more only when the header goes on (planning/header.h). */
+static int header_of_file(const char *path, struct sc_argv *mods, struct strbuf *why)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return -2;
+	}
+	struct strbuf src = STRBUF_INIT;
+	size_t size = (size_t)st.st_size, want = size < 16384 ? size : 16384;
+	int rc = SC_HEADER_MORE;
+	for (;;) {
+		sb_grow(&src, want - src.len);
+		while (src.len < want) {
+			ssize_t k = pread(fd, src.buf + src.len, want - src.len, (off_t)src.len);
+			if (k <= 0)
+				break;
+			src.len += (size_t)k;
+		}
+		if (src.len < want) {
+			rc = -2;
+			break;
+		}
+		rc = sc_lean_header(src.buf, src.len, src.len == size, mods, why);
+		if (rc != SC_HEADER_MORE)
+			break;
+		want = size < SC_HEADER_MAX_BYTES ? size : SC_HEADER_MAX_BYTES;
+	}
+	close(fd);
+	sb_release(&src);
+	return rc;
+}
+
 static void walk(struct graph *g, size_t u, int depth)
 {
 	g->nodes[u].state = 1;
 	char *path = module_path(g, g->nodes[u].name);
-	struct strbuf src = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
 	struct sc_argv mods = SC_ARGV_INIT;
+	int rc = depth > MAX_CHAIN || !path ? -2 : header_of_file(path, &mods, &why);
 	if (depth > MAX_CHAIN)
 		g->nodes[u].bad = xasprintf("an import chain deeper than %d modules at %s", MAX_CHAIN,
 		                            g->nodes[u].name);
-	else if (!path || sc_read_file(path, &src, SC_SRCCHECK_MAX) < 0)
+	else if (rc == -2)
 		g->nodes[u].bad = xasprintf("%s cannot be read", g->nodes[u].name);
-	else if (sc_lean_imports(src.buf, src.len, &mods, &why) < 0)
+	else if (rc != SC_HEADER_READ)
 		g->nodes[u].bad = xasprintf("the header of %s cannot be read: %s", g->nodes[u].name, why.buf);
 	for (size_t i = 0; !g->nodes[u].bad && i < mods.n; i++)
 		edge(g, u, mods.v[i], depth);
 	sc_argv_release(&mods);
-	sb_release(&src);
 	sb_release(&why);
 	free(path);
 	g->nodes[u].state = 2;
@@ -215,6 +254,52 @@ void sc_order_free(struct sc_order *o, size_t n_files)
 	free(o->layer);
 	o->unreadable = NULL;
 	o->layer = NULL;
+}
+
+/* Is there anything at REL beneath the tree (TFD)?  No link is followed
+ * on the way: one there (the sandbox wrote .lake) counts as something. */
+static int present(int tfd, const char *rel)
+{
+	struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+	                       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+	int fd = (int)syscall(SYS_openat2, tfd, rel, &how, sizeof how);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno != ENOENT && errno != ENOTDIR;
+}
+
+int sc_order_violated(const struct sc_plan *p, const struct sc_order *o, const char *tree,
+                      enum sc_side side, int layer, const char *sampled, struct strbuf *why)
+{
+	static const char *const ext[] = {".olean", ".ilean", ".trace"};
+	int tfd = open(tree, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (tfd < 0) {
+		sb_addf(why, "the tree cannot be opened: %s", sc_errno_text(errno));
+		return 1;
+	}
+	int bad = 0;
+	for (size_t i = 0; i < p->n_files && !bad; i++) {
+		const struct sc_plan_file *f = &p->files[i];
+		if (!sc_change_on_side(f->change, side) || o->layer[i] < layer || sampled[i])
+			continue;
+		struct strbuf rel = STRBUF_INIT;
+		for (size_t k = 0; k < sizeof ext / sizeof *ext && !bad; k++) {
+			sb_reset(&rel);
+			sb_adds(&rel, ".lake/build/lib/lean/");
+			for (const char *c = f->module; *c; c++)
+				sb_addc(&rel, *c == '.' ? '/' : *c);
+			sb_adds(&rel, ext[k]);
+			if (present(tfd, rel.buf)) {
+				bad = 1;
+				sb_addf(why, "%s is already built (%s), before its own sample", f->module, rel.buf);
+			}
+		}
+		sb_release(&rel);
+	}
+	close(tfd);
+	return bad;
 }
 
 size_t sc_order_push_targets(const struct sc_plan *p, const struct sc_order *o, int layer,

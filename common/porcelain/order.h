@@ -27,6 +27,15 @@ struct sc_order {
 void sc_order_side(const struct sc_plan *p, const char *tree, enum sc_side side, struct sc_order *o);
 void sc_order_free(struct sc_order *o, size_t n_files);
 
+/* The order, checked rather than only modelled (it holds even where the
+ * header reader were wrong): before a sample of layer LAYER, TREE shows
+ * no build output (.olean, .ilean, .trace below .lake/build/lib/lean, no
+ * link on the way) of any selected module of the side in layer LAYER or
+ * later that is not sampled yet (SAMPLED, per plan file).  1 with which
+ * and where in WHY when it does (or cannot be looked at), else 0. */
+int sc_order_violated(const struct sc_plan *p, const struct sc_order *o, const char *tree,
+                      enum sc_side side, int layer, const char *sampled, struct strbuf *why);
+
 /* The "+A.B:deps" targets of one prebuild layer of O, or with O NULL of
  * every file of the plan P, pushed onto CMD; returns how many. */
 size_t sc_order_push_targets(const struct sc_plan *p, const struct sc_order *o, int layer,

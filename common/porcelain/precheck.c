@@ -144,7 +144,7 @@ void sc_run_finish_check(struct sc_run *r, struct sc_stage *s)
 		             (int)strcspn(out.buf, "\n"), out.buf);
 	}
 	if (rc != 0) {
-		fwrite(out.buf, 1, out.len, stderr);
+		sc_forward_lines(stderr, out.buf, out.len);
 		exit(sc_stage_exit_code(rc, SC_EXIT_USAGE));
 	}
 	sb_release(&out);

@@ -142,7 +142,7 @@ static void materialize(struct sc_run *r, struct sc_stage *self_test)
 		/* Its stdout is the summary, only written on success; on failure
 		 * the output is its error line. */
 		if (rc[side] != 0) {
-			fwrite(out[side].buf, 1, out[side].len, stderr);
+			sc_forward_lines(stderr, out[side].buf, out[side].len);
 			sc_stage_die(rc[side], SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
 			             sc_side_name(side), dest[side]);
 		}
@@ -193,10 +193,9 @@ static void print_headline(const struct sc_run *r, const char *json)
 {
 	struct strbuf text = STRBUF_INIT;
 	if (sc_report_read_headline(json, &text) == 0)
-		printf("%s\n", text.buf);
-	printf("report: %s/report.md\n", r->ws);
-	printf("report: %s\n", json);
-	fflush(stdout);
+		sc_say(stdout, "", "%s", text.buf);
+	sc_say(stdout, "report: ", "%s/report.md", r->ws);
+	sc_say(stdout, "report: ", "%s", json);
 	sb_release(&text);
 }
 
@@ -269,7 +268,7 @@ static int run(const struct sc_run_opts *o, const char *dir)
 		sc_run_finish_check(&r, &self_test);
 		/* sc-plan has already warned that the head is in the base. */
 		if (!r.o.quiet && strcmp(r.plan.merge_base, r.plan.head) != 0)
-			fprintf(stderr, "no changed library or roadmap Lean files: nothing to measure\n");
+			sc_say(stderr, "", "no changed library or roadmap Lean files: nothing to measure");
 	}
 	if (r.ws)
 		sc_workspace_unreserve(r.ws); /* the report's room */

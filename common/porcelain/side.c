@@ -32,7 +32,7 @@ static void preflight(struct sc_run *r, int side);
 static void check_targets_known(struct sc_run *r, int side);
 static void check_dep_builds(struct sc_run *r, int side);
 static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
-                         const char *failed, double phase_start);
+                         const char *failed, double phase_start, const char *violated);
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
                                const char *why);
 static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout);
@@ -77,14 +77,26 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 	sc_order_side(&r->plan, tree, side, &order);
 	free(tree);
 	struct sc_prebuilt pb = {0};
+	char *sampled = xcalloc(r->plan.n_files + 1, 1);
+	struct strbuf violated = STRBUF_INIT;
 	for (int layer = 0; layer < order.n_layers || (layer == 0 && !order.n_layers); layer++) {
 		int built = sc_prebuild_layer(r, side, &order, layer, &pb);
 		double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
-		for (size_t i = 0; i < r->plan.n_files; i++)
-			if (order.layer[i] == layer)
-				measure_file(r, side, &r->plan.files[i], built, pb.failed, phase_start);
+		for (size_t i = 0; i < r->plan.n_files; i++) {
+			if (order.layer[i] != layer)
+				continue;
+			sb_reset(&violated);
+			char *t = sc_run_tree(r, side);
+			sc_order_violated(&r->plan, &order, t, side, layer, sampled, &violated);
+			free(t);
+			measure_file(r, side, &r->plan.files[i], built, pb.failed, phase_start,
+			             violated.len ? violated.buf : NULL);
+			sampled[i] = 1;
+		}
 		phase_used = sc_monotonic_now() - phase_start;
 	}
+	sb_release(&violated);
+	free(sampled);
 	sc_prebuild_record(r, &pb);
 	for (size_t i = 0; i < r->plan.n_files; i++)
 		if (order.unreadable[i])
@@ -94,7 +106,7 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 	if (sc_run_give_back(r, side, &why) < 0) {
 		/* the measurement stands and its report is written; the run
 		 * exits 1 and says what is left (rm -rf removes it) */
-		fprintf(stderr, "%s: warning: %s; remove the workspace with rm -rf\n", sc_progname(), why.buf);
+		sc_warning("%s; remove the workspace with rm -rf", why.buf);
 		r->measurement_failed = 1;
 	}
 	sb_release(&why);
@@ -105,7 +117,7 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
  * prebuild returns it): sampled between two checks of the tree, or why
  * not. */
 static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
-                         const char *failed, double phase_start)
+                         const char *failed, double phase_start, const char *violated)
 {
 	sc_progress_next(&r->progress);
 	if (r->disk_full) {
@@ -114,6 +126,12 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 	}
 	if (built != 1) {
 		not_built(r, side, f, built, *failed ? failed : "prebuild");
+		return;
+	}
+	if (violated) { /* measurement.txt "Import order": never a verdict then */
+		sc_run_unmeasured(r, side, f->id, "order_violated", violated);
+		sc_progress_say(&r->progress, "%s %s: not run (order_violated: %s)", sc_side_name(side),
+		                f->path, violated);
 		return;
 	}
 	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
+#include "util/fsroom.h"
 #include <unistd.h>
 
 char *sc_workspace_claim(const char *ws, const char *plan, size_t len)
@@ -82,12 +82,7 @@ void sc_workspace_restrict(const char *ws, long gid)
 
 int sc_workspace_room(const char *dir, long long *bytes, long long *inodes)
 {
-	struct statvfs v;
-	if (statvfs(dir, &v) < 0)
-		return -1;
-	*bytes = (long long)v.f_bavail * (long long)v.f_frsize;
-	*inodes = v.f_files == 0 ? LLONG_MAX : (long long)v.f_favail;
-	return 0;
+	return sc_fs_room(dir, bytes, inodes);
 }
 
 static char *reserve_dir(const char *ws) { return xasprintf("%s/.reserve", ws); }

@@ -35,10 +35,7 @@ void sc_workspace_restrict(const char *ws, long gid);
  * disk is full or the report is due. */
 #define SC_WORKSPACE_MIN_INODES 1024ll
 #define SC_WORKSPACE_RESERVE_INODES 64
-/* The bytes and the inodes an unprivileged writer has free on DIR's file
- * system (one statvfs); a file system that counts no inodes (f_files 0:
- * btrfs, for one) has no limit there: LLONG_MAX.  Returns 0, or -1 when
- * DIR's file system cannot be asked. */
+/* util/fsroom.h sc_fs_room, where the workspace goes. */
 int sc_workspace_room(const char *dir, long long *bytes, long long *inodes);
 /* Allocate the reserve, bytes and inodes (dies, exit 3, when it cannot). */
 void sc_workspace_reserve(const char *ws);

@@ -47,20 +47,67 @@ static void emit(const char *kind, const char *fmt, va_list ap, const char *suff
 		add_before_where(raw, sizeof raw, ": ", suffix);
 	if (note && strcmp(kind, "error") == 0)
 		add_before_where(raw, sizeof raw, "; ", note);
-	/* Messages can quote hostile names: keep them on one line and let no
-	 * control byte (terminal escapes included) reach the reader. */
-	size_t k = 0;
-	for (const unsigned char *p = (const unsigned char *)raw; *p; p++) {
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			msg[k++] = ' ';
-		else if (*p < 0x20 || *p == 0x7f)
-			k += (size_t)snprintf(msg + k, sizeof msg - k, "\\x%02x", *p);
-		else
-			msg[k++] = (char)*p;
-	}
-	msg[k] = '\0';
+	sc_quote_line(raw, strlen(raw), msg, sizeof msg);
 	fprintf(stderr, "%s: %s: %s\n", progname, kind, msg);
 	fflush(stderr);
+}
+
+void sc_quote_line(const char *raw, size_t n, char *out, size_t size)
+{
+	size_t k = 0;
+	for (const unsigned char *p = (const unsigned char *)raw; p < (const unsigned char *)raw + n; p++) {
+		if (k + 5 >= size)
+			break;
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			out[k++] = ' ';
+		else if (*p < 0x20 || *p == 0x7f)
+			k += (size_t)snprintf(out + k, size - k, "\\x%02x", *p);
+		else
+			out[k++] = (char)*p;
+	}
+	out[k] = '\0';
+}
+
+static void say_va(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char raw[4096], msg[4 * sizeof raw];
+	int n = vsnprintf(raw, sizeof raw, fmt, ap);
+	sc_quote_line(raw, n < 0 ? 0 : strlen(raw), msg, sizeof msg);
+	fprintf(f, "%s%s\n", prefix, msg);
+	fflush(f);
+}
+
+void sc_say(FILE *f, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say_va(f, prefix, fmt, ap);
+	va_end(ap);
+}
+
+void sc_warning(const char *fmt, ...)
+{
+	char prefix[256];
+	snprintf(prefix, sizeof prefix, "%s: warning: ", progname);
+	va_list ap;
+	va_start(ap, fmt);
+	say_va(stderr, prefix, fmt, ap);
+	va_end(ap);
+}
+
+void sc_forward_lines(FILE *f, const char *buf, size_t len)
+{
+	while (len) {
+		size_t n = 0;
+		while (n < len && buf[n] != '\n')
+			n++;
+		char msg[4 * 4096];
+		sc_quote_line(buf, n, msg, sizeof msg);
+		fprintf(f, "%s\n", msg);
+		buf += n < len ? n + 1 : n;
+		len -= n < len ? n + 1 : n;
+	}
+	fflush(f);
 }
 
 static _Noreturn void die_va(int code, const char *suffix, const char *fmt, va_list ap)

@@ -8,6 +8,9 @@
  * machine (3), read the report (1), or nothing at all (4: the change is
  * one sphereceti does not measure). */
 
+#include <stddef.h>
+#include <stdio.h>
+
 #define SC_EXIT_OK 0
 #define SC_EXIT_FAIL 1   /* the work ran and failed: a measurement error, an error sample */
 #define SC_EXIT_USAGE 2  /* bad flags, bad input, unmet precondition: fix the input */
@@ -54,5 +57,20 @@ const char *sc_errno_text(int e);
 void sc_die_set_note(const char *note);
 /* Print the error line without exiting (for tools that clean up first). */
 void sc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The one quoting of every line a tool prints for a person or a CI log,
+ * error lines included (Documentation/threat-model.txt "The fourth
+ * round"): it stays one line (CR, LF and TAB become spaces) and no other
+ * control byte reaches the reader (\xNN), so a name from candidate data
+ * can neither start a line of its own (a workflow command after a CR, for
+ * the Actions runner) nor rewrite the terminal (ESC).  RAW's N bytes
+ * appended to OUT (SIZE bytes, always NUL-terminated, cut if need be). */
+void sc_quote_line(const char *raw, size_t n, char *out, size_t size);
+/* PREFIX then FMT as one quoted line on F, written at once. */
+void sc_say(FILE *f, const char *prefix, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "sc-x: warning: ..." as one quoted line on stderr. */
+void sc_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A stage's output passed on: each of its lines quoted. */
+void sc_forward_lines(FILE *f, const char *buf, size_t len);
 
 #endif

@@ -9,7 +9,7 @@
 #include "planning/changes.h"
 #include "git/gittree.h"
 #include "contract/leanpath.h"
-#include "planning/imports.h"
+#include "planning/header.h"
 #include "planning/lakelibs.h"
 #include "util/die.h"
 #include "contract/plan.h"
@@ -588,13 +588,13 @@ START_TEST(lean_libs_verdict_names_the_file)
 }
 END_TEST
 
-/* One header: the names sc_lean_imports reads, joined by ' ', or
+/* One header, whole: the names sc_lean_header reads, joined by ' ', or
  * "refused: WHY". */
-static char *imports_of(const char *src)
+static char *imports_of(const char *src, size_t len)
 {
 	struct sc_argv m = SC_ARGV_INIT;
 	struct strbuf why = STRBUF_INIT, out = STRBUF_INIT;
-	if (sc_lean_imports(src, strlen(src), &m, &why) < 0)
+	if (sc_lean_header(src, len, 1, &m, &why) != SC_HEADER_READ)
 		sb_addf(&out, "refused: %s", why.buf);
 	for (size_t i = 0; i < m.n; i++)
 		sb_addf(&out, "%s%s", i ? " " : "", m.v[i]);
@@ -603,39 +603,113 @@ static char *imports_of(const char *src)
 	return sb_detach(&out, NULL);
 }
 
+/* Spellings, and what Lean and Lake make of each: Lean/Parser/Module.lean
+ * (header), Lean/Parser/Basic.lean (whitespace, finishCommentBlock,
+ * identFnAux, isToken), Init/Meta/Defs.lean (isLetterLike, isIdRest),
+ * Lean/Elab/ParseImportsFast.lean (Lake's keywordCore, moduleIdent,
+ * manyImports). */
 START_TEST(lean_import_headers)
 {
-	static const char *const cases[][2] = {
+	static const struct {
+		const char *src, *want;
+	} cases[] = {
+		/* the plain header: many import */
 		{"import A.B\nimport C\n\ndef x := 1\n", "A.B C"},
-		{"/- Copyright -/\n-- a line\nimport Mathlib.Data.Nat.Basic\n/-! docs -/\nimport X\n", "Mathlib.Data.Nat.Basic X"},
+		/* comments are whitespace; "/-!" and "/--" are tokens: the header ends */
+		{"/- Copyright -/\n-- a line\nimport Mathlib.Data.Nat.Basic\n/-! docs -/\nimport X\n", "Mathlib.Data.Nat.Basic"},
+		{"/-- doc -/\nimport A", ""},
 		{"/- outer /- nested -/ still -/ import A", "A"},
-		{"module\n\npublic import A\npublic meta import all B.C\nimport all D\nprivate import E", "A B.C D E"},
+		{"import A -- the rest of the line\nimport B", "A B"},
+		/* the module system: module, then [public] [meta] import [all] */
+		{"module\n\npublic import A\npublic meta import all B.C\nimport all D", "A B.C D"},
+		{"module\nimport A\nprivate import E", "A"},
+		{"module\npublic meta import A\nmeta public import B", "A"},
+		{"module\nprelude\npublic import Init.Prelude", "Init.Prelude"},
+		{"prelude\nmodule\nimport A", ""},
 		{"prelude\nimport Init.Core", "Init.Core"},
+		/* names: «escapes», letters of isLetterLike, subscripts, ' ! ? */
 		{"import A.\xc2\xab" "B c\xc2\xbb" ".D\nimport \xc2\xabx\xc2\xbb", "A.B c.D x"},
+		{"import \xc2\xab" "A\xc2\xbb.\xc2\xab" "B\xc2\xbb", "A.B"},
 		{"import Foo.\xce\xb1\xce\xb2 import Bar' import Baz!?", "Foo.\xce\xb1\xce\xb2 Bar' Baz!?"},
-		{"import A\nimportant := 1", "A"},
+		{"import X\xe2\x82\x81", "X\xe2\x82\x81"},
+		{"import Foo.import", "Foo.import"},
+		/* a keyword ends where a name could not go on: at « it is the token */
+		{"import\xc2\xab" "Demo\xc2\xbb.Ring", "Demo.Ring"},
+		/* the header ends at the first token that is not part of it */
 		{"import A\ntheorem t : True := trivial\nimport B", "A"},
 		{"def x := 1", ""},
 		{"", ""},
-		{"import\n", "refused: import with no module name (line 2)"},
-		{"import A.", "refused: an unreadable module name after import (line 1)"},
-		{"import \xc2\xab" "A", "refused: an unreadable module name after import (line 1)"},
-		{"import \xc2\xab\xc2\xbb", "refused: an unreadable module name after import (line 1)"},
-		{"/- never closed\nimport A", "refused: an unterminated comment in the header (line 2)"},
+		{"import A\0import B", "A"},
+		{"import A\r\nimport B\r\n", "A B"},
+		/* Lake's keywordCore takes "import" off the front of a name, Lean's
+		 * isToken does not: what one builds the other would not import */
+		{"import A\nimportant := 1", "refused: Lake and Lean read its imports differently (line 2)"},
+		{"importDemo.Ring", "refused: Lake and Lean read its imports differently (line 1)"},
+		/* Lake's finishCommentBlock steps over the character after a '-' */
+		{"/- a --/ import B -/ import A", "refused: Lake and Lean read its imports differently (line 1)"},
+		/* a modifier needs module (ParseImportsFast: badModifier) */
+		{"import all \xc2\xabX\xc2\xbb", "refused: Lake cannot read it: cannot use 'public', 'meta', or 'all' without 'module' (line 1)"},
+		{"module\nimport all \xc2\xabX\xc2\xbb", "X"},
+		/* errors of either reader */
+		{"import\n", "refused: Lake cannot read it: expected identifier (line 2)"},
+		{"import import", "refused: Lean cannot read it: expected identifier (line 1)"},
+		{"import A.", "refused: Lean cannot read it: a name ending in '.' (line 1)"},
+		{"import A.1", "refused: Lean cannot read it: a name ending in '.' (line 1)"},
+		{"import r\"x\"", "refused: Lean cannot read it: expected identifier (line 1)"},
+		{"import \xc2\xab" "A", "refused: Lake cannot read it: unterminated identifier escape (line 1)"},
+		{"/- never closed\nimport A", "refused: Lake cannot read it: unterminated comment (line 1)"},
+		{"import A\timport B", "refused: Lake cannot read it: tabs are not allowed (line 1)"},
+		/* what this reader will not take */
+		{"import A\rimport B", "refused: a carriage return in the header (line 1)"},
+		{"import \xc2\xab\xc2\xbb", "refused: a module name part that is no file name (line 1)"},
+		{"import \xc2\xab" "a/b\xc2\xbb", "refused: a module name part that is no file name (line 1)"},
+		{"import \xc2\xab" "a.b\xc2\xbb", "refused: a module name part that is no file name (line 1)"},
+		{"import \xc2\xab..\xc2\xbb", "refused: a module name part that is no file name (line 1)"},
+		{"import \xc2\xab" "x\x1b[2J\xc2\xbb", "refused: a control character in a module name (line 1)"},
+		{"import Gr\xc3\xb6\xc3\x9f" "e", "refused: a Latin-1 letter in a module name (older Lean reads it otherwise) (line 1)"},
+		{"import \xff", "refused: bytes that are not UTF-8 in the header (line 1)"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char *got = imports_of(cases[i][0]);
-		ck_assert_msg(strcmp(got, cases[i][1]) == 0, "case %zu: got '%s', want '%s'", i, got, cases[i][1]);
+		size_t len = strlen(cases[i].src);
+		if (strcmp(cases[i].src, "import A") == 0 && strcmp(cases[i].want, "A") == 0)
+			len = sizeof "import A\0import B" - 1;
+		char *got = imports_of(cases[i].src, len);
+		ck_assert_msg(strcmp(got, cases[i].want) == 0, "case %zu: got '%s', want '%s'", i, got, cases[i].want);
 		free(got);
 	}
-	/* a NUL inside the header: Lean reads on, we cannot */
-	static const char nul[] = "import A\0import B";
+}
+END_TEST
+
+/* A prefix: more is asked for while the header may go on; never past the
+ * bound, which is a refusal. */
+START_TEST(lean_header_from_a_prefix)
+{
 	struct sc_argv m = SC_ARGV_INIT;
 	struct strbuf why = STRBUF_INIT;
-	ck_assert_int_eq(sc_lean_imports(nul, sizeof nul - 1, &m, &why), -1);
-	ck_assert_str_eq(why.buf, "a NUL byte in the header (line 1)");
+	ck_assert_int_eq(sc_lean_header("import A", 8, 0, &m, &why), SC_HEADER_MORE);
+	ck_assert_int_eq(sc_lean_header("/- still open", 13, 0, &m, &why), SC_HEADER_MORE);
+	ck_assert_int_eq(sc_lean_header("import A\ndef x := 1", 19, 0, &m, &why), SC_HEADER_READ);
+	ck_assert_int_eq((int)m.n, 1);
 	sc_argv_release(&m);
+	/* 16385 imports: refused */
+	struct strbuf big = STRBUF_INIT;
+	for (int i = 0; i <= SC_HEADER_MAX_IMPORTS; i++)
+		sb_addf(&big, "import M%d\n", i);
+	ck_assert_int_eq(sc_lean_header(big.buf, big.len, 1, &m, &why), SC_HEADER_REFUSED);
+	ck_assert_msg(strstr(why.buf, "more than 16384 imports") != NULL, "%s", why.buf);
+	sb_reset(&why);
+	/* a header past the byte bound: refused, whole or not */
+	sb_reset(&big);
+	sb_adds(&big, "/-");
+	while (big.len < SC_HEADER_MAX_BYTES + 10)
+		sb_adds(&big, " xxxxxxxxxxxxxxx");
+	ck_assert_int_eq(sc_lean_header(big.buf, big.len, 1, &m, &why), SC_HEADER_REFUSED);
+	ck_assert_str_eq(why.buf, "a header longer than 1 MiB (line 1)");
+	sb_reset(&why);
+	ck_assert_int_eq(sc_lean_header(big.buf, SC_HEADER_MAX_BYTES, 0, &m, &why), SC_HEADER_REFUSED);
+	sb_release(&big);
 	sb_release(&why);
+	sc_argv_release(&m);
 }
 END_TEST
 
@@ -645,6 +719,7 @@ int main(void)
 	TCase *tc = tcase_create("plan");
 	tcase_add_test(tc, module_names);
 	tcase_add_test(tc, lean_import_headers);
+	tcase_add_test(tc, lean_header_from_a_prefix);
 	tcase_add_test(tc, classification_most_specific_root_wins);
 	tcase_add_test(tc, config_parsing);
 	tcase_add_test(tc, rawdiff_records);

@@ -122,6 +122,29 @@ START_TEST(path_errno_system)
 }
 END_TEST
 
+/* Documentation/threat-model.txt "The fourth round": whatever a
+ * candidate's name holds, a printed line stays one line and carries no
+ * control byte; "::" and "%" pass, harmless after the line's own prefix. */
+START_TEST(every_printed_line_quoted)
+{
+	static const char hostile[] = "Demo/x\r::warning::forged 100%\n\x1b[2J\tend\x7f";
+	char out[256];
+	sc_quote_line(hostile, sizeof hostile - 1, out, sizeof out);
+	ck_assert_str_eq(out, "Demo/x ::warning::forged 100% \\x1b[2J end\\x7f");
+	/* a stream gets the same, with its prefix first */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	sc_say(f, "[3/7] ", "head %s: failed", hostile);
+	static const char stage[] = "one\x1b]0;title\x07\ntwo\r\n";
+	sc_forward_lines(f, stage, sizeof stage - 1);
+	fclose(f);
+	ck_assert_str_eq(buf, "[3/7] head Demo/x ::warning::forged 100% \\x1b[2J end\\x7f: failed\n"
+	                      "one\\x1b]0;title\\x07\ntwo \n");
+	free(buf);
+}
+END_TEST
+
 /* sc-sandbox-exec's --timeout and profile-run's three timeouts. */
 START_TEST(seconds_between_zero_and_a_day)
 {
@@ -317,6 +340,7 @@ int main(void)
 	tcase_add_test(tc, strbuf_never_null);
 	tcase_add_test(tc, options_values_prefixes_lists);
 	tcase_add_test(tc, errno_input_or_system);
+	tcase_add_test(tc, every_printed_line_quoted);
 	tcase_add_test(tc, decimal_digits_within_bounds);
 	tcase_add_test(tc, nowait_child_has_an_empty_signal_mask);
 	tcase_add_test(tc, rmtree_removes_ours_never_follows);

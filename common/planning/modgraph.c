@@ -1,0 +1,229 @@
+#include "planning/modgraph.h"
+#include "contract/leanpath.h"
+#include "git/treelookup.h"
+#include "git/treewalk.h"
+#include "planning/changes.h"
+#include "planning/header.h"
+#include "util/die.h"
+#include "util/oid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct list {
+	struct sc_modnode *m;
+	size_t n, alloc;
+};
+
+static void add(struct list *l, const struct sc_plan *p, const char *path, const char *hex)
+{
+	enum sc_role role;
+	struct strbuf name = STRBUF_INIT;
+	size_t n = strlen(path);
+	if (n < 5 || strcmp(path + n - 5, ".lean") != 0 || !sc_plan_in_root_area(p, path) ||
+	    !sc_plan_classify(p, path, &role) || sc_lean_module_of(sc_plan_source_rel(p, path), &name) < 0) {
+		sb_release(&name);
+		return;
+	}
+	if (l->n == l->alloc)
+		l->m = xrealloc(l->m, (l->alloc = l->alloc ? 2 * l->alloc : 256) * sizeof *l->m);
+	l->m[l->n++] = (struct sc_modnode){.path = xstrdup(path), .name = sb_detach(&name, NULL),
+	                                   .blob = xstrdup(hex), .role = role};
+}
+
+/* Is ROOT's area inside another root's (Lib/Road under Lib)? */
+static int nested(const struct sc_plan *p, const char *root)
+{
+	for (int k = 0; k < 2; k++) {
+		char **v = k ? p->roadmap : p->library;
+		size_t n = k ? p->n_roadmap : p->n_library;
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(v[i]);
+			if (strncmp(root, v[i], l) == 0 && root[l] == '/')
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* One root's area: R.lean and everything below R/ (below sourceDir);
+ * -1 with WHY once the areas hold more than *BUDGET entries in all. */
+static int walk_root(struct sc_catfile *c, const struct sc_git *g, const char *tree,
+                     const struct sc_plan *p, const char *root, size_t *budget, struct list *l,
+                     struct strbuf *why)
+{
+	struct strbuf base = STRBUF_INIT, file = STRBUF_INIT, path = STRBUF_INIT;
+	if (p->source_dir)
+		sb_addf(&base, "%s/", p->source_dir);
+	sb_adds(&base, root);
+	sb_addf(&file, "%s.lean", base.buf);
+	struct sc_tree_entry e;
+	char hex[SC_MAX_HEXSZ + 1];
+	int r = sc_tree_find(c, g, tree, file.buf, &e);
+	if (r < 0)
+		sc_die_sys("cannot read tree %s (the roots)", tree);
+	if (r > 0 && sc_is_regular_mode(e.mode))
+		add(l, p, file.buf, e.hex);
+	r = sc_tree_find(c, g, tree, base.buf, &e);
+	if (r < 0)
+		sc_die_sys("cannot read tree %s (the roots)", tree);
+	int rc = 0;
+	if (r > 0 && e.mode == SC_MODE_TREE) {
+		struct sc_tree t;
+		struct sc_tree_bounds b = {*budget};
+		if (sc_tree_load(c, e.hex, g->rawsz, &b, &t, why) < 0) {
+			sb_addf(why, " under the root %s", root);
+			rc = -1;
+		} else {
+			*budget -= t.n - 1;
+			for (size_t k = 0; k + 1 < t.n; k++) {
+				const struct sc_tree_node *n = &t.nodes[t.order[k]];
+				if (n->mode != SC_MODE_BLOB && n->mode != SC_MODE_EXEC)
+					continue;
+				sb_reset(&path);
+				sb_addf(&path, "%s/", base.buf);
+				sc_tree_path(&t, t.order[k], &path);
+				sc_tree_hex(&t, t.order[k], hex);
+				add(l, p, path.buf, hex);
+			}
+			sc_tree_free(&t);
+		}
+	}
+	sb_release(&base);
+	sb_release(&file);
+	sb_release(&path);
+	return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct sc_modnode *)a)->name, ((const struct sc_modnode *)b)->name);
+}
+
+static const struct sc_modnode *sort_nodes;
+static int by_blob(const void *a, const void *b)
+{
+	return strcmp(sort_nodes[*(const size_t *)a].blob, sort_nodes[*(const size_t *)b].blob);
+}
+
+long sc_modgraph_find(const struct sc_modgraph *mg, const char *name)
+{
+	struct sc_modnode key = {.name = (char *)name};
+	const struct sc_modnode *f = mg->n ? bsearch(&key, mg->m, mg->n, sizeof *mg->m, by_name) : NULL;
+	return f ? (long)(f - mg->m) : -1;
+}
+
+/* The edges of one header's imports (names in MODS), each project module
+ * once; STAMP[v] marks v as taken for header number K. */
+static void edges_of(struct sc_modgraph *mg, const struct sc_argv *mods, size_t *stamp, size_t k,
+                     size_t *alloc, size_t *first, size_t *n)
+{
+	*first = mg->n_edges;
+	for (size_t i = 0; i < mods->n; i++) {
+		long v = sc_modgraph_find(mg, mods->v[i]);
+		if (v < 0 || stamp[v] == k)
+			continue;
+		stamp[v] = k;
+		if (mg->n_edges == *alloc)
+			mg->edges = xrealloc(mg->edges, (*alloc = *alloc ? 2 * *alloc : 1024) * sizeof *mg->edges);
+		mg->edges[mg->n_edges++] = (size_t)v;
+	}
+	*n = mg->n_edges - *first;
+}
+
+/* Every distinct blob's header, once, through the pipelined batch. */
+static void read_headers(struct sc_catfile *c, struct sc_modgraph *mg)
+{
+	size_t *idx = xcalloc(mg->n ? mg->n : 1, sizeof *idx), *stamp = xcalloc(mg->n ? mg->n : 1, sizeof *stamp);
+	for (size_t i = 0; i < mg->n; i++)
+		idx[i] = i;
+	sort_nodes = mg->m;
+	qsort(idx, mg->n, sizeof *idx, by_blob);
+	struct strbuf src = STRBUF_INIT, why = STRBUF_INIT;
+	size_t q = 0, alloc = 0;
+	char type[16];
+	for (size_t i = 0, k = 1; i < mg->n; k++) {
+		size_t j = i + 1; /* [i, j): the modules of one blob */
+		while (j < mg->n && strcmp(mg->m[idx[j]].blob, mg->m[idx[i]].blob) == 0)
+			j++;
+		for (; q < mg->n && sc_catfile_queue_room(c); q++)
+			if (q == 0 || strcmp(mg->m[idx[q]].blob, mg->m[idx[q - 1]].blob) != 0)
+				sc_catfile_queue(c, mg->m[idx[q]].blob);
+		size_t size;
+		if (sc_catfile_next(c, type, &size) < 0 || strcmp(type, "blob") != 0)
+			sc_die_sys("cannot read blob %s of %s (git cat-file)", mg->m[idx[i]].blob, mg->m[idx[i]].path);
+		sc_catfile_prefix(c, &src, SC_HEADER_MAX_BYTES);
+		struct sc_argv mods = SC_ARGV_INIT;
+		sb_reset(&why);
+		int rc = sc_lean_header(src.buf, src.len, size <= SC_HEADER_MAX_BYTES, &mods, &why);
+		size_t first = 0, n = 0;
+		if (rc == SC_HEADER_READ)
+			edges_of(mg, &mods, stamp, k, &alloc, &first, &n);
+		for (size_t u = i; u < j; u++) {
+			struct sc_modnode *m = &mg->m[idx[u]];
+			m->first = first;
+			m->n = n;
+			m->unreadable = rc == SC_HEADER_READ ? NULL : xstrdup(why.buf);
+		}
+		sc_argv_release(&mods);
+		i = j;
+	}
+	sb_release(&src);
+	sb_release(&why);
+	free(idx);
+	free(stamp);
+}
+
+void sc_modgraph_read(struct sc_catfile *c, const struct sc_git *g, const char *tree,
+                      const struct sc_plan *p, struct sc_modgraph *mg)
+{
+	memset(mg, 0, sizeof *mg);
+	struct list l = {0};
+	struct strbuf why = STRBUF_INIT;
+	size_t budget = SC_TREE_MAX_ENTRIES;
+	for (int k = 0; k < 2 && !mg->unreadable; k++) {
+		char **v = k ? p->roadmap : p->library;
+		size_t n = k ? p->n_roadmap : p->n_library;
+		for (size_t i = 0; i < n && !mg->unreadable; i++)
+			if (!nested(p, v[i]) && walk_root(c, g, tree, p, v[i], &budget, &l, &why) < 0)
+				mg->unreadable = sb_detach(&why, NULL);
+	}
+	sb_release(&why);
+	mg->m = l.m;
+	mg->n = l.n;
+	if (mg->unreadable) {
+		char *bad = mg->unreadable;
+		mg->unreadable = NULL;
+		sc_modgraph_free(mg);
+		mg->unreadable = bad;
+		return;
+	}
+	qsort(mg->m, mg->n, sizeof *mg->m, by_name);
+	/* a path read twice (a root listed in both roles) is one module */
+	size_t w = 0;
+	for (size_t i = 0; i < mg->n; i++) {
+		if (w && strcmp(mg->m[w - 1].name, mg->m[i].name) == 0) {
+			free(mg->m[i].path);
+			free(mg->m[i].name);
+			free(mg->m[i].blob);
+			continue;
+		}
+		mg->m[w++] = mg->m[i];
+	}
+	mg->n = w;
+	read_headers(c, mg);
+}
+
+void sc_modgraph_free(struct sc_modgraph *mg)
+{
+	for (size_t i = 0; i < mg->n; i++) {
+		free(mg->m[i].path);
+		free(mg->m[i].name);
+		free(mg->m[i].blob);
+		free(mg->m[i].unreadable);
+	}
+	free(mg->m);
+	free(mg->edges);
+	free(mg->unreadable);
+	memset(mg, 0, sizeof *mg);
+}

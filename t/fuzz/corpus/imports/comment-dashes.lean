@@ -1,0 +1,1 @@
+/- a --/ import B -/ import A

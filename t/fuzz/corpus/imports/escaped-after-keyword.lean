@@ -1,0 +1,2 @@
+import«Demo».Ring
+def x := 1
