@@ -311,13 +311,13 @@ big_tree() {
 	head_commit
 }
 
-@test "disk full while materializing: profile-run says no space, nothing truncated under a final name" {
+@test "a tree larger than the free space where it goes: profile-run refuses it before writing (exit 2, the bound named), nothing truncated under a final name" {
 	big_tree 40 # room for profile-run's minimum of free space (32 MiB), not for the tree
 	mount_small 39m
 	WS=$MNT/ws profile
 	echo "$stderr"
-	[ "$status" -eq 3 ]
-	grep -q '^sc-materialize: error: cannot [a-z ]*: no space left on device (' <<<"$stderr"
+	[ "$status" -eq 2 ]
+	grep -q "^sc-materialize: error: the tree of commit $M: its files hold more than [0-9]* bytes, the free space where it goes (" <<<"$stderr"
 	grep -q 'could not materialize the base tree' <<<"$stderr"
 	[ -f "$MNT/ws/INCOMPLETE" ]
 	[ ! -e "$MNT/ws/report.json" ]
@@ -347,13 +347,13 @@ big_tree() {
 	[ ! -e "$MNT/ws" ]
 }
 
-@test "disk full: sc-materialize alone fails with one line (exit 3), leaves no tree and no temporary" {
+@test "a tree larger than the free space: sc-materialize alone refuses it with one line (exit 2), leaves no tree and no temporary" {
 	big_tree
 	mount_small 2m
 	run --separate-stderr sc-materialize --repo "$R" --commit "$M" --dest "$MNT/tree"
-	[ "$status" -eq 3 ] # the system failed, not the input
+	[ "$status" -eq 2 ] # refused before writing: the bound is the free space
 	assert_error_line sc-materialize
-	grep -q 'no space left on device' <<<"$stderr"
+	grep -q 'its files hold more than [0-9]* bytes, the free space where it goes' <<<"$stderr"
 	# What was written went with the temporary it was written under.
 	run ls -A "$MNT"
 	[ -z "$output" ]

@@ -256,3 +256,34 @@ sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range
 	[[ "$stderr" == *'x\x1b]0;pwned\x07\x1b[31m'* ]]
 	run ! env LC_ALL=C grep -q "$(printf '[\001-\037\177]')" < <(printf '%s' "$stderr")
 }
+
+# bomb_tree LEVELS: a tree of LEVELS levels of ten folders over ten files,
+# 10^(LEVELS+1) paths from a few kilobytes of objects; prints its ID.
+bomb_tree() {
+	local t b
+	b=$(blob 'def x := 1')
+	t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '100644 blob %s\tF%s.lean\n' "$b" "$i"; done | git -C "$R" mktree)
+	for _ in $(seq "$1"); do
+		t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '040000 tree %s\tD%s\n' "$t" "$i"; done | git -C "$R" mktree)
+	done
+	echo "$t"
+}
+
+@test "a tree bomb under a root: sc-plan counts the head's areas before git diffs them (exit 4, not measured) in bounded memory; outside the roots it costs nothing" {
+	local bomb
+	bomb=$(bomb_tree 6)
+	head_with "$(entry 40000 Bomb "$bomb" | demo_with)"
+	run --separate-stderr /usr/bin/time -f '%M' -o "$W/cost" sc-plan --repo "$R" --tooling "$M" --base "$M" --head "$H"
+	[ "$status" -eq 4 ]
+	assert_error_line sc-plan
+	[ "$stderr" = "sc-plan: error: not measured: the head's roots hold more than 250000 files and folders, far more than a Lean project has (--head)" ]
+	# git diff-tree on these ten million paths holds gigabytes
+	[ "$(tail -n 1 "$W/cost")" -lt $((64 << 10)) ]
+	# outside the roots: never listed, with importers as without
+	entry 40000 Bomb "$bomb" >"$W/extra"
+	head_with "$(entry 100644 A.lean "$(blob 'def a := 2')" | mktree_raw)" "$W/extra"
+	run --separate-stderr /usr/bin/time -f '%M' -o "$W/cost" sc-plan --repo "$R" --tooling "$M" --base "$M" --head "$H" --importers 4
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.files[].path' <<<"$output")" = Demo/A.lean ]
+	[ "$(tail -n 1 "$W/cost")" -lt $((64 << 10)) ]
+}

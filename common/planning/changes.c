@@ -6,16 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sc_changes_diff_args(const struct sc_plan *p, const char *mbase, struct sc_argv *args)
+/* The roots' areas as literal pathspecs. */
+static void push_areas(const struct sc_plan *p, struct sc_argv *args)
 {
-	static const char *const fixed[] = {
-		"--literal-pathspecs", "diff-tree", "-r", "--no-renames", "-z", "--raw",
-		"--no-abbrev", "--ignore-submodules=none", "--no-relative", "--no-ext-diff",
-	};
-	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-		sc_argv_push(args, fixed[i]);
-	sc_argv_push(args, mbase);
-	sc_argv_push(args, p->head);
 	sc_argv_push(args, "--");
 	size_t nroots = p->n_library + p->n_roadmap;
 	for (size_t i = 0; i < nroots; i++) {
@@ -27,6 +20,30 @@ void sc_changes_diff_args(const struct sc_plan *p, const char *mbase, struct sc_
 			sc_argv_push_owned(args, xasprintf("%s/%s.lean", p->source_dir, root));
 		}
 	}
+}
+
+void sc_changes_diff_args(const struct sc_plan *p, const char *mbase, struct sc_argv *args)
+{
+	static const char *const fixed[] = {
+		"--literal-pathspecs", "diff-tree", "-r", "--no-renames", "-z", "--raw",
+		"--no-abbrev", "--ignore-submodules=none", "--no-relative", "--no-ext-diff",
+	};
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		sc_argv_push(args, fixed[i]);
+	sc_argv_push(args, mbase);
+	sc_argv_push(args, p->head);
+	push_areas(p, args);
+}
+
+void sc_changes_count_args(const struct sc_plan *p, struct sc_argv *args)
+{
+	static const char *const fixed[] = {
+		"--literal-pathspecs", "ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree",
+	};
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		sc_argv_push(args, fixed[i]);
+	sc_argv_push(args, p->head);
+	push_areas(p, args);
 }
 
 static int parse_mode(const char *s, size_t n, unsigned *mode)

@@ -26,6 +26,12 @@
  * too when it is set: a root's place outside it is refused, not skipped).
  * Pushed onto args. */
 void sc_changes_diff_args(const struct sc_plan *p, const char *mbase, struct sc_argv *args);
+/* The git arguments of an "ls-tree" listing every entry (trees too) of
+ * the head's roots' areas, one NUL-terminated name each: counted, bounded,
+ * before the diff runs, because git diff-tree holds every changed pair in
+ * memory before it prints the first (Documentation/threat-model.txt, "The
+ * fourth round"). */
+void sc_changes_count_args(const struct sc_plan *p, struct sc_argv *args);
 
 struct sc_rawdiff {
 	unsigned old_mode, new_mode;

@@ -1,6 +1,7 @@
 #include "planning/compose.h"
 #include "git/git.h"
 #include "git/treelookup.h"
+#include "git/treewalk.h"
 #include "planning/changes.h"
 #include "planning/importers.h"
 #include "planning/modgraph.h"
@@ -27,10 +28,10 @@ struct planning {
 	struct sc_git g;
 	struct sc_plan p;
 	struct sc_catfile *c;
-	struct sc_gitjob mb_job, cfg_job, diff_job;
+	struct sc_gitjob mb_job, cfg_job, count_job, diff_job;
 	char *cfg_spec;
 	struct strbuf cfg_out, cfg_err, mb_out;
-	int cfg_rc, cfg_parsed, mb_rc, diffing;
+	int cfg_rc, cfg_parsed, mb_rc, count_rc, diffing;
 	char trees[4][SC_MAX_HEXSZ + 1];
 };
 
@@ -78,22 +79,34 @@ static void take_ids(struct planning *w)
 }
 
 /* The diff needs only the merge base and the roots: it starts as soon as
- * both are known good, before the commits are checked. */
+ * both are known good, before the commits are checked.  Not before the
+ * head's areas are counted, though: git diff-tree holds every changed pair
+ * before it prints one, and a few kilobytes of trees name ten million
+ * paths (Documentation/threat-model.txt, "The fourth round").  The count
+ * runs while the merge base is found. */
 static void collect(struct planning *w)
 {
 	w->cfg_rc = sc_gitjob_finish(&w->cfg_job, &w->cfg_out);
 	w->cfg_parsed = w->cfg_rc == 0 ? sc_repoconfig_parse(w->cfg_out.buf, w->cfg_out.len,
 	                                                     &w->p, &w->cfg_err)
 	                               : -1;
+	int counting = w->cfg_parsed == 0 && w->p.n_library;
+	struct sc_argv args = SC_ARGV_INIT;
+	if (counting) {
+		sc_changes_count_args(&w->p, &args);
+		sc_gitjob_start(&w->count_job, &w->g, args.v);
+		sc_argv_release(&args);
+	}
 	w->mb_rc = sc_gitjob_finish(&w->mb_job, &w->mb_out);
-	w->diffing = w->cfg_parsed == 0 && w->p.n_library && w->mb_rc == 0 &&
-	             w->mb_out.len == (size_t)w->g.hexsz + 1;
+	size_t entries;
+	w->count_rc = counting ? sc_gitjob_count(&w->count_job, '\0', SC_TREE_MAX_ENTRIES, &entries)
+	                       : -1;
+	w->diffing = w->count_rc == 0 && w->mb_rc == 0 && w->mb_out.len == (size_t)w->g.hexsz + 1;
 	if (!w->diffing)
 		return;
 	char mbase[SC_MAX_HEXSZ + 1];
 	memcpy(mbase, w->mb_out.buf, (size_t)w->g.hexsz);
 	mbase[w->g.hexsz] = '\0';
-	struct sc_argv args = SC_ARGV_INIT;
 	sc_changes_diff_args(&w->p, mbase, &args);
 	sc_gitjob_start(&w->diff_job, &w->g, args.v);
 	sc_argv_release(&args);
@@ -157,8 +170,6 @@ static void check_lake(struct planning *w)
 		p->lean_toolchain = sc_read_toolchain(w->c, p->lake_blobs[SC_LAKE_TOOLCHAIN]);
 	const char *const sides[2] = {w->rq->names[B], w->rq->names[H]};
 	p->merge_base = sc_merge_base_or_die(w->mb_rc, &w->mb_out, w->g.hexsz, sides);
-	if (!w->diffing)
-		sc_die_sys("internal: diff not started (merge base..head)");
 	char mtree[SC_MAX_HEXSZ + 1];
 	if (sc_commit_tree(w->c, &w->g, p->merge_base, mtree) < 0)
 		sc_die_sys("cannot read the merge base %s (git merge-base)", p->merge_base);
@@ -176,6 +187,13 @@ static void check_lake(struct planning *w)
 
 static void select_changes(struct planning *w)
 {
+	if (w->count_rc == -2)
+		sc_die_policy("not measured: the head's roots hold more than %u files and folders, far "
+		              "more than a Lean project has (%s)", SC_TREE_MAX_ENTRIES, w->rq->names[H]);
+	if (w->count_rc != 0)
+		sc_die_sys("git ls-tree failed (%s)", w->rq->names[H]);
+	if (!w->diffing)
+		sc_die_sys("internal: diff not started (merge base..head)");
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	if (sc_gitjob_finish(&w->diff_job, &out) != 0)
 		sc_die_sys("git diff-tree failed (merge base..head)");

@@ -143,8 +143,9 @@ static void materialize(struct sc_run *r, struct sc_stage *self_test)
 		 * the output is its error line. */
 		if (rc[side] != 0) {
 			sc_forward_lines(stderr, out[side].buf, out[side].len);
-			sc_stage_die(rc[side], SC_EXIT_FAIL, "could not materialize the %s tree (%s)",
-			             sc_side_name(side), dest[side]);
+			/* a tree refused as bad input (past a bound) stays that */
+			sc_stage_die(rc[side], rc[side] == SC_EXIT_USAGE ? SC_EXIT_USAGE : SC_EXIT_FAIL,
+			             "could not materialize the %s tree (%s)", sc_side_name(side), dest[side]);
 		}
 		sb_release(&out[side]);
 		free(dest[side]);
