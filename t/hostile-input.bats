@@ -269,14 +269,14 @@ bomb_tree() {
 	echo "$t"
 }
 
-@test "a tree bomb under a root: sc-plan counts the head's areas before git diffs them (exit 4, not measured) in bounded memory; outside the roots it costs nothing" {
+@test "a tree bomb under a root: sc-plan counts what differs before git diffs it (exit 4, not measured) in bounded memory; outside the roots it costs nothing" {
 	local bomb
 	bomb=$(bomb_tree 6)
 	head_with "$(entry 40000 Bomb "$bomb" | demo_with)"
 	run --separate-stderr /usr/bin/time -f '%M' -o "$W/cost" sc-plan --repo "$R" --tooling "$M" --base "$M" --head "$H"
 	[ "$status" -eq 4 ]
 	assert_error_line sc-plan
-	[ "$stderr" = "sc-plan: error: not measured: the head's roots hold more than 250000 files and folders, far more than a Lean project has (--head)" ]
+	[ "$stderr" = "sc-plan: error: not measured: more than 250000 files and folders differ under the roots, far more than a pull request changes (merge base..head)" ]
 	# git diff-tree on these ten million paths holds gigabytes
 	[ "$(tail -n 1 "$W/cost")" -lt $((64 << 10)) ]
 	# outside the roots: never listed, with importers as without

@@ -134,37 +134,6 @@ int sc_gitjob_finish(struct sc_gitjob *j, struct strbuf *out)
 	return WEXITSTATUS(st);
 }
 
-int sc_gitjob_count(struct sc_gitjob *j, char sep, size_t max, size_t *n)
-{
-	char buf[1 << 16];
-	int over = 0, bad = 0;
-	*n = 0;
-	while (!over) {
-		ssize_t k = read(j->proc.out_fd, buf, sizeof buf);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			bad = k < 0;
-			break;
-		}
-		for (const char *q = buf; (q = memchr(q, sep, (size_t)(buf + k - q))); q++)
-			if (++*n > max) {
-				over = 1;
-				break;
-			}
-	}
-	close(j->proc.out_fd);
-	/* past the bound git's answer is not wanted: stopped, not waited out */
-	if (over)
-		kill(j->proc.pid, SIGKILL);
-	int st = sc_wait(j->proc.pid);
-	if (over)
-		return -2;
-	if (bad || st < 0 || !WIFEXITED(st))
-		return -1;
-	return WEXITSTATUS(st);
-}
-
 void sc_git_open_start(struct sc_gitjob *j, const char *repo)
 {
 	static const char *const args[] = {"rev-parse", "--absolute-git-dir",

@@ -116,10 +116,6 @@ void sc_gitjob_start_at(struct sc_gitjob *j, const char *repo, const char *const
 /* Collect all of its stdout into out (replacing it) and wait; returns the
  * exit code, or -1 when git was signalled or its output could not be read. */
 int sc_gitjob_finish(struct sc_gitjob *j, struct strbuf *out);
-/* Count the SEP-terminated records of its stdout into *n and wait, as
- * sc_gitjob_finish answers; past MAX records git is stopped and -2 is
- * returned, so that reading a hostile listing costs no more than MAX. */
-int sc_gitjob_count(struct sc_gitjob *j, char sep, size_t max, size_t *n);
 
 /* sc_git_open in two halves (one git process instead of two, and other
  * jobs may run meanwhile); finish answers as sc_git_open does. */

@@ -6,18 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The roots' areas as literal pathspecs. */
-static void push_areas(const struct sc_plan *p, struct sc_argv *args)
+void sc_changes_areas(const struct sc_plan *p, struct sc_argv *paths)
 {
-	sc_argv_push(args, "--");
 	size_t nroots = p->n_library + p->n_roadmap;
 	for (size_t i = 0; i < nroots; i++) {
 		const char *root = i < p->n_library ? p->library[i] : p->roadmap[i - p->n_library];
-		sc_argv_push(args, root);
-		sc_argv_push_owned(args, xasprintf("%s.lean", root));
+		sc_argv_push(paths, root);
+		sc_argv_push_owned(paths, xasprintf("%s.lean", root));
 		if (p->source_dir) {
-			sc_argv_push_owned(args, xasprintf("%s/%s", p->source_dir, root));
-			sc_argv_push_owned(args, xasprintf("%s/%s.lean", p->source_dir, root));
+			sc_argv_push_owned(paths, xasprintf("%s/%s", p->source_dir, root));
+			sc_argv_push_owned(paths, xasprintf("%s/%s.lean", p->source_dir, root));
 		}
 	}
 }
@@ -32,18 +30,8 @@ void sc_changes_diff_args(const struct sc_plan *p, const char *mbase, struct sc_
 		sc_argv_push(args, fixed[i]);
 	sc_argv_push(args, mbase);
 	sc_argv_push(args, p->head);
-	push_areas(p, args);
-}
-
-void sc_changes_count_args(const struct sc_plan *p, struct sc_argv *args)
-{
-	static const char *const fixed[] = {
-		"--literal-pathspecs", "ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree",
-	};
-	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-		sc_argv_push(args, fixed[i]);
-	sc_argv_push(args, p->head);
-	push_areas(p, args);
+	sc_argv_push(args, "--");
+	sc_changes_areas(p, args);
 }
 
 static int parse_mode(const char *s, size_t n, unsigned *mode)

@@ -19,6 +19,9 @@
 #include "util/argv.h"
 #include "util/strbuf.h"
 
+/* The roots' areas: R and R.lean for each root, below profile.sourceDir
+ * too when it is set, pushed onto PATHS. */
+void sc_changes_areas(const struct sc_plan *p, struct sc_argv *paths);
 /* The git arguments (after git's own options) of the diff-tree whose
  * output sc_changes_select reads: MBASE against p->head, raw, whole IDs,
  * no renames, submodules and external diff drivers as git stores them,
@@ -26,12 +29,6 @@
  * too when it is set: a root's place outside it is refused, not skipped).
  * Pushed onto args. */
 void sc_changes_diff_args(const struct sc_plan *p, const char *mbase, struct sc_argv *args);
-/* The git arguments of an "ls-tree" listing every entry (trees too) of
- * the head's roots' areas, one NUL-terminated name each: counted, bounded,
- * before the diff runs, because git diff-tree holds every changed pair in
- * memory before it prints the first (Documentation/threat-model.txt, "The
- * fourth round"). */
-void sc_changes_count_args(const struct sc_plan *p, struct sc_argv *args);
 
 struct sc_rawdiff {
 	unsigned old_mode, new_mode;

@@ -1,6 +1,7 @@
 #include "planning/compose.h"
 #include "git/git.h"
 #include "git/treelookup.h"
+#include "git/treediff.h"
 #include "git/treewalk.h"
 #include "planning/changes.h"
 #include "planning/importers.h"
@@ -28,10 +29,13 @@ struct planning {
 	struct sc_git g;
 	struct sc_plan p;
 	struct sc_catfile *c;
-	struct sc_gitjob mb_job, cfg_job, count_job, diff_job;
+	struct sc_gitjob mb_job, cfg_job, diff_job;
 	char *cfg_spec;
 	struct strbuf cfg_out, cfg_err, mb_out;
-	int cfg_rc, cfg_parsed, mb_rc, count_rc, diffing;
+	int cfg_rc, cfg_parsed, mb_rc, diffing;
+	enum sc_treediff counted; /* the areas' differences before the diff */
+	size_t differing;         /* how many, when counted */
+	struct strbuf count_why;
 	char trees[4][SC_MAX_HEXSZ + 1];
 };
 
@@ -78,35 +82,69 @@ static void take_ids(struct planning *w)
 	w->c = sc_catfile_open(&w->g);
 }
 
+/* How many entries of the roots' areas differ, head against merge base. */
+static enum sc_treediff count_areas(struct planning *w, const char *mbase)
+{
+	char trees[2][SC_MAX_HEXSZ + 1];
+	if (sc_commit_tree(w->c, &w->g, mbase, trees[0]) < 0 ||
+	    sc_commit_tree(w->c, &w->g, w->p.head, trees[1]) < 0) {
+		sb_adds(&w->count_why, "cannot read the merge base's or the head's tree");
+		return SC_TREEDIFF_BAD; /* a bad commit: check_commits names it first */
+	}
+	struct sc_argv areas = SC_ARGV_INIT;
+	sc_changes_areas(&w->p, &areas);
+	enum sc_treediff rc = SC_TREEDIFF_OK;
+	size_t budget = SC_TREE_MAX_ENTRIES;
+	for (size_t i = 0; i < areas.n && rc == SC_TREEDIFF_OK; i++) {
+		struct sc_tree_entry e[2];
+		int r[2];
+		for (int k = 0; k < 2; k++)
+			if ((r[k] = sc_tree_find(w->c, &w->g, trees[k], areas.v[i], &e[k])) < 0) {
+				sb_addf(&w->count_why, "cannot read tree %s on the way to %s", trees[k], areas.v[i]);
+				rc = SC_TREEDIFF_BAD;
+			}
+		if (rc != SC_TREEDIFF_OK || (r[0] == r[1] && (!r[1] || (e[0].mode == e[1].mode &&
+		                                                         !strcmp(e[0].hex, e[1].hex)))))
+			continue;
+		if (!r[1] || e[1].mode != SC_MODE_TREE) {
+			w->differing++; /* a file or nothing at the head: one entry */
+			continue;
+		}
+		size_t n;
+		rc = sc_tree_diff_count(w->c, &w->g, r[0] && e[0].mode == SC_MODE_TREE ? e[0].hex : NULL,
+		                        e[1].hex, budget, &n, &w->count_why);
+		budget -= rc == SC_TREEDIFF_OK ? n : 0;
+		w->differing += rc == SC_TREEDIFF_OK ? n : 0;
+	}
+	sc_argv_release(&areas);
+	return rc;
+}
+
 /* The diff needs only the merge base and the roots: it starts as soon as
  * both are known good, before the commits are checked.  Not before the
- * head's areas are counted, though: git diff-tree holds every changed pair
- * before it prints one, and a few kilobytes of trees name ten million
- * paths (Documentation/threat-model.txt, "The fourth round").  The count
- * runs while the merge base is found. */
+ * areas' differences are counted, though: git diff-tree holds every
+ * changed pair before it prints one, and a few kilobytes of trees name
+ * ten million paths (Documentation/threat-model.txt, "The fourth round"). */
 static void collect(struct planning *w)
 {
 	w->cfg_rc = sc_gitjob_finish(&w->cfg_job, &w->cfg_out);
 	w->cfg_parsed = w->cfg_rc == 0 ? sc_repoconfig_parse(w->cfg_out.buf, w->cfg_out.len,
 	                                                     &w->p, &w->cfg_err)
 	                               : -1;
-	int counting = w->cfg_parsed == 0 && w->p.n_library;
-	struct sc_argv args = SC_ARGV_INIT;
-	if (counting) {
-		sc_changes_count_args(&w->p, &args);
-		sc_gitjob_start(&w->count_job, &w->g, args.v);
-		sc_argv_release(&args);
-	}
 	w->mb_rc = sc_gitjob_finish(&w->mb_job, &w->mb_out);
-	size_t entries;
-	w->count_rc = counting ? sc_gitjob_count(&w->count_job, '\0', SC_TREE_MAX_ENTRIES, &entries)
-	                       : -1;
-	w->diffing = w->count_rc == 0 && w->mb_rc == 0 && w->mb_out.len == (size_t)w->g.hexsz + 1;
+	w->diffing = w->cfg_parsed == 0 && w->p.n_library && w->mb_rc == 0 &&
+	             w->mb_out.len == (size_t)w->g.hexsz + 1;
 	if (!w->diffing)
 		return;
 	char mbase[SC_MAX_HEXSZ + 1];
 	memcpy(mbase, w->mb_out.buf, (size_t)w->g.hexsz);
 	mbase[w->g.hexsz] = '\0';
+	w->counted = count_areas(w, mbase);
+	if (w->counted != SC_TREEDIFF_OK) {
+		w->diffing = 0;
+		return;
+	}
+	struct sc_argv args = SC_ARGV_INIT;
 	sc_changes_diff_args(&w->p, mbase, &args);
 	sc_gitjob_start(&w->diff_job, &w->g, args.v);
 	sc_argv_release(&args);
@@ -187,11 +225,11 @@ static void check_lake(struct planning *w)
 
 static void select_changes(struct planning *w)
 {
-	if (w->count_rc == -2)
-		sc_die_policy("not measured: the head's roots hold more than %u files and folders, far "
-		              "more than a Lean project has (%s)", SC_TREE_MAX_ENTRIES, w->rq->names[H]);
-	if (w->count_rc != 0)
-		sc_die_sys("git ls-tree failed (%s)", w->rq->names[H]);
+	if (w->counted == SC_TREEDIFF_OVER)
+		sc_die_policy("not measured: more than %u files and folders differ under the roots, far "
+		              "more than a pull request changes (merge base..head)", SC_TREE_MAX_ENTRIES);
+	if (w->counted == SC_TREEDIFF_BAD)
+		sc_die("%s (merge base..head)", w->count_why.buf);
 	if (!w->diffing)
 		sc_die_sys("internal: diff not started (merge base..head)");
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -227,6 +265,7 @@ static void release(struct planning *w)
 	sb_release(&w->cfg_out);
 	sb_release(&w->cfg_err);
 	sb_release(&w->mb_out);
+	sb_release(&w->count_why);
 	free(w->cfg_spec);
 	sc_plan_free(&w->p);
 	sc_git_close(&w->g);
@@ -236,7 +275,8 @@ void sc_plan_compose(const struct sc_plan_request *rq)
 {
 	struct planning w = {.repo = rq->repo, .ids = {rq->tooling, rq->base, rq->head, rq->merge_of},
 	                     .rq = rq,
-	                     .cfg_out = STRBUF_INIT, .cfg_err = STRBUF_INIT, .mb_out = STRBUF_INIT};
+	                     .cfg_out = STRBUF_INIT, .cfg_err = STRBUF_INIT, .mb_out = STRBUF_INIT,
+	                     .count_why = STRBUF_INIT};
 	start(&w);
 	take_ids(&w);
 	collect(&w);
@@ -244,13 +284,14 @@ void sc_plan_compose(const struct sc_plan_request *rq)
 	check_merge(&w);
 	check_config(&w);
 	check_lake(&w);
-	select_changes(&w);
-	if (rq->importers && !w.p.no_changes) {
-		struct sc_modgraph mg;
+	/* the headers are read while git diff-tree runs */
+	struct sc_modgraph mg = {0};
+	if (rq->importers && w.differing)
 		sc_modgraph_read(w.c, &w.g, w.trees[H], &w.p, &mg);
+	select_changes(&w);
+	if (rq->importers && !w.p.no_changes)
 		sc_select_importers(&mg, &w.p, rq->importers);
-		sc_modgraph_free(&mg);
-	}
+	sc_modgraph_free(&mg);
 	sc_check_lean_libs(w.c, &w.p);
 	print_plan(&w);
 	/* Still the valid no_changes plan, but almost always a mistake; said

@@ -20,7 +20,7 @@ struct src {
 #define END (-1L)
 
 /* The code point at I and its length, END past the end or on bad UTF-8. */
-static long at(struct src *s, size_t i, size_t *n)
+static long at_slow(struct src *s, size_t i, size_t *n)
 {
 	*n = 1;
 	if (i >= s->len) {
@@ -66,6 +66,16 @@ static long at(struct src *s, size_t i, size_t *n)
 	return (long)cp;
 }
 
+/* Headers are ASCII but for a few names: that case first, inline. */
+static inline long at(struct src *s, size_t i, size_t *n)
+{
+	if (i < s->len && s->b[i] < 0x80 && s->b[i] != '\r') {
+		*n = 1;
+		return s->b[i];
+	}
+	return at_slow(s, i, n);
+}
+
 static long peek(struct src *s, size_t i)
 {
 	size_t n;
@@ -108,6 +118,8 @@ static int id_rest(long c)
 
 /* What one reader made of the header. */
 struct reading {
+	int scan;          /* only where names end, whether escaped: no parts kept */
+	int escaped;       /* scan: a part was written in «» */
 	const char *error; /* the reader's own error, or NULL */
 	struct strbuf names; /* each import: its parts joined by '\x1f', then '\0' */
 	size_t n;
@@ -118,14 +130,19 @@ struct reading {
 /* A part of a name: one path component of its module's file. */
 static void take_part(struct reading *r, struct src *s, size_t from, size_t to, int first)
 {
+	if (r->scan)
+		return;
 	const char *p = (const char *)s->b + from;
 	size_t n = to - from;
 	if (!sc_safe_component(p, n) || memchr(p, '.', n))
 		r->bad_part = "a module name part that is no file name";
-	for (size_t i = 0; !r->bad_part && i < n; i++)
+	int ascii = 1;
+	for (size_t i = 0; !r->bad_part && i < n; i++) {
 		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
 			r->bad_part = "a control character in a module name";
-	for (size_t i = from, k; !r->bad_part && i < to; i += k)
+		ascii &= (unsigned char)p[i] < 0x80;
+	}
+	for (size_t i = from, k; !ascii && !r->bad_part && i < to; i += k)
 		if (latin_letter(at(s, i, &k)))
 			r->bad_part = "a Latin-1 letter in a module name (older Lean reads it otherwise)";
 	if (!first)
@@ -135,6 +152,8 @@ static void take_part(struct reading *r, struct src *s, size_t from, size_t to, 
 
 static void end_name(struct reading *r)
 {
+	if (r->scan)
+		return;
 	sb_add(&r->names, "", 1);
 	r->n++;
 }
@@ -246,6 +265,7 @@ static size_t name(struct src *s, size_t i, struct reading *r)
 				r->error = "unterminated identifier escape";
 				return i;
 			}
+			r->escaped = 1;
 			take_part(r, s, from, j, first);
 			i = j + m;
 		} else if (c != END && id_first(c)) {
@@ -342,15 +362,13 @@ static enum tok token(struct src *s, size_t i, size_t *end)
 	}
 	if (c != OPEN && !id_first(c))
 		return T_OTHER;
-	struct reading scratch = {.names = STRBUF_INIT};
-	size_t j = name(s, i, &scratch);
-	int escaped = c == OPEN || memchr(scratch.names.buf, '\x1f', scratch.names.len) != NULL;
-	enum tok t = scratch.error ? T_OTHER : T_IDENT;
-	if (t == T_IDENT && !escaped)
+	struct reading scan = {.scan = 1};
+	size_t j = name(s, i, &scan);
+	enum tok t = scan.error ? T_OTHER : T_IDENT;
+	if (t == T_IDENT && !scan.escaped)
 		for (size_t k = 0; k < sizeof kw / sizeof *kw; k++)
 			if (j - i == strlen(kw[k]) && memcmp(s->b + i, kw[k], j - i) == 0)
 				t = kinds[k];
-	sb_release(&scratch.names);
 	*end = j;
 	return t;
 }
@@ -384,11 +402,14 @@ static void read_lean(struct src *s, struct reading *r)
 			err = NULL;
 			break;
 		}
-		if (token(s, j, &e) == T_ALL)
+		t = token(s, j, &e);
+		if (t == T_ALL) {
 			j = whitespace(s, e, 0, &err);
-		if (err)
-			break;
-		if (token(s, j, &e) != T_IDENT) {
+			if (err)
+				break;
+			t = token(s, j, &e);
+		}
+		if (t != T_IDENT) {
 			err = "expected identifier";
 			i = j;
 			break;

@@ -33,8 +33,10 @@ static const struct sc_plan_file *changed(const struct sc_plan *p, const char *n
 }
 
 /* Q as the plan's next file: change "importer", its blob on both sides,
- * the changed modules it imports (each once, in header order). */
-static void append(struct sc_plan *p, const struct sc_modgraph *mg, const struct candidate *q)
+ * the changed modules it imports (each once, in header order); CHANGED[v]
+ * says whether module v is one. */
+static void append(struct sc_plan *p, const struct sc_modgraph *mg, const struct candidate *q,
+                   const char *is_changed)
 {
 	struct sc_plan_file *f = &p->files[p->n_files++];
 	memset(f, 0, sizeof *f);
@@ -47,9 +49,9 @@ static void append(struct sc_plan *p, const struct sc_modgraph *mg, const struct
 	f->head_blob = xstrdup(q->m->blob);
 	f->imports = xcalloc(q->n_changed ? q->n_changed : 1, sizeof *f->imports);
 	for (size_t k = 0; k < q->m->n; k++) {
-		const char *to = mg->m[mg->edges[q->m->first + k]].name;
-		if (changed(p, to))
-			f->imports[f->n_imports++] = xstrdup(to);
+		size_t v = mg->edges[q->m->first + k];
+		if (is_changed[v])
+			f->imports[f->n_imports++] = xstrdup(mg->m[v].name);
 	}
 }
 
@@ -73,18 +75,23 @@ static void name_unreadable(struct sc_plan *p, const struct sc_modgraph *mg)
 void sc_select_importers(const struct sc_modgraph *mg, struct sc_plan *p, unsigned limit)
 {
 	struct candidate *c = xcalloc(mg->n ? mg->n : 1, sizeof *c);
-	for (size_t i = 0; i < mg->n; i++)
+	/* the plan looked up once a module, not once an edge */
+	char *in_plan = xcalloc(mg->n ? mg->n : 1, 1), *is_changed = xcalloc(mg->n ? mg->n : 1, 1);
+	for (size_t i = 0; i < mg->n; i++) {
 		c[i].m = &mg->m[i];
+		in_plan[i] = sc_plan_find(p, mg->m[i].name) != NULL;
+		is_changed[i] = in_plan[i] && changed(p, mg->m[i].name) != NULL;
+	}
 	/* importers of their own: each module counted once per file importing it */
 	for (size_t i = 0; i < mg->n; i++)
 		for (size_t k = 0; !mg->m[i].unreadable && k < mg->m[i].n; k++)
 			c[mg->edges[mg->m[i].first + k]].importers++;
 	size_t nq = 0;
 	for (size_t i = 0; i < mg->n; i++) {
-		if (mg->m[i].unreadable || sc_plan_find(p, mg->m[i].name))
+		if (mg->m[i].unreadable || in_plan[i])
 			continue; /* changed (or removed at the head): not an importer */
 		for (size_t k = 0; k < mg->m[i].n; k++)
-			c[i].n_changed += changed(p, mg->m[mg->edges[mg->m[i].first + k]].name) != NULL;
+			c[i].n_changed += is_changed[mg->edges[mg->m[i].first + k]];
 		if (c[i].n_changed)
 			c[nq++] = c[i];
 	}
@@ -92,9 +99,11 @@ void sc_select_importers(const struct sc_modgraph *mg, struct sc_plan *p, unsign
 	size_t take = nq < limit ? nq : limit;
 	p->files = xrealloc(p->files, (p->n_files + take ? p->n_files + take : 1) * sizeof *p->files);
 	for (size_t i = 0; i < take; i++)
-		append(p, mg, &c[i]);
+		append(p, mg, &c[i], is_changed);
 	p->importers_limit = limit;
 	p->importers_qualified = nq;
 	name_unreadable(p, mg);
+	free(in_plan);
+	free(is_changed);
 	free(c);
 }

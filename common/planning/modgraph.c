@@ -7,6 +7,7 @@
 #include "util/die.h"
 #include "util/oid.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,11 +107,35 @@ static int by_blob(const void *a, const void *b)
 	return strcmp(sort_nodes[*(const size_t *)a].blob, sort_nodes[*(const size_t *)b].blob);
 }
 
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return (size_t)h;
+}
+
+static void index_names(struct sc_modgraph *mg)
+{
+	for (mg->nslots = 16; mg->nslots < 2 * mg->n; mg->nslots *= 2)
+		;
+	mg->slots = xcalloc(mg->nslots, sizeof *mg->slots);
+	for (size_t i = 0; i < mg->n; i++) {
+		size_t k = name_hash(mg->m[i].name) & (mg->nslots - 1);
+		while (mg->slots[k])
+			k = (k + 1) & (mg->nslots - 1);
+		mg->slots[k] = i + 1;
+	}
+}
+
 long sc_modgraph_find(const struct sc_modgraph *mg, const char *name)
 {
-	struct sc_modnode key = {.name = (char *)name};
-	const struct sc_modnode *f = mg->n ? bsearch(&key, mg->m, mg->n, sizeof *mg->m, by_name) : NULL;
-	return f ? (long)(f - mg->m) : -1;
+	if (!mg->nslots)
+		return -1;
+	for (size_t k = name_hash(name) & (mg->nslots - 1); mg->slots[k]; k = (k + 1) & (mg->nslots - 1))
+		if (strcmp(mg->m[mg->slots[k] - 1].name, name) == 0)
+			return (long)(mg->slots[k] - 1);
+	return -1;
 }
 
 /* The edges of one header's imports (names in MODS), each project module
@@ -211,6 +236,7 @@ void sc_modgraph_read(struct sc_catfile *c, const struct sc_git *g, const char *
 		mg->m[w++] = mg->m[i];
 	}
 	mg->n = w;
+	index_names(mg);
 	read_headers(c, mg);
 }
 
@@ -224,6 +250,7 @@ void sc_modgraph_free(struct sc_modgraph *mg)
 	}
 	free(mg->m);
 	free(mg->edges);
+	free(mg->slots);
 	free(mg->unreadable);
 	memset(mg, 0, sizeof *mg);
 }

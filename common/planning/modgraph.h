@@ -24,6 +24,7 @@ struct sc_modgraph {
 	size_t n;
 	size_t *edges;
 	size_t n_edges;
+	size_t *slots, nslots; /* names hashed: index + 1, 0 empty (a lookup an import) */
 	char *unreadable; /* the graph itself could not be read (a root past the
 	                     bound), or NULL: then it is empty */
 };

@@ -5,6 +5,7 @@
 #include "unit_main.h"
 #include "unit_tmp.h"
 #include "git/git.h"
+#include "git/treediff.h"
 #include "planning/changes.h"
 #include "planning/repoconfig.h"
 #include "planning/revs.h"
@@ -205,6 +206,67 @@ START_TEST(commits_of_a_real_repository)
 }
 END_TEST
 
+/* threat-model.txt "The fourth round": what differs is counted as git
+ * diff-tree -r -t lists it, but a removed folder once (the old side is the
+ * base branch's), and the count stops past its bound. */
+START_TEST(tree_differences_counted_before_the_diff)
+{
+	dir = sc_unit_tmp_make("treediff");
+	struct strbuf out = STRBUF_INIT, base = STRBUF_INIT, head = STRBUF_INIT;
+	git(&out, (const char *[]){"init", "-q", NULL});
+	const char *files[] = {"A/x", "A/B/y", "A/B/z", "C/w", "D"};
+	for (size_t i = 0; i < 5; i++) {
+		char *path = xasprintf("%s/%s", dir, files[i]), *slash = strrchr(path, '/');
+		*slash = '\0';
+		(void)mkdir(path, 0755);
+		*slash = '/';
+		FILE *f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "%s\n", files[i]);
+		fclose(f);
+		free(path);
+	}
+	git(&out, (const char *[]){"add", "-A", NULL});
+	git(&out, (const char *[]){"commit", "-q", "-m", "base", NULL});
+	git(&base, (const char *[]){"rev-parse", "HEAD^{tree}", NULL});
+	char *y = xasprintf("%s/A/B/y", dir), *n = xasprintf("%s/A/N", dir), *p = xasprintf("%s/A/N/p", dir);
+	FILE *f = fopen(y, "a");
+	fputs("changed\n", f);
+	fclose(f);
+	mkdir(n, 0755);
+	f = fopen(p, "w");
+	fputs("new\n", f);
+	fclose(f);
+	git(&out, (const char *[]){"rm", "-q", "-r", "C", NULL});
+	git(&out, (const char *[]){"add", "-A", NULL});
+	git(&out, (const char *[]){"commit", "-q", "-m", "head", NULL});
+	git(&head, (const char *[]){"rev-parse", "HEAD^{tree}", NULL});
+	size_t want = 6; /* A A/B A/B/y A/N A/N/p C */
+	struct sc_git g;
+	struct strbuf why = STRBUF_INIT;
+	ck_assert_int_eq(sc_git_open(&g, dir, &why), 0);
+	struct sc_catfile *c = sc_catfile_open(&g);
+	size_t got;
+	ck_assert_int_eq(sc_tree_diff_count(c, &g, base.buf, head.buf, 100, &got, &why), SC_TREEDIFF_OK);
+	ck_assert_uint_eq(got, want);
+	ck_assert_int_eq(sc_tree_diff_count(c, &g, base.buf, base.buf, 100, &got, &why), SC_TREEDIFF_OK);
+	ck_assert_uint_eq(got, 0);
+	/* all of the head, nothing before it: every entry */
+	ck_assert_int_eq(sc_tree_diff_count(c, &g, NULL, head.buf, 100, &got, &why), SC_TREEDIFF_OK);
+	ck_assert_uint_eq(got, 8); /* A A/B A/B/y A/B/z A/N A/N/p A/x D */
+	ck_assert_int_eq(sc_tree_diff_count(c, &g, base.buf, head.buf, 5, &got, &why), SC_TREEDIFF_OVER);
+	/* the batch is still in step after stopping early */
+	ck_assert_int_eq(sc_tree_diff_count(c, &g, base.buf, head.buf, 6, &got, &why), SC_TREEDIFF_OK);
+	ck_assert_uint_eq(got, 6);
+	ck_assert_int_eq(sc_tree_diff_count(c, &g, base.buf, A40, 6, &got, &why), SC_TREEDIFF_BAD);
+	ck_assert_str_eq(why.buf, "tree " A40 " is missing");
+	sc_catfile_close(c);
+	sc_git_close(&g);
+	free(y), free(n), free(p);
+	sb_release(&why), sb_release(&out), sb_release(&base), sb_release(&head);
+}
+END_TEST
+
 /* Documentation/ci.txt "The profiler, pinned": the pin must be the build's
  * commit; a build that is no commit's is told how to become one. */
 #define B40 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
@@ -243,6 +305,7 @@ int main(void)
 	tcase_add_test(tc, configuration_errors_in_their_order);
 	tcase_add_test(tc, diff_tree_restricted_to_the_roots);
 	tcase_add_test(tc, profiler_commit_pinned);
+	tcase_add_test(tc, tree_differences_counted_before_the_diff);
 	tcase_add_checked_fixture(tc, NULL, sc_unit_tmp_remove);
 	tcase_add_test(tc, commits_of_a_real_repository);
 	suite_add_tcase(s, tc);
