@@ -765,7 +765,7 @@ util_project() {
 	[ ! -e "$WS" ]
 }
 
-@test "preflight: a dependency whose prepared build is stale (Lake would rebuild it into the read-only mount) is named, exit 2, before any prebuild" {
+@test "preflight: a dependency whose prepared build is stale (Lake would rebuild it into the read-only mount) is named, exit 2, before any prebuild; prepared, all are checked in one Lake run" {
 	# its options changed after the operator's build: every trace of it is stale
 	printf 'name = "tinylib"\nleanOptions = { autoImplicit = false }\n[[lean_lib]]\nname = "Tiny"\n' >"$DEPS/tinylib/lakefile.toml"
 	dependency_commit "options"
@@ -781,6 +781,10 @@ util_project() {
 	rm -rf "$WS"
 	profile
 	[ "$status" -eq 0 ]
+	# all prepared: one Lake run checks every dependency, none alone
+	ls "$WS/raw"
+	[ -e "$WS/raw/base-dependencies-preflight.time" ]
+	[ ! -e "$WS/raw/base-preflight-tinylib.time" ]
 }
 
 @test "preflight: Lake failing to load the workspace read-only is a precondition error (exit 2) before any build, naming the dependency" {

@@ -249,33 +249,64 @@ static int push_olean_target(const char *rel, const struct stat *st, void *ctx)
 	return 0;
 }
 
-/* One dependency's prepared modules, checked up to date in the sandbox;
- * dies naming the dependency when Lake would rebuild them. */
-static void check_dep_build(struct sc_run *r, int side, const struct sc_manifest_pkg *p)
+/* The "+A.B" targets of one dependency's prepared modules, pushed onto CMD. */
+static void push_dep_targets(struct sc_run *r, const struct sc_manifest_pkg *p, struct sc_argv *cmd)
 {
 	char *lib = xasprintf("%s/%s%s%s/.lake/build/lib/lean", r->o.deps, p->name, p->subdir ? "/" : "",
 	                      p->subdir ? p->subdir : "");
+	struct stat st;
+	char *where = NULL;
+	/* a link in its place is not followed, as no link below it is */
+	if (lstat(lib, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    sc_fswalk_list(lib, push_olean_target, cmd, &where) != 0)
+		sc_die_sys_errno("cannot list dependency \"%s\"'s build (%s)", p->name, where ? where : lib);
+	free(lib);
+}
+
+/* `lake build --no-build` of the prepared modules of the dependencies
+ * FIRST .. FIRST + N: Lake's exit code, 0 when there are none. */
+static int deps_up_to_date(struct sc_run *r, int side, size_t first, size_t n, const char *name)
+{
 	struct sc_argv cmd = SC_ARGV_INIT;
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
 	sc_argv_push(&cmd, "--no-build");
 	size_t fixed = cmd.n;
-	struct stat st;
-	char *where = NULL;
-	/* a link in its place is not followed, as no link below it is */
-	if (lstat(lib, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    sc_fswalk_list(lib, push_olean_target, &cmd, &where) != 0)
-		sc_die_sys_errno("cannot list dependency \"%s\"'s build (%s)", p->name, where ? where : lib);
-	free(lib);
+	for (size_t i = first; i < first + n; i++)
+		push_dep_targets(r, &r->manifest.pkgs[i], &cmd);
+	int rc = 0;
 	if (cmd.n > fixed) {
-		char *name = xasprintf("preflight-%s", p->name);
 		struct sc_step step;
-		int rc = sc_step_run(r, side, &step, name, r->o.prebuild_timeout,
-		                     (const char *const *)cmd.v, NULL);
+		rc = sc_step_run(r, side, &step, name, r->o.prebuild_timeout, (const char *const *)cmd.v, NULL);
 		sc_step_release(&step);
+	}
+	sc_argv_release(&cmd);
+	return rc;
+}
+
+/* Lake rebuilds a dependency module whose trace is stale (another Lean
+ * githash or toolchain, other options, sources changed since its build)
+ * into the dependency's own build folder: read-only here, so the prebuild
+ * would fail on it.  Before any candidate code runs, every dependency's
+ * prepared modules (its .lake/build oleans) must be up to date:
+ * `lake build --no-build` (exit 3 otherwise) on all of them at once, one
+ * workspace load (a Mathlib workspace takes seconds to load, and it has
+ * eight dependencies); only when that fails, one dependency at a time, so
+ * that the error names it.  The dependencies are the same for both sides:
+ * checked once. */
+static void check_dep_builds(struct sc_run *r, int side)
+{
+	r->deps_checked = 1;
+	/* named apart from every "preflight-NAME" */
+	int all = deps_up_to_date(r, side, 0, r->manifest.n, "dependencies-preflight");
+	if (all == 0)
+		return;
+	for (size_t i = 0; i < r->manifest.n; i++) {
+		const struct sc_manifest_pkg *p = &r->manifest.pkgs[i];
+		char *name = xasprintf("preflight-%s", p->name);
+		int rc = deps_up_to_date(r, side, i, 1, name);
 		if (rc != 0) {
 			char *hint = sc_run_output_hint(r, side, name);
-			free(name);
 			sc_stage_die(rc, SC_EXIT_USAGE,
 			             "dependency \"%s\" was not prepared for this toolchain and "
 			             "workspace: Lake finds its built modules out of date and would rebuild "
@@ -286,22 +317,11 @@ static void check_dep_build(struct sc_run *r, int side, const struct sc_manifest
 		}
 		free(name);
 	}
-	sc_argv_release(&cmd);
-}
-
-/* Lake rebuilds a dependency module whose trace is stale (another Lean
- * githash or toolchain, other options, sources changed since its build)
- * into the dependency's own build folder: read-only here, so the prebuild
- * would fail on it.  Before any candidate code runs, each dependency's
- * prepared modules (its .lake/build oleans) must be up to date:
- * `lake build --no-build` (exit 3 otherwise) on them, one dependency at a
- * time, so that the error names it.  The dependencies are the same for
- * both sides: checked once. */
-static void check_dep_builds(struct sc_run *r, int side)
-{
-	for (size_t i = 0; i < r->manifest.n; i++)
-		check_dep_build(r, side, &r->manifest.pkgs[i]);
-	r->deps_checked = 1;
+	char *hint = sc_run_output_hint(r, side, "dependencies-preflight");
+	sc_stage_die(all, SC_EXIT_USAGE,
+	             "Lake finds the prepared dependencies out of date together, each up to date "
+	             "alone; prepare them with `lake build` in a trusted checkout of T with this "
+	             "toolchain; %s (%s)", hint, r->o.deps);
 }
 
 /* ---- each selected file ---- */
