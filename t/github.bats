@@ -258,6 +258,18 @@ YML
 # --- the check document (contrib/github/verdict.py) -------------------------
 
 verdict() { run --separate-stderr /usr/bin/python3 "$GH/verdict.py" "$@"; }
+
+@test "verdict.py quotes every line it prints: CR, LF, ESC, :: and % from its input start no line and steer no terminal" {
+	local evil=$'x\r::warning::forged 100%\n::error::again\x1b[2J'
+	verdict note "$BATS_TEST_TMPDIR/note.json" --conclusion neutral --title "$evil" --details "$evil"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$output" = 'sphereceti: x ::warning::forged 100% ::error::again\x1b[2J. x ::warning::forged 100% ::error::again\x1b[2J' ]
+	verdict note "$BATS_TEST_TMPDIR/$evil/note.json" --conclusion neutral --title t
+	[ "$status" -eq 2 ]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	[[ "$stderr" == 'verdict.py: error: cannot write the note: '*' ::warning::forged 100% ::error::again\x1b[2J/note.json)' ]]
+}
 H40=0123456789abcdef0123456789abcdef01234567
 URL=https://github.com/o/p/actions/runs/1
 

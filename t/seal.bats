@@ -268,7 +268,7 @@ PY
 	candidate
 	# a module outside the roots, its name full of control bytes, its
 	# header unreadable; the changed module imports it
-	local evil=$'Evil\r::warning::forged 100%\x1b[2J'
+	local evil=$'Evil\r\n::warning::forged 100%\x1b[2J'
 	printf 'import \xc2\xab\n' >"$R/$evil.lean"
 	printf 'import \xc2\xab%s\xc2\xbb\n-- fixture: cpu=0.01\n' "$evil" >"$R/Demo/Basic.lean"
 	head_commit

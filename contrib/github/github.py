@@ -66,7 +66,7 @@ class Failed(Exception):
 
 
 def die(code, what, where):
-    print(f"github.py: error: {what} ({where})", file=sys.stderr)
+    verdict.say(f"github.py: error: {what} ({where})", sys.stderr)
     sys.exit(code)
 
 
@@ -227,7 +227,7 @@ def gate():
     line = f"sphereceti: {out['reason']}" + (f". {out['details']}" if out["details"] else "")
     with open(env("GITHUB_STEP_SUMMARY"), "a", encoding="utf-8") as f:
         f.write(line + "\n")
-    print(line)
+    verdict.say(line)
 
 
 # --- the check run ---------------------------------------------------------
@@ -290,7 +290,7 @@ def start(o):
                          "summary": f"sphereceti is measuring `{head}`; the verdict replaces this "
                                     f"when [the run]({run_url()}) ends."}}
     made = create_or_update(api, head, newest_run(api, head), fields)
-    print(f"github.py: check run {made.get('id')} on {head}: in progress")
+    verdict.say(f"github.py: check run {made.get('id')} on {head}: in progress")
 
 
 def finish(o):
@@ -298,7 +298,7 @@ def finish(o):
     doc, superseded = the_document(o, head)
     run = newest_run(api, head)
     if superseded and run is not None and run.get("external_id") != env("GITHUB_RUN_ID"):
-        print(f"github.py: check run {run.get('id')} on {head} belongs to a newer run: left alone")
+        verdict.say(f"github.py: check run {run.get('id')} on {head} belongs to a newer run: left alone")
         return
     notes = doc["annotations"]
     batches = [notes[i:i + PER_REQUEST] for i in range(0, len(notes), PER_REQUEST)] or [[]]
@@ -309,7 +309,7 @@ def finish(o):
     made = create_or_update(api, head, run, fields)
     for more in batches[1:]:
         api.call("PATCH", f"check-runs/{made['id']}", {"output": dict(output, annotations=more)})
-    print(f"github.py: check run {made.get('id')} on {head}: {doc['conclusion']}: {doc['title']}")
+    verdict.say(f"github.py: check run {made.get('id')} on {head}: {doc['conclusion']}: {doc['title']}")
 
 
 def comment(o):
@@ -331,10 +331,10 @@ def comment(o):
         page += 1
     if mine:
         api.call("PATCH", f"issues/comments/{mine['id']}", {"body": body})
-        print(f"github.py: comment {mine['id']} on #{n} updated")
+        verdict.say(f"github.py: comment {mine['id']} on #{n} updated")
     else:
         made, _ = api.call("POST", f"issues/{n}/comments", {"body": body})
-        print(f"github.py: comment {(made or {}).get('id')} on #{n} created")
+        verdict.say(f"github.py: comment {(made or {}).get('id')} on #{n} created")
 
 
 USAGE = ("usage: github.py gate | start --head SHA | finish --head SHA [--doc F] [--result R] "

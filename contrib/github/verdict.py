@@ -57,8 +57,21 @@ class Bad(Exception):
     """Input this script refuses: (what, where)."""
 
 
+def quote_line(s):
+    """One line, as the tools print every line (util/die.c sc_quote_line):
+    a line break or tab a space, any other control character \\xNN, so
+    that nothing read can start a line of the job log (a workflow command)
+    or steer a terminal."""
+    return "".join(" " if c in "\n\r\t" else f"\\x{ord(c):02x}" if ord(c) < 0x20 or ord(c) == 0x7f
+                   else c for c in s)
+
+
+def say(line, file=None):
+    print(quote_line(line), file=file or sys.stdout, flush=True)
+
+
 def die(what, where):
-    print(f"verdict.py: error: {what} ({where})", file=sys.stderr)
+    say(f"verdict.py: error: {what} ({where})", sys.stderr)
     sys.exit(2)
 
 
@@ -241,7 +254,7 @@ def note(path, conclusion, title, details):
             json.dump(doc, f)
     except OSError as e:
         raise Bad(f"cannot write the note: {e.strerror}", path)
-    return f"sphereceti: {doc['title']}" + (f". {doc['details']}" if doc["details"] else "") + "\n"
+    return f"sphereceti: {doc['title']}" + (f". {doc['details']}" if doc["details"] else "")
 
 
 def load_note(path):
@@ -333,7 +346,7 @@ def main(argv):
     elif mode == "note" and args:
         o = options(args[1:], ("conclusion", "title", "details"))
         need("conclusion" in o and "title" in o, "note wants --conclusion and --title", "arguments")
-        sys.stdout.write(note(args[0], o["conclusion"], o["title"], o.get("details")))
+        say(note(args[0], o["conclusion"], o["title"], o.get("details")))
     elif mode == "comment" and len(args) == 1:
         sys.stdout.write(comment_body(load_check(args[0])))
     elif mode == "timings" and len(args) in (1, 2):

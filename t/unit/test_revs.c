@@ -6,6 +6,7 @@
 #include "unit_tmp.h"
 #include "git/git.h"
 #include "git/treediff.h"
+#include "git/treewalk.h"
 #include "planning/changes.h"
 #include "planning/repoconfig.h"
 #include "planning/revs.h"
@@ -206,13 +207,11 @@ START_TEST(commits_of_a_real_repository)
 }
 END_TEST
 
-/* threat-model.txt "The fourth round": what differs is counted as git
- * diff-tree -r -t lists it, but a removed folder once (the old side is the
- * base branch's), and the count stops past its bound. */
-START_TEST(tree_differences_counted_before_the_diff)
+/* A repository of two commits under dir: base holds A/x A/B/y A/B/z C/w D;
+ * head changes A/B/y, adds A/N/p, removes C.  Their root trees' IDs. */
+static void two_trees(struct strbuf *base, struct strbuf *head)
 {
-	dir = sc_unit_tmp_make("treediff");
-	struct strbuf out = STRBUF_INIT, base = STRBUF_INIT, head = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	git(&out, (const char *[]){"init", "-q", NULL});
 	const char *files[] = {"A/x", "A/B/y", "A/B/z", "C/w", "D"};
 	for (size_t i = 0; i < 5; i++) {
@@ -228,7 +227,7 @@ START_TEST(tree_differences_counted_before_the_diff)
 	}
 	git(&out, (const char *[]){"add", "-A", NULL});
 	git(&out, (const char *[]){"commit", "-q", "-m", "base", NULL});
-	git(&base, (const char *[]){"rev-parse", "HEAD^{tree}", NULL});
+	git(base, (const char *[]){"rev-parse", "HEAD^{tree}", NULL});
 	char *y = xasprintf("%s/A/B/y", dir), *n = xasprintf("%s/A/N", dir), *p = xasprintf("%s/A/N/p", dir);
 	FILE *f = fopen(y, "a");
 	fputs("changed\n", f);
@@ -240,10 +239,46 @@ START_TEST(tree_differences_counted_before_the_diff)
 	git(&out, (const char *[]){"rm", "-q", "-r", "C", NULL});
 	git(&out, (const char *[]){"add", "-A", NULL});
 	git(&out, (const char *[]){"commit", "-q", "-m", "head", NULL});
-	git(&head, (const char *[]){"rev-parse", "HEAD^{tree}", NULL});
+	git(head, (const char *[]){"rev-parse", "HEAD^{tree}", NULL});
+	free(y), free(n), free(p);
+	sb_release(&out);
+}
+
+/* threat-model.txt "The fourth round": a tree read counts its entries as
+ * it goes and stops past its bound, keeping nothing. */
+START_TEST(tree_reads_stop_at_their_bound)
+{
+	dir = sc_unit_tmp_make("treewalk");
+	struct strbuf base = STRBUF_INIT, head = STRBUF_INIT, why = STRBUF_INIT;
+	two_trees(&base, &head);
+	struct sc_git g;
+	ck_assert_int_eq(sc_git_open(&g, dir, &why), 0);
+	struct sc_catfile *c = sc_catfile_open(&g);
+	struct sc_tree t;
+	struct sc_tree_bounds b = {8}; /* A A/B A/B/y A/B/z A/N A/N/p A/x D */
+	ck_assert_int_eq(sc_tree_load(c, head.buf, g.rawsz, &b, &t, &why), 0);
+	ck_assert_uint_eq(t.n, 9);
+	sc_tree_free(&t);
+	b.max_entries = 7;
+	ck_assert_int_eq(sc_tree_load(c, head.buf, g.rawsz, &b, &t, &why), -1);
+	ck_assert_str_eq(why.buf, "more than 7 entries (files and folders)");
+	ck_assert_ptr_null(t.nodes);
+	sc_catfile_close(c);
+	sc_git_close(&g);
+	sb_release(&why), sb_release(&base), sb_release(&head);
+}
+END_TEST
+
+/* threat-model.txt "The fourth round": what differs is counted as git
+ * diff-tree -r -t lists it, but a removed folder once (the old side is the
+ * base branch's), and the count stops past its bound. */
+START_TEST(tree_differences_counted_before_the_diff)
+{
+	dir = sc_unit_tmp_make("treediff");
+	struct strbuf base = STRBUF_INIT, head = STRBUF_INIT, why = STRBUF_INIT;
+	two_trees(&base, &head);
 	size_t want = 6; /* A A/B A/B/y A/N A/N/p C */
 	struct sc_git g;
-	struct strbuf why = STRBUF_INIT;
 	ck_assert_int_eq(sc_git_open(&g, dir, &why), 0);
 	struct sc_catfile *c = sc_catfile_open(&g);
 	size_t got;
@@ -262,8 +297,7 @@ START_TEST(tree_differences_counted_before_the_diff)
 	ck_assert_str_eq(why.buf, "tree " A40 " is missing");
 	sc_catfile_close(c);
 	sc_git_close(&g);
-	free(y), free(n), free(p);
-	sb_release(&why), sb_release(&out), sb_release(&base), sb_release(&head);
+	sb_release(&why), sb_release(&base), sb_release(&head);
 }
 END_TEST
 
@@ -306,6 +340,7 @@ int main(void)
 	tcase_add_test(tc, diff_tree_restricted_to_the_roots);
 	tcase_add_test(tc, profiler_commit_pinned);
 	tcase_add_test(tc, tree_differences_counted_before_the_diff);
+	tcase_add_test(tc, tree_reads_stop_at_their_bound);
 	tcase_add_checked_fixture(tc, NULL, sc_unit_tmp_remove);
 	tcase_add_test(tc, commits_of_a_real_repository);
 	suite_add_tcase(s, tc);
