@@ -97,6 +97,17 @@ basic_change() {
 	[[ "$output" == "1 of 5 files got slower beyond the thresholds: Demo/Ring.lean "*" s CPU ("*"×, +"* ]]
 	[[ "$output" != *'**'* ]]
 	[[ "$output" != *'<code>'* ]]
+	# One figure everywhere: each progress line's CPU is the report's compared
+	# CPU, truncated as the report truncates it
+	local side path shown want compared=0
+	while read -r side path want; do
+		shown=$(sed -n "s|^\[[0-9]*/10\] $side $path: \([0-9.]*\) s CPU, .*|\1|p" <<<"$stderr")
+		[ "$shown" = "$want" ] || { echo "$side $path: progress $shown, report $want"; false; }
+		compared=$((compared + 1))
+	done < <(jq -r '.files[] | . as $f | ("base", "head") | . as $s | $f[$s] | select(.status == "ok")
+		| "\($s) \($f.path) \((.cpu_s * 1000 | round) / 10 | floor)"' "$WS/report.json" |
+		awk '{ printf "%s %s %d.%02d\n", $1, $2, int($3 / 100), $3 % 100 }')
+	[ "$compared" -eq 8 ]
 	# Each side's prebuild: CPU, wall and peak memory, in both reports.
 	jq -e '.prebuild | .base.status == "ok" and .head.status == "ok"
 		and (.head.cpu_s | type) == "number" and .head.wall_s > 0 and .head.max_rss_kib > 0' "$WS/report.json"
@@ -188,7 +199,7 @@ except Exception:
 	[ ! -e "$WS/INCOMPLETE" ]
 }
 
-@test "a failed prebuild stops the modules of its layer and after, and is reported as such" {
+@test "a failed prebuild stops the modules of its layer and after, and is reported as such; each step, each layer, is counted once" {
 	candidate
 	# the prebuild builds only the import cone (+Mod:deps): the failure is in an import
 	ex_lean "$R" Demo/Helper.lean '-- fixture: build-fail'
@@ -203,6 +214,11 @@ except Exception:
 	[ "$(file_field Demo/Ring.lean '.base.error // empty')" = "" ]
 	grep -q 'head prebuild, layer 2 of 2 (1 module): FAILED' <<<"$stderr"
 	grep -q "rerun with --keep-logs to keep Lake's output" <<<"$stderr"
+	# every step counted once, each layer too: [1/N] .. [N/N], N the steps
+	# (base: prebuild, 2 files; head: 2 layers, 3 files)
+	local counted
+	counted=$(grep -o '^\[[0-9]*/[0-9]*\]' <<<"$stderr" | tr -d '[]' | tr '\n' ' ')
+	[ "$counted" = "1/8 2/8 3/8 4/8 5/8 6/8 7/8 8/8 " ]
 	# The prebuild's own sample says so; the report names no runner's path.
 	[ "$(jqr .prebuild.head.error)" = failed ]
 	jqr '.errors[] | select(.sample == "head:@prebuild") | .source' | grep -qx 'samples\.jsonl:[0-9]*' 
@@ -420,7 +436,7 @@ except Exception:
 	profile --sample-timeout -3
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[[ "$stderr" == *"--sample-timeout wants seconds between 0 and 86400"* ]]
+	[[ "$stderr" == *"--sample-timeout wants seconds above 0, at most 86400"* ]]
 	profile --phase-timeout 86401
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
@@ -673,6 +689,26 @@ if "reworded" in open("Demo/Ring.lean").read():
 	[ "$status" -eq 0 ]
 	if lake_kept; then [ ! -e "$WS/head/.lake/build/lib/lean/Demo/Basic.olean" ]; fi
 	grep -q 'head prebuild (1 module): 0\.[0-9] s wall' <<<"$stderr"
+}
+
+@test "never silent: a prebuild longer than --progress-every says it is still running, with its layer and time, at least every interval" {
+	ex_lean "$R" Demo/Util.lean '-- fixture: build-cpu=1.5'
+	M=$(ex_commit "$R" "util")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Field.lean 'import Demo.Util' '-- fixture: cpu=0.01'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Field' '-- fixture: cpu=0.01'
+	head_commit
+	profile --progress-every 0.4
+	[ "$status" -eq 0 ]
+	# the head builds Util (1.5 s of CPU) in its first layer: ticks at 0.4,
+	# 0.8, 1.2 s at least, numbered as the step they belong to
+	[ "$(grep -c '^\[3/6\] head prebuild, layer 1 of 2: running for [0-9.]* s$' <<<"$stderr")" -ge 3 ]
+	run ! grep -q 'head Demo/Field.lean: running for' <<<"$stderr"
+	# 0 and words are no interval
+	profile --progress-every 0
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-profile-run: error: --progress-every wants seconds above 0, at most 86400 (--progress-every 0)" ]
 }
 
 @test "a prebuild in two layers is one sample: every layer's CPU summed" {

@@ -39,6 +39,17 @@ int sc_is_error_reason(const char *reason)
 	return 0;
 }
 
+int sc_sample_compared_ms(const struct sc_sample *s, long long *ms)
+{
+	long long clock = 0;
+	if (sc_seconds_to_ms(s->cpu_s, ms) < 0 ||
+	    (s->has_task_clock && sc_seconds_to_ms(s->task_clock_s, &clock) < 0))
+		return -1;
+	if (clock > *ms)
+		*ms = clock;
+	return 0;
+}
+
 int sc_cpu_agrees(long long rusage_ms, long long clock_ms)
 {
 	long long diff = rusage_ms > clock_ms ? rusage_ms - clock_ms : clock_ms - rusage_ms;

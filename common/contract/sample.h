@@ -64,6 +64,12 @@ int sc_is_error_reason(const char *reason);
  * absorbed: 60.0005 is refused rather than rounded, so no figure is rounded
  * on the way in and the verdict and the display start from one number. */
 int sc_seconds_to_ms(double s, long long *ms);
+/* The CPU an ok sample is compared by, in milliseconds: the larger of
+ * rusage and the task clock (Documentation/measurement.txt "Sealed
+ * measurement"): work moved into an autoreaped child escapes rusage, and
+ * staying inside the cross-check's tolerance must gain a candidate
+ * nothing.  Returns 0, or -1 when a counter is no whole millisecond. */
+int sc_sample_compared_ms(const struct sc_sample *s, long long *ms);
 /* Do rusage (user + sys) and the task clock of one run agree within the
  * tolerance above?  Whole milliseconds. */
 int sc_cpu_agrees(long long rusage_ms, long long clock_ms);

@@ -101,11 +101,14 @@ void sc_prebuild_record(struct sc_run *r, struct sc_prebuilt *pb)
 int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int layer,
                       struct sc_prebuilt *pb)
 {
-	if (layer == 0)
+	if (layer > 0) /* each layer is a step; the first began with the side */
 		sc_progress_next(&r->progress);
 	if (r->disk_full) {
 		if (layer == 0)
 			sc_step_disk_full(r, side, NULL);
+		else
+			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)",
+			                sc_side_name(side), layer + 1, o->n_layers);
 		return 0;
 	}
 	if (!o->n_layers) {
@@ -115,12 +118,17 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 		                sc_side_name(side));
 		return 0;
 	}
-	if (pb->have && !pb->sum.ok) /* an earlier layer failed: its failure is the prebuild's */
+	if (pb->have && !pb->sum.ok) { /* an earlier layer failed: its failure is the prebuild's */
+		sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (%s failed)",
+		                sc_side_name(side), layer + 1, o->n_layers, pb->failed);
 		return strcmp(pb->sum.error, "timeout") == 0 || strcmp(pb->sum.error, "prebuild_timeout") == 0
 		           ? -1 : 0;
+	}
 	double budget = r->o.prebuild_timeout - pb->used;
 	if (budget <= 0) {
 		prebuild_error(r, side, pb, "prebuild_timeout", "the prebuild's layers spent its time");
+		sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (prebuild_timeout)",
+		                sc_side_name(side), layer + 1, o->n_layers);
 		return -1;
 	}
 	struct sc_argv cmd = SC_ARGV_INIT;
@@ -130,7 +138,10 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	struct sc_step st;
 	char *name = layer ? xasprintf("prebuild-%d", layer + 1) : xstrdup("prebuild");
 	double t0 = sc_monotonic_now();
-	int rc = sc_step_run(r, side, &st, name, budget, cmd.v, NULL);
+	char *what = o->n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, o->n_layers)
+	                             : xstrdup("prebuild");
+	int rc = sc_step_run(r, side, &st, name, what, budget, cmd.v, NULL);
+	free(what);
 	double wall = sc_monotonic_now() - t0;
 	pb->used += wall;
 	enum sc_step_outcome out = sc_step_outcome(r, rc);

@@ -26,7 +26,7 @@ static double seconds(const char *s, const char *flag, double dflt)
 {
 	double v = dflt;
 	if (s && sc_parse_seconds(s, &v) < 0)
-		sc_die("%s wants seconds between 0 and %d (%s %s)", flag, SC_SECONDS_MAX, flag, s);
+		sc_die("%s wants seconds above 0, at most %d (%s %s)", flag, SC_SECONDS_MAX, flag, s);
 	return v;
 }
 
@@ -55,6 +55,7 @@ static void check_options(struct sc_profile_request *rq)
 	o->prebuild_timeout = seconds(rq->prebuild_timeout, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
 	o->sample_timeout = seconds(rq->sample_timeout, "--sample-timeout", SC_LIMIT_SAMPLE_S);
 	o->phase_timeout = seconds(rq->phase_timeout, "--phase-timeout", SC_LIMIT_PHASE_S);
+	o->progress_every = seconds(rq->progress_every, "--progress-every", SC_PROGRESS_EVERY_S);
 	struct strbuf err = STRBUF_INIT;
 	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox_uid, &o->sandbox_gid, &err) < 0)
 		sc_die("%s", err.buf);
@@ -62,6 +63,7 @@ static void check_options(struct sc_profile_request *rq)
 	struct sc_thresholds th;
 	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
 		sc_die("%s", err.buf);
+	sc_display_init(&th, &o->display);
 	links(o, &err);
 	unsigned long long bytes;
 	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes, &err) < 0)

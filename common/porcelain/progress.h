@@ -4,6 +4,9 @@
  * sphereceti(1) shows them: one step per sample the schedule counts
  * (porcelain/schedule.h), silent with --quiet. */
 
+/* A step still running says so this often by default (seconds). */
+#define SC_PROGRESS_EVERY_S 30
+
 struct sc_progress {
 	int step, steps;
 	int quiet;

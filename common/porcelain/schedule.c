@@ -1,12 +1,20 @@
 #include "porcelain/schedule.h"
 
-int sc_schedule_steps(const struct sc_plan *p, size_t on_side[2])
+void sc_schedule_sides(const struct sc_plan *p, size_t on_side[2])
 {
 	on_side[0] = on_side[1] = 0;
 	for (size_t i = 0; i < p->n_files; i++)
 		for (int side = 0; side < 2; side++)
 			on_side[side] += (size_t)sc_change_on_side(p->files[i].change, side);
-	return (int)(on_side[0] + on_side[1]) + (on_side[0] > 0) + (on_side[1] > 0);
+}
+
+int sc_schedule_steps(const size_t on_side[2], const int n_layers[2])
+{
+	int steps = 0;
+	for (int side = 0; side < 2; side++)
+		if (on_side[side])
+			steps += (int)on_side[side] + (n_layers[side] > 1 ? n_layers[side] : 1);
+	return steps;
 }
 
 double sc_phase_left(double budget, double phase_start, double now)

@@ -27,7 +27,8 @@
 #include <unistd.h>
 
 
-static double measure_side(struct sc_run *r, int side, double phase_used);
+static double measure_side(struct sc_run *r, int side, const struct sc_order *order,
+                           double phase_used);
 static void preflight(struct sc_run *r, int side);
 static void check_targets_known(struct sc_run *r, int side);
 static void check_dep_builds(struct sc_run *r, int side);
@@ -36,7 +37,7 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
                                const char *why);
 static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout);
-static void all_disk_full(struct sc_run *r, int side);
+static void all_disk_full(struct sc_run *r, int side, const struct sc_order *order);
 static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                       const char *name);
 static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
@@ -44,14 +45,28 @@ static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_f
 static int measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
                     struct sc_sample *s);
 
+/* The import order of each side is read first, so that the progress
+ * lines count every step, each prebuild layer too, once. */
 void sc_run_measure(struct sc_run *r)
 {
 	size_t on_side[2];
-	r->progress.steps = sc_schedule_steps(&r->plan, on_side);
+	struct sc_order order[2] = {{0}, {0}};
+	int n_layers[2] = {0, 0};
+	sc_schedule_sides(&r->plan, on_side);
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
+		if (on_side[side]) {
+			char *tree = sc_run_tree(r, side);
+			sc_order_side(&r->plan, tree, side, &order[side]);
+			n_layers[side] = order[side].n_layers;
+			free(tree);
+		}
+	r->progress.steps = sc_schedule_steps(on_side, n_layers);
 	double phase_used = 0;
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
-		if (on_side[side])
-			phase_used = measure_side(r, side, phase_used);
+		if (on_side[side]) {
+			phase_used = measure_side(r, side, &order[side], phase_used);
+			sc_order_free(&order[side], r->plan.n_files);
+		}
 }
 
 /* The side's tree goes to the sandbox user, Lake loads it (preflight),
@@ -60,10 +75,12 @@ void sc_run_measure(struct sc_run *r)
  * the tree and the tree is given back.  The phase budget covers timed
  * samples only, never the prebuilds; its clock runs on across sides.
  * Returns the budget used so far. */
-static double measure_side(struct sc_run *r, int side, double phase_used)
+static double measure_side(struct sc_run *r, int side, const struct sc_order *order,
+                           double phase_used)
 {
+	sc_progress_next(&r->progress); /* the prebuild's step, its preflight first */
 	if (r->disk_full) {
-		all_disk_full(r, side);
+		all_disk_full(r, side, order);
 		return phase_used;
 	}
 	sc_run_prepare_tree(r, side);
@@ -72,22 +89,18 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 		check_targets_known(r, side);
 		check_dep_builds(r, side);
 	}
-	char *tree = sc_run_tree(r, side);
-	struct sc_order order;
-	sc_order_side(&r->plan, tree, side, &order);
-	free(tree);
 	struct sc_prebuilt pb = {0};
 	char *sampled = xcalloc(r->plan.n_files + 1, 1);
 	struct strbuf violated = STRBUF_INIT;
-	for (int layer = 0; layer < order.n_layers || (layer == 0 && !order.n_layers); layer++) {
-		int built = sc_prebuild_layer(r, side, &order, layer, &pb);
+	for (int layer = 0; layer < order->n_layers || (layer == 0 && !order->n_layers); layer++) {
+		int built = sc_prebuild_layer(r, side, order, layer, &pb);
 		double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
 		for (size_t i = 0; i < r->plan.n_files; i++) {
-			if (order.layer[i] != layer)
+			if (order->layer[i] != layer)
 				continue;
 			sb_reset(&violated);
 			char *t = sc_run_tree(r, side);
-			sc_order_violated(&r->plan, &order, t, side, layer, sampled, &violated);
+			sc_order_violated(&r->plan, order, t, side, layer, sampled, &violated);
 			free(t);
 			measure_file(r, side, &r->plan.files[i], built, pb.failed, phase_start,
 			             violated.len ? violated.buf : NULL);
@@ -99,9 +112,8 @@ static double measure_side(struct sc_run *r, int side, double phase_used)
 	free(sampled);
 	sc_prebuild_record(r, &pb);
 	for (size_t i = 0; i < r->plan.n_files; i++)
-		if (order.unreadable[i])
-			imports_unreadable(r, side, &r->plan.files[i], order.unreadable[i]);
-	sc_order_free(&order, r->plan.n_files);
+		if (order->unreadable[i])
+			imports_unreadable(r, side, &r->plan.files[i], order->unreadable[i]);
 	struct strbuf why = STRBUF_INIT;
 	if (sc_run_give_back(r, side, &why) < 0) {
 		/* the measurement stands and its report is written; the run
@@ -166,7 +178,7 @@ static void preflight(struct sc_run *r, int side)
 {
 	const char *cmd[] = {"lake", "env", "true", NULL};
 	struct sc_step st;
-	int rc = sc_step_run(r, side, &st, "preflight", r->o.prebuild_timeout, cmd, NULL);
+	int rc = sc_step_run(r, side, &st, "preflight", NULL, r->o.prebuild_timeout, cmd, NULL);
 	struct strbuf why = STRBUF_INIT;
 	if (rc == 1 && sc_run_preflight_diagnosis(r, &why))
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake could not load the %s workspace in the sandbox: %s (%s)",
@@ -210,7 +222,8 @@ static void check_targets_known(struct sc_run *r, int side)
 	char *log = r->o.keep_logs ? sc_run_log_path(r, side, name)
 	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
 	struct sc_step st;
-	int rc = sc_step_run(r, side, &st, name, r->o.prebuild_timeout, (const char *const *)cmd.v, log);
+	int rc = sc_step_run(r, side, &st, name, "check of the selected modules", r->o.prebuild_timeout,
+	                     (const char *const *)cmd.v, log);
 	if (rc != 0 && rc != 1)
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake's check of the selected modules did not run in the "
 		             "sandbox (%s)", r->ws);
@@ -277,7 +290,8 @@ static int deps_up_to_date(struct sc_run *r, int side, size_t first, size_t n, c
 	int rc = 0;
 	if (cmd.n > fixed) {
 		struct sc_step step;
-		rc = sc_step_run(r, side, &step, name, r->o.prebuild_timeout, (const char *const *)cmd.v, NULL);
+		rc = sc_step_run(r, side, &step, name, "check of the prepared dependencies",
+		                 r->o.prebuild_timeout, (const char *const *)cmd.v, NULL);
 		sc_step_release(&step);
 	}
 	sc_argv_release(&cmd);
@@ -332,11 +346,10 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
 {
 	struct sc_sample s;
 	if (measured(r, side, f->id, st, &s)) {
-		char *cpu = sc_run_fmt_seconds(s.cpu_s), *wall = sc_run_fmt_seconds(s.wall_s);
-		sc_progress_say(&r->progress, "%s %s: %s s CPU, %s s wall", sc_side_name(side),
-		                f->path, cpu, wall);
-		free(cpu);
-		free(wall);
+		struct strbuf figures = STRBUF_INIT;
+		sc_run_sample_figures(&r->o.display, &s, &figures);
+		sc_progress_say(&r->progress, "%s %s: %s", sc_side_name(side), f->path, figures.buf);
+		sb_release(&figures);
 	} else {
 		char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
 		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path,
@@ -354,7 +367,7 @@ static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f
 {
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
 	struct sc_step st;
-	int rc = sc_step_run(r, side, &st, f->id, timeout, cmd, NULL);
+	int rc = sc_step_run(r, side, &st, f->id, f->path, timeout, cmd, NULL);
 	if (r->disk_full) {
 		sc_step_disk_full(r, side, f);
 	} else if (sc_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
@@ -406,10 +419,11 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 /* ---- a full disk ---- */
 
 /* A side that starts on a full disk: every step of it is disk_full. */
-static void all_disk_full(struct sc_run *r, int side)
+static void all_disk_full(struct sc_run *r, int side, const struct sc_order *order)
 {
-	sc_progress_next(&r->progress);
-	sc_step_disk_full(r, side, NULL);
+	struct sc_prebuilt none = {0};
+	for (int layer = 0; layer < order->n_layers || layer == 0; layer++)
+		(void)sc_prebuild_layer(r, side, order, layer, &none); /* each: disk_full */
 	for (size_t i = 0; i < r->plan.n_files; i++)
 		if (sc_change_on_side(r->plan.files[i].change, side)) {
 			sc_progress_next(&r->progress);

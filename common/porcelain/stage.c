@@ -4,6 +4,7 @@
 #include "util/stopsignals.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -125,6 +126,46 @@ int sc_stage_finish(struct sc_stage *s, struct strbuf *out)
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return 128 + WTERMSIG(st);
+}
+
+/* Its output into OUT until EOF, TICK called on time meanwhile. */
+static void read_ticking(struct sc_stage *s, struct strbuf *out, const struct sc_stage_tick *tick)
+{
+	double start = sc_monotonic_now(), next = start + tick->every;
+	char buf[4096];
+	for (;;) {
+		double now = sc_monotonic_now();
+		if (now >= next) {
+			tick->fn(tick->arg, now - start);
+			while (next <= now)
+				next += tick->every;
+		}
+		struct pollfd p = {.fd = s->out_fd, .events = POLLIN};
+		int r = poll(&p, 1, (int)((next - now) * 1000) + 1);
+		if (r < 0 && errno != EINTR)
+			sc_die_sys_errno("cannot wait for output of %s", s->path);
+		if (r <= 0)
+			continue;
+		ssize_t k = read(s->out_fd, buf, sizeof buf);
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (k < 0)
+			sc_die_sys_errno("cannot read output of %s", s->path);
+		if (k == 0)
+			break;
+		sb_add(out, buf, (size_t)k);
+	}
+	close(s->out_fd);
+	s->out_fd = -1;
+}
+
+int sc_stage_run_ticking(const char *dir, const char *stage, const char *const *args,
+                         struct strbuf *out, const struct sc_stage_tick *tick)
+{
+	struct sc_stage s;
+	sc_stage_start(&s, dir, stage, args, SC_STAGE_STDOUT);
+	read_ticking(&s, out, tick);
+	return sc_stage_finish(&s, NULL);
 }
 
 int sc_stage_run(const char *dir, const char *stage, const char *const *args,

@@ -22,6 +22,15 @@ int sc_stage_interrupted(void);
  * if it cannot start. */
 int sc_stage_run(const char *dir, const char *stage, const char *const *args,
                  struct strbuf *out);
+/* The same, its output collected, with FN(ARG, ELAPSED) called every EVERY
+ * seconds while it runs: a long step says it is still running. */
+struct sc_stage_tick {
+	double every;
+	void (*fn)(void *arg, double elapsed);
+	void *arg;
+};
+int sc_stage_run_ticking(const char *dir, const char *stage, const char *const *args,
+                         struct strbuf *out, const struct sc_stage_tick *tick);
 
 /* The same in two halves, for a stage that runs while we do other work
  * (at most SC_STAGE_MAX at once).  Output as sc_stage_run, except that

@@ -40,7 +40,6 @@ char *sc_run_tree(const struct sc_run *r, int side)
 	return xasprintf("%s/%s", r->ws, sc_side_name(side));
 }
 
-char *sc_run_fmt_seconds(double s) { return xasprintf("%.*f", s < 10 ? 2 : 1, s); }
 
 char *sc_run_log_path(const struct sc_run *r, int side, const char *name)
 {
@@ -74,4 +73,16 @@ void sc_run_unmeasured(struct sc_run *r, int side, const char *id, const char *r
 {
 	sc_run_stop_if_interrupted(r);
 	sc_samples_unmeasured(&r->samples, side, id, reason, detail);
+}
+
+void sc_run_sample_figures(const struct sc_display *d, const struct sc_sample *s,
+                           struct strbuf *out)
+{
+	long long cpu = 0, wall = 0;
+	(void)sc_sample_compared_ms(s, &cpu);
+	(void)sc_seconds_to_ms(s->wall_s, &wall);
+	sc_format_ms_floor(cpu, d->sec_decimals, out);
+	sb_adds(out, " s CPU, ");
+	sc_format_wall(wall, out);
+	sb_adds(out, " s wall");
 }

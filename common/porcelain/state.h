@@ -14,6 +14,7 @@
 #include "contract/manifest.h"
 #include "porcelain/progress.h"
 #include "porcelain/samples.h"
+#include "report/verdict.h"
 #include "sandbox/inputs.h"
 #include "util/argv.h"
 #include "util/strbuf.h"
@@ -30,7 +31,9 @@ struct sc_run_opts {
 	                           * for the whole run: both sides, every sandbox) */
 	unsigned sandbox_uid, sandbox_gid;
 	double prebuild_timeout, sample_timeout, phase_timeout;
+	double progress_every; /* seconds between "still running" lines */
 	const char *thr_ratio, *thr_delta, *thr_added; /* checked as sc-report checks them */
+	struct sc_display display; /* how the report will show figures: progress lines too */
 	int quiet;
 	int keep_logs; /* candidate output into WS/logs/, bounded */
 	/* From GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID (NULL when
@@ -57,6 +60,11 @@ struct sc_run {
 	int disk_full;          /* a step left the disk full: the rest of the run is disk_full */
 };
 
+/* An ok sample's "C s CPU, W s wall" as the report shows them: the
+ * compared CPU truncated at the report's decimals, the wall in tenths
+ * (one figure everywhere). */
+void sc_run_sample_figures(const struct sc_display *d, const struct sc_sample *s,
+                           struct strbuf *out);
 /* Dies with 128+N when signal N interrupted the run (the stages got it). */
 void sc_run_stop_if_interrupted(const struct sc_run *r);
 /* The operator's bubblewrap, when named, for every sandbox-exec call; with
@@ -66,9 +74,6 @@ void sc_run_push_bwrap(const struct sc_run *r, struct sc_argv *a, int sandbox);
 /* The side's tree in the workspace (allocated). */
 char *sc_run_tree(const struct sc_run *r, int side);
 
-/* Seconds as the progress lines show them: 2 decimals below 10, else 1
- * (allocated). */
-char *sc_run_fmt_seconds(double s);
 /* Where --keep-logs keeps one sandboxed invocation's output:
  * WS/logs/<side>-<name>.log (allocated). */
 char *sc_run_log_path(const struct sc_run *r, int side, const char *name);

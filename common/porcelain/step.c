@@ -74,8 +74,22 @@ static void sandbox_args(const struct sc_run *r, int side, const struct sc_step 
 /* Run one command in the side's sandbox, its output to LOG (NULL: to
  * WS/logs/ with --keep-logs, else nowhere); the status line is kept beside
  * the raw counters, both named in ST.  Returns sc-sandbox-exec's exit code. */
-int sc_step_run(struct sc_run *r, int side, struct sc_step *st, const char *name, double timeout,
-                const char *const *cmd, const char *log)
+struct ticking {
+	struct sc_run *r;
+	int side;
+	const char *what;
+};
+
+/* sphereceti(1): a step still running says so, never silent for long. */
+static void still_running(void *arg, double elapsed)
+{
+	const struct ticking *t = arg;
+	sc_progress_say(&t->r->progress, "%s %s: running for %.*f s", sc_side_name(t->side), t->what,
+	                elapsed < 10 ? 1 : 0, elapsed);
+}
+
+int sc_step_run(struct sc_run *r, int side, struct sc_step *st, const char *name, const char *what,
+                double timeout, const char *const *cmd, const char *log)
 {
 	st->time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
 	st->status_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "status");
@@ -85,7 +99,9 @@ int sc_step_run(struct sc_run *r, int side, struct sc_step *st, const char *name
 	for (const char *const *p = cmd; *p; p++)
 		sc_argv_push(&a, *p);
 	struct strbuf status = STRBUF_INIT;
-	int rc = sc_stage_run(r->dir, "sandbox-exec", a.v, &status);
+	struct ticking t = {r, side, what ? what : name};
+	const struct sc_stage_tick tick = {r->o.progress_every, still_running, &t};
+	int rc = sc_stage_run_ticking(r->dir, "sandbox-exec", a.v, &status, &tick);
 	sc_run_stop_if_interrupted(r);
 	if (hit_full_disk(r))
 		rc = 1; /* it ran: neither a machine failure nor counters to trust */

@@ -95,21 +95,15 @@ static struct sc_report_file *find_file(struct sc_report *r, const char *id)
 	return NULL;
 }
 
-/* The CPU compared is the larger of rusage and the task clock
- * (Documentation/measurement.txt "Sealed measurement"): work moved into an
- * autoreaped child escapes rusage, and staying inside the cross-check's
- * tolerance must gain a candidate nothing. */
+/* The counters of an ok sample; the CPU is the compared one
+ * (contract/sample.h sc_sample_compared_ms). */
 static int counters_to_ms(const struct sc_sample *s, struct sc_report_side *side)
 {
-	long long clock = 0;
-	if (sc_seconds_to_ms(s->cpu_s, &side->cpu_ms) < 0 ||
+	if (sc_sample_compared_ms(s, &side->cpu_ms) < 0 ||
 	    sc_seconds_to_ms(s->cpu_user_s, &side->user_ms) < 0 ||
 	    sc_seconds_to_ms(s->cpu_sys_s, &side->sys_ms) < 0 ||
-	    sc_seconds_to_ms(s->wall_s, &side->wall_ms) < 0 ||
-	    (s->has_task_clock && sc_seconds_to_ms(s->task_clock_s, &clock) < 0))
+	    sc_seconds_to_ms(s->wall_s, &side->wall_ms) < 0)
 		return -1;
-	if (clock > side->cpu_ms)
-		side->cpu_ms = clock;
 	return 0;
 }
 

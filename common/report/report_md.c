@@ -32,12 +32,7 @@ static void signed_cpu(struct strbuf *md, const struct ctx *c, long long ms)
 	cpu(md, c, ms);
 }
 
-/* Wall time bears on no verdict: tenths, rounded. */
-static void wall(struct strbuf *md, long long ms)
-{
-	long long tenths = (ms + 50) / 100;
-	sb_addf(md, "%lld.%lld", tenths / 10, tenths % 10);
-}
+static void wall(struct strbuf *md, long long ms) { sc_format_wall(ms, md); }
 
 static void rss(struct strbuf *md, long long kib) { sb_addf(md, "%lld", (kib + 512) / 1024); }
 

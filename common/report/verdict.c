@@ -174,3 +174,9 @@ void sc_format_pct_floor(long long head_ms, long long base_ms, struct strbuf *ou
 		sb_addc(out, '+');
 	add_scaled(tenths, 1, out);
 }
+
+void sc_format_wall(long long ms, struct strbuf *out)
+{
+	long long tenths = (ms + 50) / 100;
+	sb_addf(out, "%lld.%lld", tenths / 10, tenths % 10);
+}

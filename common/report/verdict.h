@@ -69,6 +69,8 @@ void sc_format_ms_floor(long long ms, int decimals, struct strbuf *out);
 /* head / base (base > 0) at that many decimals, truncated. */
 void sc_format_ratio_floor(long long head_ms, long long base_ms, int decimals,
                            struct strbuf *out);
+/* Wall time bears on no verdict: tenths, rounded. */
+void sc_format_wall(long long ms, struct strbuf *out);
 /* (head - base) / base in percent (base > 0), one decimal, truncated, with
  * its sign: "+50.0", "-33.4", "+0.0". */
 void sc_format_pct_floor(long long head_ms, long long base_ms, struct strbuf *out);

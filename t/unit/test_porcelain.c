@@ -24,21 +24,53 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-START_TEST(steps_count_samples_and_prebuilds)
+START_TEST(steps_count_samples_and_prebuild_layers)
 {
 	struct sc_plan_file f[3] = {{.change = SC_CHANGE_MODIFIED}, {.change = SC_CHANGE_ADDED},
 	                            {.change = SC_CHANGE_ADDED}};
 	struct sc_plan p = {.files = f, .n_files = 3};
 	size_t on[2];
-	/* base: 1 sample + prebuild; head: 3 samples + prebuild */
-	ck_assert_int_eq(sc_schedule_steps(&p, on), 6);
+	int one[2] = {1, 1}, layers[2] = {1, 3}, unread[2] = {0, 0};
+	sc_schedule_sides(&p, on);
 	ck_assert_uint_eq(on[SC_SIDE_BASE], 1);
 	ck_assert_uint_eq(on[SC_SIDE_HEAD], 3);
+	/* base: 1 sample + prebuild; head: 3 samples + prebuild */
+	ck_assert_int_eq(sc_schedule_steps(on, one), 6);
+	/* each layer of the head's prebuild is a step of its own */
+	ck_assert_int_eq(sc_schedule_steps(on, layers), 8);
+	/* no layer read: still the one prebuild step that says so */
+	ck_assert_int_eq(sc_schedule_steps(on, unread), 6);
 	f[0].change = SC_CHANGE_ADDED; /* nothing on the base side: no base prebuild */
-	ck_assert_int_eq(sc_schedule_steps(&p, on), 4);
+	sc_schedule_sides(&p, on);
 	ck_assert_uint_eq(on[SC_SIDE_BASE], 0);
+	ck_assert_int_eq(sc_schedule_steps(on, one), 4);
 	p.n_files = 0;
-	ck_assert_int_eq(sc_schedule_steps(&p, on), 0);
+	sc_schedule_sides(&p, on);
+	ck_assert_int_eq(sc_schedule_steps(on, one), 0);
+}
+END_TEST
+
+/* README "one figure everywhere": the progress line shows the CPU the
+ * report compares (the larger of rusage and the task clock), truncated as
+ * the report truncates it, never rounded. */
+START_TEST(progress_figures_are_the_reports)
+{
+	struct sc_thresholds th;
+	struct sc_display d;
+	sc_thresholds_default(&th);
+	sc_display_init(&th, &d);
+	struct sc_sample s = {.ok = 1, .cpu_s = 0.418, .cpu_user_s = 0.4, .cpu_sys_s = 0.018,
+	                      .wall_s = 0.449, .has_task_clock = 1, .task_clock_s = 0.429};
+	struct strbuf out = STRBUF_INIT;
+	sc_run_sample_figures(&d, &s, &out);
+	ck_assert_str_eq(out.buf, "0.42 s CPU, 0.4 s wall");
+	s.has_task_clock = 0;
+	s.cpu_s = 12.999;
+	s.wall_s = 13.05;
+	sb_reset(&out);
+	sc_run_sample_figures(&d, &s, &out);
+	ck_assert_str_eq(out.buf, "12.99 s CPU, 13.1 s wall");
+	sb_release(&out);
 }
 END_TEST
 
@@ -192,15 +224,8 @@ START_TEST(sandboxed_step_outcome)
 }
 END_TEST
 
-START_TEST(progress_seconds_log_paths_and_hints)
+START_TEST(log_paths_and_hints)
 {
-	const struct { double s; const char *want; } fig[] = {
-		{0.004, "0.00"}, {1.234, "1.23"}, {9.99, "9.99"}, {12.34, "12.3"}, {300, "300.0"}};
-	for (size_t i = 0; i < sizeof fig / sizeof *fig; i++) {
-		char *got = sc_run_fmt_seconds(fig[i].s);
-		ck_assert_str_eq(got, fig[i].want);
-		free(got);
-	}
 	struct sc_run r = {.ws = "/w"};
 	char *p = sc_run_log_path(&r, SC_SIDE_HEAD, "prebuild");
 	ck_assert_str_eq(p, "/w/logs/head-prebuild.log");
@@ -257,7 +282,8 @@ int main(void)
 {
 	Suite *s = suite_create("run");
 	TCase *tc = tcase_create("run");
-	tcase_add_test(tc, steps_count_samples_and_prebuilds);
+	tcase_add_test(tc, steps_count_samples_and_prebuild_layers);
+	tcase_add_test(tc, progress_figures_are_the_reports);
 	tcase_add_test(tc, phase_budget_caps_and_stops_samples);
 	tcase_add_test(tc, phase_budget_runs_on_across_sides);
 	tcase_add_test(tc, workspace_claimed_once_and_marked_incomplete);
@@ -267,7 +293,7 @@ int main(void)
 	tcase_add_test(tc, stage_die_exits_with_the_stage_code);
 	tcase_add_test(tc, stage_signal_handler_keeps_errno);
 	tcase_add_test(tc, sandboxed_step_outcome);
-	tcase_add_test(tc, progress_seconds_log_paths_and_hints);
+	tcase_add_test(tc, log_paths_and_hints);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
