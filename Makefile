@@ -132,8 +132,20 @@ $(BUILD)/srctree-id.h: $(BUILD)/gen/srctree-id FORCE
 	@$(BUILD)/gen/srctree-id > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(BUILD)/sc-plan: $(BUILD)/srctree-id.h
+$(BUILD)/sc-plan $(BUILD)/sc-setup: $(BUILD)/srctree-id.h
 FORCE:
+
+# The CI recipe that `sphereceti init` writes into a project, carried in
+# sc-setup itself: its text is this build's.
+$(BUILD)/gen/embed: common/gen/embed.c $(COMMON_LIB) $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(COMMON_LIB) $(ALL_LDFLAGS)
+
+$(BUILD)/workflows.h: $(BUILD)/gen/embed contrib/github/profile.yml contrib/github/deps.yml
+	$(BUILD)/gen/embed sc_workflow_profile=contrib/github/profile.yml \
+	    sc_workflow_deps=contrib/github/deps.yml > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/sc-setup: $(BUILD)/workflows.h
 
 # The seccomp filter's BPF, from the rule table (sandbox/seccomp_rules.c),
 # built by libseccomp for this machine's architecture.

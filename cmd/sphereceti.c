@@ -19,6 +19,8 @@ static const char *const usage[] = {
 	"usage: sphereceti [--help | --version] <command> [<args>]",
 	"",
 	"porcelain:",
+	"  init           set a Lean project up for sphereceti in CI (sc-setup)",
+	"  doctor         check this machine for a profile run, each fix named",
 	"  profile-plan   plan which Lean files to measure (sc-plan)",
 	"  profile-run    plan, build both sides sealed, time, report",
 	"",
@@ -31,7 +33,10 @@ static const char *const usage[] = {
 };
 
 static const char *const stages[] = {"plan", "materialize", "sandbox-exec", "parse-time",
-                                     "report", "profile-run", NULL};
+                                     "report", "profile-run", "setup", "doctor", NULL};
+
+/* Commands that are no stage's name. */
+static const char *const more[] = {"init", "profile-plan", "help", "version", NULL};
 
 static int is_stage(const char *name)
 {
@@ -44,7 +49,6 @@ static int is_stage(const char *name)
 /* The hidden --complete-commands, for bash completion: every command. */
 static int list_commands(void)
 {
-	static const char *const more[] = {"profile-plan", "help", "version", NULL};
 	for (const char *const *lists[] = {more, stages}, *const *const *l = lists; l < lists + 2; l++)
 		for (const char *const *s = *l; *s; s++)
 			printf("%s\n", *s);
@@ -54,7 +58,6 @@ static int list_commands(void)
 /* An unknown command, with git's "did you mean" over every command. */
 static _Noreturn void unknown_command(const char *cmd, const char *where)
 {
-	static const char *const more[] = {"profile-plan", "help", "version", NULL};
 	struct sc_suggest near = SC_SUGGEST_INIT;
 	struct strbuf hint = STRBUF_INIT;
 	for (const char *const *lists[] = {more, stages}, *const *const *l = lists; l < lists + 2; l++)
@@ -65,12 +68,22 @@ static _Noreturn void unknown_command(const char *cmd, const char *where)
 	       hint.len ? " " : "; ", where);
 }
 
+/* The porcelain commands that are a program of another name. */
+static const char *program_of(const char *cmd)
+{
+	if (strcmp(cmd, "profile-plan") == 0)
+		return "plan";
+	if (strcmp(cmd, "init") == 0)
+		return "setup";
+	return cmd;
+}
+
 /* The page of a command: a stage's own, profile-plan's is sc-plan's,
  * profile-run's is this program's (sc-profile-run.1 is its alias). */
 static char *page_of(const char *cmd)
 {
-	if (strcmp(cmd, "profile-plan") == 0)
-		return xstrdup("sc-plan");
+	if (strcmp(cmd, "profile-plan") == 0 || strcmp(cmd, "init") == 0)
+		return xasprintf("sc-%s", program_of(cmd));
 	if (strcmp(cmd, "profile-run") == 0 || strcmp(cmd, "sphereceti") == 0 ||
 	    strcmp(cmd, "help") == 0)
 		return xstrdup("sphereceti");
@@ -127,7 +140,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	char *dir = sc_exec_dir();
-	const char *stage = strcmp(cmd, "profile-plan") == 0 ? "plan" : cmd;
+	const char *stage = program_of(cmd);
 	if (!is_stage(stage)) {
 		char where[32];
 		snprintf(where, sizeof where, "argv[%d]", i);

@@ -623,7 +623,7 @@ setup_file() {
 replay_template() {
 	local f=$BATS_FILE_TMPDIR/replay src=$BATS_TEST_DIRNAME/..
 	export GIT_AUTHOR_NAME=Demo GIT_AUTHOR_EMAIL=demo@example.invalid
-	github_origin "$src" "$f" "$SC_FIXTURE/toolchain"
+	github_origin "$src" "$f" "$SC_FIXTURE/toolchain" "$SC_BIN"
 	git -C "$f/origin.git" show "$B:.github/workflows/sphereceti-profile.yml" >"$f/profile.yml"
 	local run=$f/runner
 	mkdir -p "$run"

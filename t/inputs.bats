@@ -116,6 +116,42 @@ elan_home() {
 	[ ! -e "$WS" ]
 }
 
+@test "each refused input names its fix, and the fix it names works: the toolchain's bin folder, a missing dependency, one never built, a missing workspace parent" {
+	# the toolchain's bin/ given for the toolchain
+	TC=$TC/bin profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[ "$stderr" = "sc-profile-run: error: toolchain lacks executable bin/lean or bin/lake: this is its bin folder; pass the folder above it, --toolchain $TC (--toolchain $TC/bin)" ]
+	[ ! -e "$WS" ]
+	# a dependency never prepared
+	mv "$DEPS/tinylib" "$BATS_TEST_TMPDIR/tinylib"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	local rev
+	rev=$(git -C "$BATS_TEST_TMPDIR/tinylib" rev-parse HEAD)
+	[ "$stderr" = "sc-profile-run: error: dependency \"tinylib\" is missing or not an ordinary directory: prepare --dependencies as T's .lake/packages after \`lake build\` in a trusted checkout of T (README \"Running it for real\", step 4), so that it holds tinylib at ${rev:0:12} ($DEPS/tinylib)" ]
+	mv "$BATS_TEST_TMPDIR/tinylib" "$DEPS/tinylib"
+	# a dependency checked out but never built (its prebuild would fail on a
+	# read-only mount, every module of it)
+	mv "$DEPS/tinylib/.lake" "$BATS_TEST_TMPDIR/tinylib-lake"
+	profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[ "$stderr" = "sc-profile-run: error: dependency \"tinylib\" was never built: its .lake/build holds no module; prepare --dependencies with \`lake build\` in a trusted checkout of T (README \"Running it for real\", step 4) ($DEPS/tinylib)" ]
+	[ ! -e "$WS" ]
+	mv "$BATS_TEST_TMPDIR/tinylib-lake" "$DEPS/tinylib/.lake"
+	# the workspace's folder missing
+	WS=$BATS_TEST_TMPDIR/not/yet/ws profile
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[ "$stderr" = "sc-profile-run: error: the folder that would hold the workspace is missing: create it first (mkdir -p $BATS_TEST_TMPDIR/not/yet), or name a workspace in a folder that exists (--workspace $BATS_TEST_TMPDIR/not/yet/ws)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/not" ]
+	mkdir -p "$BATS_TEST_TMPDIR/not/yet"
+	WS=$BATS_TEST_TMPDIR/not/yet/ws profile
+	[ "$status" -eq 0 ]
+}
+
 @test "a file as --toolchain (e.g. bin/lean) says to pass the folder" {
 	TC=$TC/bin/lean profile
 	[ "$status" -eq 2 ]

@@ -392,24 +392,29 @@ merge_of() {
 	[ "$(jq -r '.lake["lake-manifest.json"]' <<<"$output")" = "$(git -C "$R" rev-parse "$B:lake-manifest.json")" ]
 }
 
-@test "--merge-of is refused unless the head's parents are exactly the base tip, then the pull request head" {
+@test "--merge-of is refused unless the head's parents are exactly the base tip, then the pull request head; the error says how to make that merge" {
 	behind_bump
 	local swapped one
 	swapped=$(merge_of "$H" "$B")
 	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$swapped" --merge-of "$H"
 	assert_error_line sc-plan
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"the head is not a merge of --merge-of into --base: $swapped has 2 parents, first ${H:0:12} (want exactly two: --base ${B:0:12}, then --merge-of ${H:0:12}) (--head)" ]]
+	[[ "$stderr" == *"the head is not a merge of --merge-of into --base: $swapped has 2 parents, first ${H:0:12} (want exactly two: --base ${B:0:12}, then --merge-of ${H:0:12}); make it with: git commit-tree \"\$(git merge-tree --write-tree ${B:0:12} ${H:0:12})\" -p ${B:0:12} -p ${H:0:12} -m merge (--head)" ]]
 	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$H" --merge-of "$H"
 	assert_error_line sc-plan
 	[[ "$stderr" == *"$H has 1 parent, first"* ]]
 	one=$(git -C "$R" rev-parse base)
 	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$one" --merge-of "$H"
 	assert_error_line sc-plan
-	[[ "$stderr" == *"$one has no parent (--head)" ]]
+	[[ "$stderr" == *"$one has no parent; make it with: "*" (--head)" ]]
 	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$swapped" --merge-of "${H:0:12}"
 	assert_error_line sc-plan
 	[[ "$stderr" == *"(--merge-of)" ]]
+	# the way it names works: that merge is taken
+	local made
+	made=$(git -C "$R" commit-tree "$(git -C "$R" merge-tree --write-tree "${B:0:12}" "${H:0:12}")" -p "${B:0:12}" -p "${H:0:12}" -m merge)
+	run --separate-stderr sc-plan --repo "$R" --tooling "$T" --base "$B" --head "$made" --merge-of "$H"
+	[ "$status" -eq 0 ]
 }
 
 @test "without --merge-of the plan has no merge_of member: byte for byte the plan it was" {
@@ -531,6 +536,27 @@ importer library Lib/X3.lean" ]
 	plan_fails "not a git repository (--repo"
 	R=$BATS_TEST_TMPDIR/missing
 	plan_fails "repository does not exist (--repo"
+}
+
+@test "a repository another user owns: Git's ownership check is named, with its fix, not 'not a git repository'" {
+	H=$T
+	mkdir -m 0777 "$BATS_TEST_TMPDIR/nobody-home"
+	# a folder on the way closed to that user: said so, not "does not exist"
+	chmod 0700 "$BATS_TEST_TMPDIR"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/ \
+		"$SC_BIN/sc-plan" --repo "$R" --tooling "$T" --base "$B" --head "$H"
+	[ "$stderr" = "sc-plan: error: cannot reach the repository: Permission denied (give this user search permission on the folders above it) (--repo $R)" ]
+	sandbox_reach "$R"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$BATS_TEST_TMPDIR/nobody-home" \
+		"$SC_BIN/sc-plan" --repo "$R" --tooling "$T" --base "$B" --head "$H"
+	assert_error_line sc-plan
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-plan: error: Git refuses the repository: another user owns it (Git's safe.directory check); run as its owner, or mark it safe for this user with git config --global --add safe.directory $R (--repo $R)" ]
+	# the fix it names, as that user: planned
+	setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$BATS_TEST_TMPDIR/nobody-home" git config --global --add safe.directory "$R"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$BATS_TEST_TMPDIR/nobody-home" \
+		"$SC_BIN/sc-plan" --repo "$R" --tooling "$T" --base "$B" --head "$H"
+	[ "$status" -eq 0 ]
 }
 
 @test "usage errors: missing, repeated, unknown flags and stray arguments" {

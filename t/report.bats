@@ -145,9 +145,11 @@ golden() {
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
 		cp got.json "$GOLDEN/$1.json"
 		cp got.md "$GOLDEN/$1.md"
+		cp out/report.txt "$GOLDEN/$1.txt"
 	fi
 	diff -u "$GOLDEN/$1.json" got.json
 	diff -u "$GOLDEN/$1.md" got.md
+	diff -u "$GOLDEN/$1.txt" out/report.txt
 }
 
 # problem SAMPLE KIND: report.json lists that problem for that sample
@@ -437,7 +439,7 @@ assert_error_report() {
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .status out/report.json)" = ok ]
 	run ! grep -q stale out/report.md
-	[ "$(ls out | tr '\n' ' ')" = "report.json report.md " ]
+	[ "$(ls out | tr '\n' ' ')" = "report.json report.md report.txt " ]
 }
 
 @test "reports that cannot be written are a system failure: exit 3, one line, no new report.json" {

@@ -141,6 +141,24 @@ void sc_git_open_start(struct sc_gitjob *j, const char *repo)
 	sc_gitjob_start_at(j, repo, args);
 }
 
+/* Why git takes REPO for no repository: its ownership check names the
+ * real cause, which "not a git repository" would hide. */
+static void not_a_repository(const char *repo, struct strbuf *why)
+{
+	static const char *const args[] = {"rev-parse", "--git-dir", NULL};
+	const char **argv = sc_git_argv("git", "-C", repo, args);
+	struct strbuf out = STRBUF_INIT;
+	(void)sc_spawn_capture(argv, sc_git_env(), NULL, SC_NULL_IN | SC_PIPE_OUT | SC_ERR_TO_OUT, &out);
+	free(argv);
+	if (strstr(out.buf, "dubious ownership"))
+		sb_addf(why, "Git refuses the repository: another user owns it (Git's safe.directory "
+		             "check); run as its owner, or mark it safe for this user with "
+		             "git config --global --add safe.directory %s", repo);
+	else
+		sb_adds(why, "not a git repository");
+	sb_release(&out);
+}
+
 int sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g, struct strbuf *why)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -149,12 +167,15 @@ int sc_git_open_finish(struct sc_gitjob *j, const char *repo, struct sc_git *g, 
 	/* "<absolute git dir>\n<object format>\n" */
 	char *nl = out.len ? memchr(out.buf, '\n', out.len) : NULL;
 	const char *fmt = nl ? nl + 1 : NULL;
-	if (access(repo, F_OK) < 0) {
+	if (access(repo, F_OK) < 0 && errno != ENOENT && errno != ENOTDIR) {
+		sb_addf(why, "cannot reach the repository: %s (give this user search permission on "
+		             "the folders above it)", strerror(errno));
+	} else if (access(repo, F_OK) < 0) {
 		sb_adds(why, "repository does not exist");
 	} else if (rc == 127) {
 		sc_die_sys("cannot run git (PATH)");
 	} else if (rc != 0 || !nl || nl == out.buf || out.buf[out.len - 1] != '\n' || out.buf[0] != '/') {
-		sb_adds(why, "not a git repository");
+		not_a_repository(repo, why);
 	} else {
 		out.buf[--out.len] = '\0';
 		g->hexsz = sc_hexsz_of_format(fmt);

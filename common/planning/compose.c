@@ -174,13 +174,17 @@ static void check_merge(struct planning *w)
 		sc_die_sys("cannot parse commit %s (%s)", p->head, n[H]);
 	if (k == 2 && strcmp(parents[0], p->base_tip) == 0 && strcmp(parents[1], p->merge_of) == 0)
 		return;
+	/* how to make the merge it wants, in the repository's own commands */
+	char *make = xasprintf("make it with: git commit-tree \"$(git merge-tree --write-tree %.12s "
+	                       "%.12s)\" -p %.12s -p %.12s -m merge", p->base_tip, p->merge_of,
+	                       p->base_tip, p->merge_of);
 	if (k == 0)
-		sc_die("the head is not a merge of %s into %s: %s has no parent (%s)", n[P], n[B], p->head,
-		       n[H]);
+		sc_die("the head is not a merge of %s into %s: %s has no parent; %s (%s)", n[P], n[B],
+		       p->head, make, n[H]);
 	sc_die("the head is not a merge of %s into %s: %s has %d parent%s, first %.12s "
-	       "(want exactly two: %s %.12s, then %s %.12s) (%s)",
+	       "(want exactly two: %s %.12s, then %s %.12s); %s (%s)",
 	       n[P], n[B], p->head, k, k == 1 ? "" : "s", parents[0], n[B], p->base_tip, n[P],
-	       p->merge_of, n[H]);
+	       p->merge_of, make, n[H]);
 }
 
 static void check_config(struct planning *w)

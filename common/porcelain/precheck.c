@@ -21,77 +21,114 @@
 
 /* The workspace, resolved through the folder that will hold it, must not
  * lie in or around the toolchain or the dependencies. */
-static void check_workspace_apart(const struct sc_run *r)
+static int workspace_apart(const struct sc_run *r, struct strbuf *why)
 {
 	const char *ws = r->o.workspace;
 	char *pdir = sc_workspace_parent(ws);
 	char parent[PATH_MAX], tc[PATH_MAX], deps[PATH_MAX];
+	int rc = 0;
 	if (realpath(pdir, parent) && realpath(r->o.toolchain, tc) && realpath(r->o.deps, deps)) {
 		char *future = xasprintf("%s/%s", parent, strrchr(ws, '/') ? strrchr(ws, '/') + 1 : ws);
-		if (sc_path_within(future, tc) || sc_path_within(tc, future))
-			sc_die("toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
-		if (sc_path_within(future, deps) || sc_path_within(deps, future))
-			sc_die("dependencies and workspace overlap (--dependencies %s)", r->o.deps);
 		char cache[PATH_MAX];
-		if (r->o.lake_cache && realpath(r->o.lake_cache, cache) &&
-		    (sc_path_within(future, cache) || sc_path_within(cache, future)))
-			sc_die("the Lake cache and workspace overlap (--cache %s)", r->o.lake_cache);
+		if (sc_path_within(future, tc) || sc_path_within(tc, future))
+			rc = -1, sb_addf(why, "toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
+		else if (sc_path_within(future, deps) || sc_path_within(deps, future))
+			rc = -1, sb_addf(why, "dependencies and workspace overlap (--dependencies %s)", r->o.deps);
+		else if (r->o.lake_cache && realpath(r->o.lake_cache, cache) &&
+		         (sc_path_within(future, cache) || sc_path_within(cache, future)))
+			rc = -1, sb_addf(why, "the Lake cache and workspace overlap (--cache %s)", r->o.lake_cache);
 		free(future);
 	}
 	free(pdir);
+	return rc;
+}
+
+int sc_check_linux(struct strbuf *why)
+{
+	struct utsname u;
+	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0) {
+		sb_addf(why, "profile-run needs Linux namespaces (uname: %s)", u.sysname);
+		return -1;
+	}
+	if (sc_gnu_time_check() < 0) {
+		sb_addf(why, "GNU time is required: %s (%s; apt-get install time)",
+		        errno == ENOEXEC ? "its --version does not say GNU Time" : strerror(errno),
+		        SC_GNU_TIME_PATH);
+		return -1;
+	}
+	return 0;
+}
+
+int sc_check_toolchain_folder(const struct sc_run *r, struct strbuf *why)
+{
+	struct stat st;
+	/* a file cannot wait; elan's folder waits for the plan, whose
+	 * lean-toolchain names the folder to pass (sc_check_toolchain) */
+	if (sc_toolchain_misnamed(r->o.toolchain, NULL, why) == SC_TOOLCHAIN_A_FILE)
+		return -1;
+	sb_reset(why);
+	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		sb_addf(why, "toolchain folder is missing (--toolchain %s)", r->o.toolchain);
+		return -1;
+	}
+	return 0;
 }
 
 /* --cache is mounted read-only beside the toolchain and the dependencies:
  * disjoint from both (and from the workspace, checked with it), so no
  * mount ever exposes the operator's cache writable. */
-static void check_cache_apart(const struct sc_run *r)
+int sc_check_data_folders(const struct sc_run *r, struct strbuf *why)
 {
-	const char *c = r->o.lake_cache;
 	struct stat st;
-	if (!c)
-		return;
-	if (stat(c, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("the Lake cache folder is missing (--cache %s)", c);
-	if (sc_paths_overlap(c, r->o.toolchain))
-		sc_die("the Lake cache and toolchain overlap (--cache %s)", c);
-	if (sc_paths_overlap(c, r->o.deps))
-		sc_die("the Lake cache and dependencies overlap (--cache %s)", c);
+	const char *c = r->o.lake_cache;
+	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
+		sb_addf(why, "dependencies folder is missing (--dependencies %s)", r->o.deps);
+	else if (r->o.toolchain && sc_paths_overlap(r->o.deps, r->o.toolchain))
+		sb_addf(why, "dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+	else if (c && (stat(c, &st) < 0 || !S_ISDIR(st.st_mode)))
+		sb_addf(why, "the Lake cache folder is missing (--cache %s)", c);
+	else if (c && r->o.toolchain && sc_paths_overlap(c, r->o.toolchain))
+		sb_addf(why, "the Lake cache and toolchain overlap (--cache %s)", c);
+	else if (c && sc_paths_overlap(c, r->o.deps))
+		sb_addf(why, "the Lake cache and dependencies overlap (--cache %s)", c);
+	return why->len ? -1 : 0;
 }
 
-void sc_run_check_host(struct sc_run *r)
+int sc_check_workspace_place(const struct sc_run *r, struct strbuf *why)
 {
-	struct utsname u;
-	if (uname(&u) < 0 || strcmp(u.sysname, "Linux") != 0)
-		sc_die("profile-run needs Linux namespaces (uname: %s)", u.sysname);
-	sc_sandbox_check_gnu_time();
 	struct stat st;
-	struct strbuf why = STRBUF_INIT;
-	/* a file cannot wait; elan's folder waits for the plan, whose
-	 * lean-toolchain names the folder to pass (sc_check_toolchain) */
-	if (sc_toolchain_misnamed(r->o.toolchain, NULL, &why) == SC_TOOLCHAIN_A_FILE)
-		sc_die("%s", why.buf);
-	sb_release(&why);
-	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("toolchain folder is missing (--toolchain %s)", r->o.toolchain);
-	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("dependencies folder is missing (--dependencies %s)", r->o.deps);
-	if (sc_paths_overlap(r->o.deps, r->o.toolchain))
-		sc_die("dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
-	check_cache_apart(r);
-	if (lstat(r->o.workspace, &st) == 0)
-		sc_die("workspace already exists; runs are never resumed or overwritten (%s)",
-		       r->o.workspace);
-	check_workspace_apart(r);
+	if (lstat(r->o.workspace, &st) == 0) {
+		sb_addf(why, "workspace already exists; runs are never resumed or overwritten (%s)",
+		        r->o.workspace);
+		return -1;
+	}
 	char *parent = sc_workspace_parent(r->o.workspace);
 	long long free_b, free_i;
-	int asked = sc_workspace_room(parent, &free_b, &free_i) == 0;
+	int asked = 0;
+	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode))
+		sb_addf(why, "the folder that would hold the workspace is missing: create it first "
+		        "(mkdir -p %s), or name a workspace in a folder that exists (--workspace %s)",
+		        parent, r->o.workspace);
+	else if (workspace_apart(r, why) == 0)
+		asked = sc_workspace_room(parent, &free_b, &free_i) == 0;
 	if (asked && (unsigned long long)free_b < SC_WORKSPACE_MIN_FREE)
-		sc_die("only %lld MiB free where the workspace goes; profile-run needs at least %llu MiB (%s)",
-		       free_b >> 20, SC_WORKSPACE_MIN_FREE >> 20, parent);
-	if (asked && free_i < SC_WORKSPACE_MIN_INODES)
-		sc_die("only %lld inodes free where the workspace goes; profile-run needs at least %lld (%s)",
-		       free_i, SC_WORKSPACE_MIN_INODES, parent);
+		sb_addf(why, "only %lld MiB free where the workspace goes; profile-run needs at least "
+		        "%llu MiB (%s)", free_b >> 20, SC_WORKSPACE_MIN_FREE >> 20, parent);
+	else if (asked && free_i < SC_WORKSPACE_MIN_INODES)
+		sb_addf(why, "only %lld inodes free where the workspace goes; profile-run needs at "
+		        "least %lld (%s)", free_i, SC_WORKSPACE_MIN_INODES, parent);
 	free(parent);
+	return why->len ? -1 : 0;
+}
+
+/* Each dies with its own line: the first one failing is the run's. */
+void sc_run_check_host(struct sc_run *r)
+{
+	struct strbuf why = STRBUF_INIT;
+	if (sc_check_linux(&why) < 0 || sc_check_toolchain_folder(r, &why) < 0 ||
+	    sc_check_data_folders(r, &why) < 0 || sc_check_workspace_place(r, &why) < 0)
+		sc_die("%s", why.buf);
+	sb_release(&why);
 }
 
 /* T's lake-manifest.json (the plan's blob), parsed; empty without one. */
@@ -153,26 +190,28 @@ void sc_run_finish_check(struct sc_run *r, struct sc_stage *s)
 /* Run as root, the sandbox runs as another user, which must reach what
  * bwrap mounts: the toolchain, the dependencies and (through the folder
  * that will hold it) the workspace, which does not exist yet. */
-static void check_reachable(const struct sc_run *r)
+int sc_check_reachable(const struct sc_run *r, struct strbuf *why)
 {
 	if (geteuid() != 0)
-		return;
-	char *ws_parent = sc_workspace_parent(r->o.workspace);
+		return 0;
+	char *ws_parent = r->o.workspace ? sc_workspace_parent(r->o.workspace) : NULL;
 	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps, r->o.lake_cache};
 	const char *flags[] = {"--workspace", "--toolchain", "--dependencies", "--cache"};
 	struct strbuf err = STRBUF_INIT;
-	for (int i = 0; i < 4 && paths[i]; i++)
-		if (sc_sandbox_can_reach(paths[i], r->o.sandbox_uid, r->o.sandbox_gid, &err) < 0)
-			sc_die("%s: give it search permission (%s)", err.buf, flags[i]);
+	for (int i = 0; i < 4 && !why->len; i++)
+		if (paths[i] && sc_sandbox_can_reach(paths[i], r->o.sandbox_uid, r->o.sandbox_gid, &err) < 0)
+			sb_addf(why, "%s: give it search permission (%s)", err.buf, flags[i]);
 	sb_release(&err);
 	free(ws_parent);
+	return why->len ? -1 : 0;
 }
 
 /* The pin comes first: the self-test runs bwrap. */
 void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 {
 	struct strbuf err = STRBUF_INIT;
-	check_reachable(r);
+	if (sc_check_reachable(r, &err) < 0)
+		sc_die("%s", err.buf);
 	if (!r->plan.n_bwrap_pins) {
 		char *bwrap = sc_sandbox_resolve_bwrap(r->o.bwrap ? r->o.bwrap : "/usr/bin/bwrap");
 		struct strbuf line = STRBUF_INIT;

@@ -112,12 +112,15 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out);
 /* A written report.json's "headline" (one printable line); 0 or -1. */
 int sc_report_read_headline(const char *json_path, struct strbuf *out);
 void sc_report_to_md(const struct sc_report *r, struct strbuf *out);
+/* report.txt: the headline and the tables of report.md's first sections,
+ * the same figures, plain text aligned for a terminal. */
+void sc_report_to_text(const struct sc_report *r, struct strbuf *out);
 
 /* DIR/NAME, with one '/' between. */
 char *sc_report_out_path(const char *dir, const char *name);
-/* Writes DIR/report.md and DIR/report.json (sc-report(1) FILES): an old
- * report.json goes away first and the new one comes last, so a report.json
- * always has its own report.md beside it.  Dies with exit 3 when they
+/* Writes DIR/report.md, DIR/report.txt and DIR/report.json (sc-report(1)
+ * FILES): an old report.json goes away first and the new one comes last,
+ * so a report.json always has its own report.md and report.txt beside it.  Dies with exit 3 when they
  * cannot be written (a full disk, an unwritable folder). */
 void sc_report_write_files(const struct sc_report *r, const char *dir);
 

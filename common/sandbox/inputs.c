@@ -1,6 +1,7 @@
 #include "sandbox/inputs.h"
 #include "git/git.h"
 #include "git/srccheck.h"
+#include "util/fswalk.h"
 #include "util/json.h"
 #include "util/pathcheck.h"
 #include "util/safefile.h"
@@ -74,7 +75,19 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
 	int rc = -1;
 	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT;
 	if (!sc_is_executable_file(lean) || !sc_is_executable_file(lake)) {
-		sb_addf(err, "toolchain lacks executable bin/lean or bin/lake (--toolchain %s)", dir);
+		/* the folder of the programs named instead of the toolchain's */
+		char *up = xasprintf("%s/../bin/lean", dir);
+		size_t n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		if (n >= 4 && strncmp(dir + n - 4, "/bin", 4) == 0 && sc_is_executable_file(up))
+			sb_addf(err, "toolchain lacks executable bin/lean or bin/lake: this is its bin folder; "
+			        "pass the folder above it, --toolchain %.*s (--toolchain %s)",
+			        (int)(n - 4), dir, dir);
+		else
+			sb_addf(err, "toolchain lacks executable bin/lean or bin/lake: pass the folder "
+			        "`lean --print-prefix` prints in a checkout of T (--toolchain %s)", dir);
+		free(up);
 		goto out;
 	}
 	if (!lean_toolchain || strncmp(lean_toolchain, prefix, sizeof prefix - 1) != 0) {
@@ -227,6 +240,53 @@ static int sub_dir_ok(const char *dir, const char *sub)
 	return ok;
 }
 
+/* Does the listing (ls-tree -r -z records) track a Lean source of the
+ * package below SUBDIR, other than its lakefile? */
+static int tracks_lean(const char *ls, size_t len, const char *subdir)
+{
+	size_t sl = subdir ? strlen(subdir) : 0;
+	for (const char *p = ls; p < ls + len;) {
+		const char *end = memchr(p, '\0', (size_t)(ls + len - p));
+		const char *tab = memchr(p, '\t', (size_t)((end ? end : ls + len) - p));
+		if (!end)
+			break;
+		if (tab) {
+			const char *path = tab + 1;
+			size_t n = (size_t)(end - path);
+			int inside = !subdir || (n > sl && strncmp(path, subdir, sl) == 0 && path[sl] == '/');
+			const char *base = memrchr(path, '/', n);
+			base = base ? base + 1 : path;
+			if (inside && n > 5 && strcmp(end - 5, ".lean") == 0 && strcmp(base, "lakefile.lean") != 0)
+				return 1;
+		}
+		p = end + 1;
+	}
+	return 0;
+}
+
+static int stop_at_olean(const char *rel, const struct stat *st, void *ctx)
+{
+	size_t n = strlen(rel);
+	if (S_ISREG(st->st_mode) && n > 6 && strcmp(rel + n - 6, ".olean") == 0) {
+		*(int *)ctx = 1;
+		errno = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* A package built at all: one module's .olean below .lake/build/lib/lean. */
+static int built(const char *root)
+{
+	char *lib = xasprintf("%s/.lake/build/lib/lean", root);
+	int found = 0;
+	char *where = NULL;
+	(void)sc_fswalk_list(lib, stop_at_olean, &found, &where);
+	free(where);
+	free(lib);
+	return found;
+}
+
 static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct strbuf *err)
 {
 	char *dir = xasprintf("%s/%s", deps, pkg->name);
@@ -235,7 +295,10 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	int rc = -1;
 	struct stat st;
 	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		sb_addf(err, "dependency \"%s\" is missing or not an ordinary directory (%s)", pkg->name, dir);
+		sb_addf(err, "dependency \"%s\" is missing or not an ordinary directory: prepare "
+		        "--dependencies as T's .lake/packages after `lake build` in a trusted checkout "
+		        "of T (README \"Running it for real\", step 4), so that it holds %s at %.12s (%s)",
+		        pkg->name, pkg->name, pkg->rev, dir);
 		goto out;
 	}
 	if (!readable_by_sandbox(&st)) {
@@ -262,8 +325,9 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	}
 	sb_chomp(&out);
 	if (strcmp(out.buf, pkg->rev) != 0) {
-		sb_addf(err, "dependency \"%s\" is at %.12s, manifest wants %.12s (%s)", pkg->name,
-		        out.buf, pkg->rev, dir);
+		sb_addf(err, "dependency \"%s\" is at %.12s, manifest wants %.12s: prepare it again "
+		        "at T's manifest (git -C %s checkout %s, then `lake build` in a trusted "
+		        "checkout of T) (%s)", pkg->name, out.buf, pkg->rev, dir, pkg->rev, dir);
 		goto out;
 	}
 	sb_reset(&out);
@@ -274,8 +338,9 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	}
 	struct strbuf why = STRBUF_INIT;
 	if (!tracked_files_clean(dir, out.buf, out.len, &why)) {
-		sb_addf(err, "dependency \"%s\" has modified tracked files (%s) (%s)", pkg->name,
-		        why.buf, dir);
+		sb_addf(err, "dependency \"%s\" has modified tracked files (%s): restore them "
+		        "(git -C %s checkout -- .) or prepare it again (%s)", pkg->name, why.buf, dir,
+		        dir);
 		sb_release(&why);
 		goto out;
 	}
@@ -283,6 +348,17 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	if (pkg->subdir && !sub_dir_ok(dir, pkg->subdir)) {
 		sb_addf(err, "dependency \"%s\" has no package folder %s (its manifest subDir) (%s)",
 		        pkg->name, pkg->subdir, dir);
+		goto out;
+	}
+	/* never built: Lake would build it into the read-only mount, and the
+	 * prebuild would fail on every module there */
+	char *root = pkg->subdir ? xasprintf("%s/%s", dir, pkg->subdir) : xstrdup(dir);
+	int unbuilt = tracks_lean(out.buf, out.len, pkg->subdir) && !built(root);
+	free(root);
+	if (unbuilt) {
+		sb_addf(err, "dependency \"%s\" was never built: its .lake/build holds no module; "
+		        "prepare --dependencies with `lake build` in a trusted checkout of T (README "
+		        "\"Running it for real\", step 4) (%s)", pkg->name, dir);
 		goto out;
 	}
 	rc = 0;

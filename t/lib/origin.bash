@@ -23,22 +23,12 @@ sphereceti_origin() {
 	rm -rf "$w"
 }
 
-# pinned_workflows SRC DIR COMMIT: contrib/github's two workflows in
-# DIR/.github/workflows/, pinned to sphereceti COMMIT of the repository
-# sphereceti/sphereceti, as a person would set them up by hand.
-pinned_workflows() {
-	local src=$1 dir=$2 commit=$3
-	mkdir -p "$dir/.github/workflows"
-	sed "s/^  SPHERECETI_COMMIT: .*/  SPHERECETI_COMMIT: \"$commit\"/" \
-		"$src/contrib/github/profile.yml" >"$dir/.github/workflows/sphereceti-profile.yml"
-	cp "$src/contrib/github/deps.yml" "$dir/.github/workflows/sphereceti-deps.yml"
-}
-
-# github_origin SRC DIR TOOLCHAIN: in DIR, the example project
-# (contrib/example) with sphereceti's two workflows on its base branch,
-# pinned to the commit of DIR/sphereceti.git (sphereceti_origin), and a
-# bare repository DIR/origin.git standing in for GitHub:
-#   main               B0 (the workflows), then B (the root module Demo
+# github_origin SRC DIR TOOLCHAIN BIN: in DIR, the example project
+# (contrib/example) set up as a maintainer would, with BIN's `sphereceti
+# init` (sc-setup): .sphereceti and the two workflows, pinned to the
+# commit of DIR/sphereceti.git (sphereceti_origin), and a bare repository
+# DIR/origin.git standing in for GitHub:
+#   main               B0 (init's three files), then B (the root module Demo
 #                      edited: the saver's second push rebuilds only it)
 #   refs/pull/7/head   H: the example's candidate (Demo/Ring.lean 6x slower)
 #   refs/pull/8/head   H8: Demo/Basic.lean reworded, no slower
@@ -47,7 +37,7 @@ pinned_workflows() {
 # workflows compute.  Sets B0, B, H, H8, H9, KEY, SC_COMMIT; commits as the
 # caller's GIT_* identity; needs contrib/example/example.bash.
 github_origin() {
-	local src=$1 dir=$2 tc=$3
+	local src=$1 dir=$2 tc=$3 bin=$4
 	local ex=$dir/example
 	mkdir -p "$dir"
 	sphereceti_origin "$src" "$dir"
@@ -56,8 +46,10 @@ github_origin() {
 	. "$ex/revs"
 	local r=$ex/repo m
 	m=$(ex_git -C "$r" merge-base "$B" "$H")
-	pinned_workflows "$src" "$r" "$SC_COMMIT"
-	B0=$(ex_commit "$r" "sphereceti's workflows")
+	# the example came with a .sphereceti: init writes its own
+	ex_git -C "$r" rm -q .sphereceti
+	"$bin/sc-setup" --repo "$r" --sphereceti-commit "$SC_COMMIT" >/dev/null
+	B0=$(ex_commit "$r" "sphereceti init")
 	ex_lean "$r" Demo.lean 'import Demo.Basic' '-- The library, one more line.' '-- fixture: cpu=0.05'
 	B=$(ex_commit "$r" "Demo: one more line")
 	ex_git -C "$r" checkout -q --detach "$m"

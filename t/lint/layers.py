@@ -28,7 +28,7 @@ ALLOWED = {
     "porcelain": {"util", "contract", "git", "planning", "sandbox", "report", "porcelain"},
     "gen": {"util", "contract", "git", "planning", "sandbox", "report", "porcelain"},
 }
-GENERATED = {"version.h", "paths.h", "srctree-id.h", "seccomp-bpf.h"}
+GENERATED = {"version.h", "paths.h", "srctree-id.h", "seccomp-bpf.h", "workflows.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 

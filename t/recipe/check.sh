@@ -74,7 +74,7 @@ mkdir -p "$s/replay/standins" "$s/replay/contexts" "$s/out" "$s/cache-store" "$s
 . "$src/t/lib/origin.bash"
 export GIT_AUTHOR_NAME=Demo GIT_AUTHOR_EMAIL=demo@example.invalid
 export GIT_COMMITTER_NAME=Demo GIT_COMMITTER_EMAIL=demo@example.invalid
-github_origin "$src" "$s" "$build/fixture/toolchain"
+github_origin "$src" "$s" "$build/fixture/toolchain" "$build"
 # Pull request 7 moves on later (its dispatch is then refused).
 git clone -q "$s/origin.git" "$scratch/wc"
 git -C "$scratch/wc" checkout -q --detach "$H"

@@ -1,0 +1,78 @@
+/* sc-doctor (run as "sphereceti doctor"): every precondition of a profile
+ * run on this machine, each on a line of its own with its fix, all of them
+ * even when one fails (sc-doctor(1)).  The checks are profile-run's own
+ * (porcelain/doctor.h); this file owns the options and their order. */
+#include "porcelain/doctor.h"
+#include "porcelain/precheck.h"
+#include "porcelain/stage.h"
+#include "sandbox/sandbox_args.h"
+#include "util/closeout.h"
+#include "util/die.h"
+#include "util/execdir.h"
+#include "util/options.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+
+static const char *const usage[] = {
+	"usage: sphereceti doctor [--repo DIR --tooling T] [--toolchain DIR] [--dependencies DIR]",
+	"                         [--cache DIR] [--workspace NEWDIR] [--sandbox-user USER|UID:GID]",
+	"                         [--bwrap PATH]",
+	"Check this machine for a profile run with these options, one line a check, each",
+	"failure with its fix; what no option names is skipped.",
+	NULL,
+};
+
+int main(int argc, char **argv)
+{
+	sc_set_progname("sc-doctor");
+	sc_check_stdout_at_exit();
+	static const char *sandbox_user, *tooling;
+	static struct sc_run r;
+	static const struct sc_option opts[] = {
+		SC_OPT_STRING(0, "repo", &r.o.repo, "DIR", "the project's repository"),
+		SC_OPT_STRING(0, "tooling", &tooling, "T", "the base branch's tip, whose .sphereceti counts"),
+		SC_OPT_STRING(0, "toolchain", &r.o.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
+		SC_OPT_STRING(0, "dependencies", &r.o.deps, "DIR", "prepared checkouts of the manifest's packages"),
+		SC_OPT_STRING(0, "cache", &r.o.lake_cache, "DIR", "a trusted Lake artifact cache"),
+		SC_OPT_STRING(0, "workspace", &r.o.workspace, "NEWDIR", "where a run's workspace would go"),
+		SC_OPT_STRING(0, "sandbox-user", &sandbox_user, "USER|UID:GID", "who the sandbox runs as"),
+		SC_OPT_STRING(0, "bwrap", &r.o.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
+		SC_OPT_END(),
+	};
+	static const struct sc_command cmd = {usage, NULL};
+	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
+	if (!r.o.repo != !tooling)
+		sc_die("--repo and --tooling go together (%s)", r.o.repo ? "--tooling" : "--repo");
+	struct strbuf why = STRBUF_INIT;
+	if (sc_sandbox_user(sandbox_user, &r.o.sandbox_uid, &r.o.sandbox_gid, &why) < 0)
+		sc_die("%s", why.buf);
+	r.o.sandbox_user = xasprintf("%u:%u", r.o.sandbox_uid, r.o.sandbox_gid);
+	char *dir = sc_exec_dir();
+	r.dir = dir;
+	sc_stage_init_signals();
+
+	struct sc_doctor t = {0};
+	struct sc_tooling_facts tt = {0};
+	sb_reset(&why);
+	if (sc_check_linux(&why) < 0)
+		sc_doctor_line(&t, "FAIL", "host", why.buf);
+	else
+		sc_doctor_line(&t, "ok", "host", "Linux, GNU time");
+	if (r.o.repo)
+		sc_doctor_tooling(&t, r.o.repo, tooling, &tt);
+	sc_doctor_bwrap(&t, &r, &tt);
+	sc_doctor_sandbox(&t, &r);
+	sc_doctor_toolchain(&t, &r, &tt);
+	sc_doctor_dependencies(&t, &r, &tt);
+	sc_doctor_workspace(&t, &r);
+
+	sc_tooling_facts_free(&tt);
+	free((char *)r.o.sandbox_user);
+	free(dir);
+	sb_release(&why);
+	if (t.failed)
+		sc_die("%d of %d checks failed; each FAIL line above says what to do (stdout)", t.failed,
+		       t.checks);
+	return 0;
+}

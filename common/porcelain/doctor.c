@@ -1,0 +1,228 @@
+#include "porcelain/doctor.h"
+#include "git/git.h"
+#include "planning/repoconfig.h"
+#include "porcelain/precheck.h"
+#include "porcelain/stage.h"
+#include "sandbox/bwrap_pin.h"
+#include "sandbox/hostcheck.h"
+#include "sandbox/inputs.h"
+#include "util/die.h"
+#include "util/safefile.h"
+#include "util/spawn.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void sc_doctor_line(struct sc_doctor *t, const char *status, const char *name, const char *what)
+{
+	char prefix[64];
+	snprintf(prefix, sizeof prefix, "%-4s  %s: ", status, name);
+	sc_say(stdout, prefix, "%s", what);
+	t->checks += strcmp(status, "skip") != 0;
+	t->failed += strcmp(status, "FAIL") == 0;
+}
+
+/* git -C REPO ARGS...: its output into OUT; 0 when git exited 0. */
+static int git_out(const char *repo, const char *const *args, struct strbuf *out)
+{
+	const char **argv = sc_git_argv("git", "-C", repo, args);
+	sb_reset(out);
+	int st = sc_spawn_capture(argv, sc_git_env(), NULL, SC_NULL_IN | SC_NULL_ERR, out);
+	free(argv);
+	return st == 0 ? 0 : -1;
+}
+
+void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, struct sc_tooling_facts *tt)
+{
+	struct sc_git g;
+	struct strbuf why = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	if (sc_git_open(&g, repo, &why) < 0) {
+		sb_addf(&why, " (--repo %s)", repo);
+		sc_doctor_line(t, "FAIL", "repository", why.buf);
+		sb_release(&why);
+		return;
+	}
+	sc_git_close(&g);
+	char *spec = xasprintf("%s^{commit}", rev);
+	if (git_out(repo, (const char *const[]){"rev-parse", "--verify", "--quiet", spec, NULL}, &out) < 0) {
+		sb_addf(&why, "no commit %s in the repository: fetch it, or name the base branch's "
+		              "tip (--tooling %s)", rev, rev);
+		sc_doctor_line(t, "FAIL", "repository", why.buf);
+	} else {
+		sb_chomp(&out);
+		char *cfg = xasprintf("%s:.sphereceti", out.buf), *tc = xasprintf("%s:lean-toolchain", out.buf),
+		     *man = xasprintf("%s:lake-manifest.json", out.buf);
+		sb_addf(&why, "%s at T %.12s", repo, out.buf);
+		sc_doctor_line(t, "ok", "repository", why.buf);
+		sb_reset(&why);
+		if (git_out(repo, (const char *const[]){"config", "--no-includes", "--blob", cfg, "--list",
+		                                       "-z", NULL}, &out) < 0)
+			sc_doctor_line(t, "FAIL", "configuration", "T has no .sphereceti: write it with `sphereceti "
+			                                 "init` in a checkout, and commit it to the base branch");
+		else if (sc_repoconfig_parse(out.buf, out.len, &tt->cfg, &err) < 0) {
+			sb_addf(&why, "T's .sphereceti: %s", err.buf);
+			sc_doctor_line(t, "FAIL", "configuration", why.buf);
+		} else {
+			tt->have_cfg = 1;
+			sc_doctor_line(t, "ok", "configuration", "T's .sphereceti reads as sc-plan reads it");
+		}
+		if (git_out(repo, (const char *const[]){"cat-file", "blob", tc, NULL}, &out) == 0) {
+			tt->lean_toolchain = xstrndup(out.buf, strcspn(out.buf, "\r\n"));
+			tt->have_toolchain = 1;
+		}
+		sb_reset(&err);
+		if (git_out(repo, (const char *const[]){"cat-file", "blob", man, NULL}, &out) == 0 &&
+		    sc_manifest_parse(out.buf, out.len, &tt->manifest, &err) == 0)
+			tt->have_manifest = 1;
+		free(cfg), free(tc), free(man);
+	}
+	free(spec);
+	sb_release(&why), sb_release(&out), sb_release(&err);
+}
+
+/* One sc-sandbox-exec check (the pin, the self-test): its own first line. */
+static int sandbox_check(const struct sc_run *r, const char *const *args, int sandbox,
+                         struct strbuf *first)
+{
+	struct sc_argv a = SC_ARGV_INIT;
+	for (const char *const *p = args; *p; p++)
+		sc_argv_push(&a, *p);
+	sc_run_push_bwrap(r, &a, sandbox);
+	struct sc_stage s;
+	struct strbuf out = STRBUF_INIT;
+	sc_stage_start(&s, r->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
+	int rc = sc_stage_finish(&s, &out);
+	sb_add(first, out.buf, strcspn(out.buf, "\n"));
+	sb_release(&out);
+	sc_argv_release(&a);
+	return rc;
+}
+
+void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt)
+{
+	struct strbuf l = STRBUF_INIT;
+	char *bwrap = sc_sandbox_resolve_bwrap(r->o.bwrap ? r->o.bwrap : "/usr/bin/bwrap");
+	if (!tt->have_cfg) {
+		struct strbuf pin = STRBUF_INIT;
+		sc_bwrap_pin_line(bwrap, &pin);
+		sb_addf(&l, "%s; its pin is checked against T's .sphereceti with --repo and --tooling: "
+		            "%s", bwrap, pin.buf);
+		sc_doctor_line(t, "skip", "bubblewrap", l.buf);
+		sb_release(&pin);
+	} else {
+		struct sc_argv pins = SC_ARGV_INIT;
+		for (size_t i = 0; i < tt->cfg.n_bwrap_pins; i++) {
+			sc_argv_push_owned(&pins, xasprintf("--check-bwrap=%s", tt->cfg.bwrap_pins[i].sha256));
+			sc_argv_push_owned(&pins, xasprintf("--check-bwrap=%s", tt->cfg.bwrap_pins[i].version));
+		}
+		if (!tt->cfg.n_bwrap_pins) {
+			struct strbuf pin = STRBUF_INIT;
+			sc_bwrap_pin_line(bwrap, &pin);
+			sb_addf(&l, "T's .sphereceti pins no bubblewrap: after reviewing this host's, "
+			            "commit this line under [sandbox] on the base branch: %s (%s)", pin.buf, bwrap);
+			sc_doctor_line(t, "FAIL", "bubblewrap", l.buf);
+			sb_release(&pin);
+		} else {
+			int rc = sandbox_check(r, (const char *const *)pins.v, 0, &l);
+			sc_doctor_line(t, rc == 0 ? "ok" : "FAIL", "bubblewrap", l.buf);
+		}
+		sc_argv_release(&pins);
+	}
+	free(bwrap);
+	sb_release(&l);
+}
+
+/* Ubuntu's switch that keeps unprivileged programs from user namespaces. */
+static int apparmor_restricts(void)
+{
+	struct strbuf v = STRBUF_INIT;
+	int on = sc_read_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", &v, 64) == 0 &&
+	         v.len && v.buf[0] == '1';
+	sb_release(&v);
+	return on;
+}
+
+void sc_doctor_sandbox(struct sc_doctor *t, const struct sc_run *r)
+{
+	struct strbuf l = STRBUF_INIT;
+	const char *args[] = {"--self-test", NULL};
+	int rc = sandbox_check(r, args, 1, &l);
+	if (rc != 0 && apparmor_restricts())
+		sb_adds(&l, "; Ubuntu restricts user namespaces here "
+		            "(kernel.apparmor_restrict_unprivileged_userns=1): load the AppArmor profile "
+		            "it ships for bwrap alone (README \"Running it for real\", step 1)");
+	sc_doctor_line(t, rc != 0 ? "FAIL" : strstr(l.buf, "no task clock") ? "warn" : "ok", "sandbox", l.buf);
+	sb_release(&l);
+}
+
+void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt)
+{
+	struct strbuf why = STRBUF_INIT;
+	if (!r->o.toolchain) {
+		sc_doctor_line(t, "skip", "toolchain", "no --toolchain");
+	} else if (sc_check_toolchain_folder(r, &why) < 0) {
+		sc_doctor_line(t, "FAIL", "toolchain", why.buf);
+	} else if (!tt->have_toolchain) {
+		sc_doctor_line(t, "skip", "toolchain", "its version is checked against T's lean-toolchain with --repo "
+		                             "and --tooling");
+	} else {
+		struct sc_toolchain_info info;
+		if (sc_check_toolchain(r->o.toolchain, tt->lean_toolchain, &info, &why) < 0) {
+			sc_doctor_line(t, "FAIL", "toolchain", why.buf);
+		} else {
+			sb_addf(&why, "%s (%s)", info.version_line, r->o.toolchain);
+			sc_doctor_line(t, "ok", "toolchain", why.buf);
+		}
+		sc_toolchain_info_free(&info);
+	}
+	sb_release(&why);
+}
+
+void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt)
+{
+	struct strbuf why = STRBUF_INIT;
+	if (!r->o.deps) {
+		sc_doctor_line(t, "skip", "dependencies", "no --dependencies");
+	} else if (sc_check_data_folders(r, &why) < 0) {
+		sc_doctor_line(t, "FAIL", "dependencies", why.buf);
+	} else if (!tt->have_manifest) {
+		sc_doctor_line(t, "skip", "dependencies", "they are checked against T's lake-manifest.json with "
+		                                "--repo and --tooling");
+	} else if (sc_check_dependencies(r->o.deps, &tt->manifest, &why) < 0) {
+		sc_doctor_line(t, "FAIL", "dependencies", why.buf);
+	} else {
+		sb_addf(&why, "%zu package%s at T's manifest, clean, built (%s)", tt->manifest.n,
+		        tt->manifest.n == 1 ? "" : "s", r->o.deps);
+		sc_doctor_line(t, "ok", "dependencies", why.buf);
+	}
+	sb_release(&why);
+}
+
+void sc_doctor_workspace(struct sc_doctor *t, const struct sc_run *r)
+{
+	struct strbuf why = STRBUF_INIT;
+	if (!r->o.workspace)
+		sc_doctor_line(t, "skip", "workspace", "no --workspace: where it goes is not looked at");
+	else if (sc_check_workspace_place(r, &why) < 0)
+		sc_doctor_line(t, "FAIL", "workspace", why.buf);
+	else
+		sc_doctor_line(t, "ok", "workspace", "the folder holding it has room, nothing overlaps");
+	sb_reset(&why);
+	if (sc_check_reachable(r, &why) < 0)
+		sc_doctor_line(t, "FAIL", "reach", why.buf);
+	else if (geteuid() == 0)
+		sc_doctor_line(t, "ok", "reach", "the sandbox's user reaches every folder it mounts");
+	sb_release(&why);
+}
+
+void sc_tooling_facts_free(struct sc_tooling_facts *tt)
+{
+	if (tt->have_manifest)
+		sc_manifest_free(&tt->manifest);
+	sc_plan_free(&tt->cfg);
+	free(tt->lean_toolchain);
+	memset(tt, 0, sizeof *tt);
+}

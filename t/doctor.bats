@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# sphereceti doctor (sc-doctor): profile-run's preconditions, one line each,
+# every failure with its fix, all of them whatever fails; then the fix it
+# names, applied, makes the line ok.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load lib/project
+
+setup_file() { project_template; }
+
+setup() {
+	project_base
+	WS=$BATS_TEST_TMPDIR/runs/ws
+	mkdir -p "$BATS_TEST_TMPDIR/runs"
+}
+
+doctor() {
+	run --separate-stderr sc-doctor --repo "$R" --tooling "$T" --toolchain "$TC" \
+		--dependencies "$DEPS" --workspace "$WS" "$@"
+}
+
+# check NAME: that check's line.
+check() { grep "^[a-zA-Z]*  *$1: " <<<"$output"; }
+
+@test "doctor on a prepared machine: every check ok, exit 0, nothing created" {
+	doctor
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	for c in host repository configuration bubblewrap toolchain dependencies workspace; do
+		check "$c" | grep -q '^ok '
+	done
+	check sandbox | grep -qE '^(ok|warn) +sandbox: self-test ok'
+	[ ! -e "$WS" ]
+	# what no option names is skipped, not failed
+	run --separate-stderr sc-doctor
+	[ "$status" -eq 0 ]
+	check toolchain | grep -qx 'skip  toolchain: no --toolchain'
+	check bubblewrap | grep -q '^skip  bubblewrap: .*bwrapPin = '
+}
+
+@test "doctor: every failing check is a line of its own with its fix, the others still run; exit 2, one error line" {
+	sed -i '/bwrap/d' "$R/.sphereceti"
+	T=$(ex_commit "$R" "no pin")
+	mv "$DEPS/tinylib/.lake" "$BATS_TEST_TMPDIR/lake"
+	WS=$BATS_TEST_TMPDIR/missing/ws
+	TC=$TC/bin doctor
+	[ "$status" -eq 2 ]
+
+	[ "$stderr" = "sc-doctor: error: 4 of 9 checks failed; each FAIL line above says what to do (stdout)" ]
+	check bubblewrap | grep -q "^FAIL  bubblewrap: T's .sphereceti pins no bubblewrap: after reviewing this host's, commit this line under \[sandbox\] on the base branch: bwrapPin = "
+	check toolchain | grep -qxF "FAIL  toolchain: toolchain lacks executable bin/lean or bin/lake: this is its bin folder; pass the folder above it, --toolchain $TC (--toolchain $TC/bin)"
+	check dependencies | grep -qF "FAIL  dependencies: dependency \"tinylib\" was never built: its .lake/build holds no module; prepare --dependencies with \`lake build\` in a trusted checkout of T"
+	check workspace | grep -qF "FAIL  workspace: the folder that would hold the workspace is missing: create it first (mkdir -p $BATS_TEST_TMPDIR/missing)"
+	check host | grep -q '^ok '
+	check sandbox | grep -qE '^(ok|warn) '
+	# each fix, as the lines say: all ok
+	printf '[sandbox]\n\t%s\n' "$(check bubblewrap | grep -o 'bwrapPin = [0-9.]* [0-9a-f]*')" >>"$R/.sphereceti"
+	T=$(ex_commit "$R" "the pin doctor named")
+	mv "$BATS_TEST_TMPDIR/lake" "$DEPS/tinylib/.lake"
+	mkdir -p "$BATS_TEST_TMPDIR/missing"
+	doctor
+	[ "$status" -eq 0 ]
+}
+
+@test "doctor: the repository's own failures: another user's (Git's ownership check, named), a revision it lacks, no .sphereceti at T" {
+	sandbox_reach "$R"
+	mkdir -m 0777 "$BATS_TEST_TMPDIR/nobody-home"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$BATS_TEST_TMPDIR/nobody-home" \
+		"$SC_BIN/sc-doctor" --repo "$R" --tooling "$T"
+	[ "$status" -eq 2 ]
+	check repository | grep -qxF "FAIL  repository: Git refuses the repository: another user owns it (Git's safe.directory check); run as its owner, or mark it safe for this user with git config --global --add safe.directory $R (--repo $R)"
+	run --separate-stderr sc-doctor --repo "$R" --tooling no-such-branch
+	[ "$status" -eq 2 ]
+	check repository | grep -qxF "FAIL  repository: no commit no-such-branch in the repository: fetch it, or name the base branch's tip (--tooling no-such-branch)"
+	git -C "$R" rm -q .sphereceti
+	T=$(ex_commit "$R" "no configuration")
+	run --separate-stderr sc-doctor --repo "$R" --tooling "$T"
+	[ "$status" -eq 2 ]
+	check configuration | grep -qxF 'FAIL  configuration: T has no .sphereceti: write it with `sphereceti init` in a checkout, and commit it to the base branch'
+	# any revision git resolves names T
+	run --separate-stderr sc-doctor --repo "$R" --tooling HEAD~1
+	check repository | grep -q "^ok    repository: $R at T ${M:0:12}"
+}
+
+@test "doctor: a pin that is not this bubblewrap's is the pin check's own line; a toolchain of another version, a dependency at another revision or edited: each named with its fix" {
+	sed -i 's/bwrapSha256 = .*/bwrapSha256 = 0000000000000000000000000000000000000000000000000000000000000000/' "$R/.sphereceti"
+	T=$(ex_commit "$R" "wrong pin")
+	cp -a "$TC" "$BATS_TEST_TMPDIR/tc"
+	echo 4.33.0 >"$BATS_TEST_TMPDIR/tc/lib/fixture-version"
+	echo '-- edited' >>"$DEPS/tinylib/Tiny/Core.lean"
+	TC=$BATS_TEST_TMPDIR/tc doctor
+	[ "$status" -eq 2 ]
+
+	check bubblewrap | grep -q "^FAIL  bubblewrap: sc-sandbox-exec: error: bubblewrap's SHA-256 is [0-9a-f]*, no pin says it .*commit this line under \[sandbox\]"
+	check toolchain | grep -q '^FAIL  toolchain: toolchain version "Lean (version 4.33.0,.*" does not match lean-toolchain'
+	check dependencies | grep -qF "FAIL  dependencies: dependency \"tinylib\" has modified tracked files (Tiny/Core.lean: content differs): restore them (git -C $DEPS/tinylib checkout -- .) or prepare it again"
+	git -C "$DEPS/tinylib" checkout -q -- .
+	git -C "$DEPS/tinylib" commit -q --allow-empty -m later
+	doctor
+	check dependencies | grep -qF "FAIL  dependencies: dependency \"tinylib\" is at $(git -C "$DEPS/tinylib" rev-parse --short=12 HEAD), manifest wants ${DEP_REV:0:12}: prepare it again at T's manifest (git -C $DEPS/tinylib checkout $DEP_REV"
+}
+
+@test "doctor: the workspace that exists already, and a folder the sandbox's user cannot pass (run as root)" {
+	mkdir "$WS"
+	doctor
+	[ "$status" -eq 2 ]
+	check workspace | grep -qxF "FAIL  workspace: workspace already exists; runs are never resumed or overwritten ($WS)"
+	rmdir "$WS"
+	[ "$(id -u)" = 0 ] || skip "only a root operator's sandbox runs as a user of its own"
+	chmod 0700 "$BATS_TEST_TMPDIR/runs"
+	doctor
+	[ "$status" -eq 2 ]
+	check reach | grep -q "^FAIL  reach: .*$BATS_TEST_TMPDIR/runs.*: give it search permission (--workspace)$"
+	chmod 0711 "$BATS_TEST_TMPDIR/runs"
+	doctor
+	[ "$status" -eq 0 ]
+}
+
+@test "doctor: a bubblewrap that cannot make the sandbox fails the self-test, with its line" {
+	printf '#!/bin/sh\necho "bubblewrap 0.8.0"\nexit 1\n' >"$BATS_TEST_TMPDIR/bwrap"
+	chmod 0755 "$BATS_TEST_TMPDIR/bwrap"
+	sandbox_reach "$BATS_TEST_TMPDIR/bwrap"
+	doctor --bwrap "$BATS_TEST_TMPDIR/bwrap"
+	[ "$status" -eq 2 ]
+	check sandbox | grep -q '^FAIL  sandbox: '
+	check bubblewrap | grep -q '^FAIL  bubblewrap: '
+}
