@@ -76,11 +76,13 @@ split_tab() {
 
 # occurrences TEXT NEEDLE: how many times NEEDLE occurs in TEXT.
 # function_lines FILE FUNCTION: "FIRST LAST", the lines of FUNCTION's
-# definition in FILE (its signature starts a line, its body ends at the
+# definition in FILE (its signature starts a line and, over one line or
+# more, ends in "{" where a declaration's ends in ";"; its body ends at the
 # first "}" alone on a line), or nothing.
 function_lines() {
 	awk -v f="$2" '
-		!start && $0 ~ "^[A-Za-z_].*[^A-Za-z0-9_]" f "\\(" && $0 !~ /;[ \t]*$/ { start = NR }
+		!start && !cand && $0 ~ "^[A-Za-z_].*[^A-Za-z0-9_]" f "\\(" { cand = NR }
+		cand && !start { if ($0 ~ /;[ \t]*$/) cand = 0; else if ($0 ~ /[{][ \t]*$/) start = cand }
 		start && /^}$/ { print start, NR; exit }' "$1"
 }
 
