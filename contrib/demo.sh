@@ -29,10 +29,11 @@ fi
 work=$(mktemp -d "$parent/sphereceti-demo.XXXXXX")
 # search, not read, for the sandbox's user; everything below is ours
 chmod 0711 "$work"
-make --no-print-directory install prefix="$work/sphereceti" bashcompdir="$work/sphereceti/completions" >/dev/null
+# DESTDIR only: the build keeps its own paths (a prefix would rebuild it)
+make --no-print-directory install DESTDIR="$work/sphereceti" >/dev/null
 cp -a build/fixture/toolchain "$work/toolchain"
 chmod -R go+rX "$work/toolchain"
-sc=$work/sphereceti/bin/sphereceti
+sc=$(find "$work/sphereceti" -path '*/bin/sphereceti' -type f)
 bash contrib/example/make-example.sh "$work/example" "$work/toolchain"
 # shellcheck disable=SC1091
 . "$work/example/revs"

@@ -460,6 +460,23 @@ importer library Lib/X3.lean" ]
 	[ "$(jq -r '[.files[] | select(.change == "importer") | .path] | join(" ")' <<<"$output")" = "Lib/X2.lean Lib/X3.lean Lib/X1.lean" ]
 }
 
+@test "the rebuild: the changed modules and every module importing one, directly or not, of all under the roots; an unreadable header counted apart; null without changes" {
+	importer_repo
+	plan
+	[ "$status" -eq 0 ]
+	# A and Sub/B changed; X1, X2, X3 import A; Y imports X3; R imports
+	# nothing; Bad's header cannot be read
+	[ "$(jq -c .rebuild <<<"$output")" = '{"modules":6,"of":8,"unreadable":1}' ]
+	# a change nothing imports rebuilds itself alone
+	git -C "$R" checkout -q -B head2 "$T"
+	echo 'def r := 2' >"$R/Lib/Road/R.lean"
+	H=$(pcommit "roadmap only")
+	plan
+	[ "$(jq -c .rebuild <<<"$output")" = '{"modules":1,"of":8,"unreadable":1}' ]
+	plan "$T" "$T" "$T"
+	[ "$(jq -c .rebuild <<<"$output")" = null ]
+}
+
 @test "--importers 0 is the plan without it, byte for byte; bad values are one line, exit 2" {
 	importer_repo
 	plan

@@ -189,6 +189,24 @@ assert_error_report() {
 	golden report-full
 }
 
+@test "the rebuild the plan counted: in report.json as the plan has it, and in report.md's and report.txt's opening lines" {
+	four_plan
+	jq '.rebuild = {modules: 1234, of: 2000, unreadable: 3}' plan.json >p.json
+	mv p.json plan.json
+	four_samples >samples.jsonl
+	report --samples samples.jsonl --run-id $RUN
+	[ "$status" -eq 0 ]
+	[ "$(jq -c .rebuild out/report.json)" = '{"modules":1234,"of":2000,"unreadable":3}' ]
+	sed -n 5p out/report.md | grep -qxF 'This change makes **1,234 of 2,000** modules under the roots rebuild: the changed ones and every module importing one, directly or not, at the head (3 modules whose imports could not be read not counted).'
+	sed -n 3p out/report.txt | grep -qxF 'This change makes 1,234 of 2,000 modules under the roots rebuild: the changed ones and every module importing one, directly or not, at the head (3 modules whose imports could not be read not counted).'
+	# a count the plan cannot have is refused
+	jq '.rebuild.modules = 2001' plan.json >p.json
+	mv p.json plan.json
+	report --samples samples.jsonl --run-id $RUN
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *'"rebuild": modules and unreadable must lie between 0 and of'* ]]
+}
+
 @test "no changes: status no_changes, distinct from missing data, exit 0" {
 	mkplan plan.json ""
 	: >samples.jsonl

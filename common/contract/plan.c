@@ -65,6 +65,19 @@ void sc_plan_file_ident_to_json(yajl_gen g, const struct sc_plan_file *f)
 	sc_json_kv_str(g, "change", sc_change_name(f->change));
 }
 
+void sc_plan_rebuild_to_json(yajl_gen g, const struct sc_plan *p)
+{
+	if (!p->has_rebuild) {
+		sc_json_kv_null(g, "rebuild");
+		return;
+	}
+	sc_json_kv_map_open(g, "rebuild");
+	sc_json_kv_int(g, "modules", (long long)p->rebuild_modules);
+	sc_json_kv_int(g, "of", (long long)p->rebuild_of);
+	sc_json_kv_int(g, "unreadable", (long long)p->rebuild_unreadable);
+	sc_json_map_close(g);
+}
+
 static void gen_config(yajl_gen g, const struct sc_plan *p)
 {
 	sc_json_kv_map_open(g, "config");
@@ -123,6 +136,7 @@ void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
 	sc_json_map_close(g);
 	sc_json_kv_str_or_null(g, "lean_toolchain", p->lean_toolchain);
 	sc_json_kv_str(g, "status", p->no_changes ? "no_changes" : "changes");
+	sc_plan_rebuild_to_json(g, p);
 	gen_files(g, p);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
@@ -495,11 +509,35 @@ static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbu
 	return check_importers(root, p, err);
 }
 
+/* "rebuild": absent or null (not counted), or its three counts, the
+ * modules no more than all of them. */
+static int parse_rebuild(yajl_val root, struct sc_plan *p, struct strbuf *err)
+{
+	yajl_val r = sc_json_member(root, "rebuild");
+	if (!r || YAJL_IS_NULL(r))
+		return 0;
+	static const char *const keys[] = {"modules", "of", "unreadable", NULL};
+	long long modules, of, unreadable;
+	if (sc_json_only_keys(r, keys, "\"rebuild\"", err) < 0 ||
+	    sc_json_get_int(r, "modules", &modules, err) < 0 || sc_json_get_int(r, "of", &of, err) < 0 ||
+	    sc_json_get_int(r, "unreadable", &unreadable, err) < 0)
+		return -1;
+	if (modules < 0 || unreadable < 0 || modules > of || unreadable > of) {
+		sb_adds(err, "\"rebuild\": modules and unreadable must lie between 0 and of");
+		return -1;
+	}
+	p->has_rebuild = 1;
+	p->rebuild_modules = (size_t)modules;
+	p->rebuild_of = (size_t)of;
+	p->rebuild_unreadable = (size_t)unreadable;
+	return 0;
+}
+
 int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct strbuf *err)
 {
 	static const char *const keys[] = {"schema", "profiler_version", "object_format",
 	                                   "revisions", "config", "lake", "lean_toolchain",
-	                                   "status", "files", "importers", NULL};
+	                                   "status", "rebuild", "files", "importers", NULL};
 	memset(p, 0, sizeof *p);
 	yajl_val root = sc_json_parse(buf, len, err);
 	if (!root)
@@ -509,7 +547,7 @@ int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct str
 	                 parse_header(root, p, &hexsz, err) < 0 ||
 	                 parse_revisions(root, hexsz, p, err) < 0 ||
 	                 parse_config(root, p, err) < 0 || parse_lake(root, hexsz, p, err) < 0 ||
-	                 parse_files(root, hexsz, p, err) < 0
+	                 parse_rebuild(root, p, err) < 0 || parse_files(root, hexsz, p, err) < 0
 	             ? -1
 	             : 0;
 	yajl_tree_free(root);

@@ -95,6 +95,10 @@ struct sc_plan {
 	size_t importers_qualified;
 	char **importers_unreadable; /* "PATH: why" */
 	size_t n_importers_unreadable;
+	/* the rebuild the change causes at the head (planning.txt "The
+	 * rebuild"): counted, or not (no change, or the modules unreadable) */
+	int has_rebuild;
+	size_t rebuild_modules, rebuild_of, rebuild_unreadable;
 };
 
 /* A plan whose merge base is its head measures nothing: the head is already
@@ -114,6 +118,8 @@ const char *sc_plan_side_rev(const struct sc_plan *p, enum sc_side s);
  * "revisions" member, and a file's id, path, module, role and change. */
 void sc_plan_revisions_to_json(yajl_gen g, const struct sc_plan *p);
 void sc_plan_file_ident_to_json(yajl_gen g, const struct sc_plan_file *f);
+/* "rebuild": {"modules", "of", "unreadable"}, or null when not counted. */
+void sc_plan_rebuild_to_json(yajl_gen g, const struct sc_plan *p);
 /* Serialize (pretty, trailing newline). */
 void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out);
 /* The plan as sc-plan writes it: serialized, then read back by the one

@@ -34,7 +34,6 @@ struct planning {
 	struct strbuf cfg_out, cfg_err, mb_out;
 	int cfg_rc, cfg_parsed, mb_rc, diffing;
 	enum sc_treediff counted; /* the areas' differences before the diff */
-	size_t differing;         /* how many, when counted */
 	struct strbuf count_why;
 	char trees[4][SC_MAX_HEXSZ + 1];
 };
@@ -103,18 +102,12 @@ static enum sc_treediff count_areas(struct planning *w, const char *mbase)
 				sb_addf(&w->count_why, "cannot read tree %s on the way to %s", trees[k], areas.v[i]);
 				rc = SC_TREEDIFF_BAD;
 			}
-		if (rc != SC_TREEDIFF_OK || (r[0] == r[1] && (!r[1] || (e[0].mode == e[1].mode &&
-		                                                         !strcmp(e[0].hex, e[1].hex)))))
-			continue;
-		if (!r[1] || e[1].mode != SC_MODE_TREE) {
-			w->differing++; /* a file or nothing at the head: one entry */
-			continue;
-		}
+		if (rc != SC_TREEDIFF_OK || !r[1] || e[1].mode != SC_MODE_TREE)
+			continue; /* a file or nothing at the head: one entry at most */
 		size_t n;
 		rc = sc_tree_diff_count(w->c, &w->g, r[0] && e[0].mode == SC_MODE_TREE ? e[0].hex : NULL,
 		                        e[1].hex, budget, &n, &w->count_why);
 		budget -= rc == SC_TREEDIFF_OK ? n : 0;
-		w->differing += rc == SC_TREEDIFF_OK ? n : 0;
 	}
 	sc_argv_release(&areas);
 	return rc;
@@ -248,6 +241,26 @@ static void select_changes(struct planning *w)
 	sb_release(&err);
 }
 
+/* Documentation/planning.txt "The rebuild": the changed modules (modified
+ * or added) and every module importing one at the head, of all the
+ * modules under the roots there. */
+static void count_rebuild(struct sc_plan *p, const struct sc_modgraph *mg)
+{
+	if (mg->unreadable)
+		return; /* past the bound: no count, rather than a wrong one */
+	const char **changed = xcalloc(p->n_files + 1, sizeof *changed);
+	size_t n = 0;
+	for (size_t i = 0; i < p->n_files; i++)
+		if (p->files[i].change == SC_CHANGE_MODIFIED || p->files[i].change == SC_CHANGE_ADDED)
+			changed[n++] = p->files[i].module;
+	p->has_rebuild = 1;
+	p->rebuild_modules = sc_modgraph_rebuild(mg, changed, n);
+	p->rebuild_of = mg->n;
+	for (size_t i = 0; i < mg->n; i++)
+		p->rebuild_unreadable += mg->m[i].unreadable != NULL;
+	free(changed);
+}
+
 static void print_plan(struct planning *w)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -288,14 +301,16 @@ void sc_plan_compose(const struct sc_plan_request *rq)
 	check_merge(&w);
 	check_config(&w);
 	check_lake(&w);
-	/* the headers are read while git diff-tree runs */
-	struct sc_modgraph mg = {0};
-	if (rq->importers && w.differing)
-		sc_modgraph_read(w.c, &w.g, w.trees[H], &w.p, &mg);
 	select_changes(&w);
-	if (rq->importers && !w.p.no_changes)
-		sc_select_importers(&mg, &w.p, rq->importers);
-	sc_modgraph_free(&mg);
+	/* after the changes: what they refuse is said first, as it is */
+	if (!w.p.no_changes) {
+		struct sc_modgraph mg;
+		sc_modgraph_read(w.c, &w.g, w.trees[H], &w.p, &mg);
+		count_rebuild(&w.p, &mg);
+		if (rq->importers)
+			sc_select_importers(&mg, &w.p, rq->importers);
+		sc_modgraph_free(&mg);
+	}
 	sc_check_lean_libs(w.c, &w.p);
 	print_plan(&w);
 	/* Still the valid no_changes plan, but almost always a mistake; said

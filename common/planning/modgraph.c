@@ -240,6 +240,40 @@ void sc_modgraph_read(struct sc_catfile *c, const struct sc_git *g, const char *
 	read_headers(c, mg);
 }
 
+size_t sc_modgraph_rebuild(const struct sc_modgraph *mg, const char *const *changed, size_t n)
+{
+	if (!mg->n)
+		return 0;
+	/* who imports whom, reversed, as offsets into one array */
+	size_t *start = xcalloc(mg->n + 1, sizeof *start), *rev = xcalloc(mg->n_edges + 1, sizeof *rev);
+	for (size_t u = 0; u < mg->n; u++)
+		for (size_t k = 0; k < mg->m[u].n; k++)
+			start[mg->edges[mg->m[u].first + k] + 1]++;
+	for (size_t v = 0; v < mg->n; v++)
+		start[v + 1] += start[v];
+	size_t *fill = xcalloc(mg->n, sizeof *fill);
+	for (size_t u = 0; u < mg->n; u++)
+		for (size_t k = 0; k < mg->m[u].n; k++) {
+			size_t v = mg->edges[mg->m[u].first + k];
+			rev[start[v] + fill[v]++] = u;
+		}
+	char *seen = xcalloc(mg->n, 1);
+	size_t *queue = xcalloc(mg->n, sizeof *queue), head = 0, tail = 0;
+	for (size_t i = 0; i < n; i++) {
+		long v = sc_modgraph_find(mg, changed[i]);
+		if (v >= 0 && !seen[v])
+			seen[v] = 1, queue[tail++] = (size_t)v;
+	}
+	while (head < tail) {
+		size_t v = queue[head++];
+		for (size_t k = start[v]; k < start[v + 1]; k++)
+			if (!seen[rev[k]])
+				seen[rev[k]] = 1, queue[tail++] = rev[k];
+	}
+	free(start), free(rev), free(fill), free(seen), free(queue);
+	return tail;
+}
+
 void sc_modgraph_free(struct sc_modgraph *mg)
 {
 	for (size_t i = 0; i < mg->n; i++) {

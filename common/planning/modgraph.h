@@ -34,6 +34,11 @@ void sc_modgraph_read(struct sc_catfile *c, const struct sc_git *g, const char *
                       const struct sc_plan *p, struct sc_modgraph *mg);
 /* The index of module NAME, or -1. */
 long sc_modgraph_find(const struct sc_modgraph *mg, const char *name);
+/* How many modules rebuild when the modules named CHANGED (N of them) do:
+ * those of them in the graph and every module importing one of them,
+ * directly or not (a breadth-first walk of the edges reversed: time and
+ * memory in the modules and edges). */
+size_t sc_modgraph_rebuild(const struct sc_modgraph *mg, const char *const *changed, size_t n);
 void sc_modgraph_free(struct sc_modgraph *mg);
 
 #endif

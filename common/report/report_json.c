@@ -131,6 +131,7 @@ static void gen_head(yajl_gen g, const struct sc_report *r)
 	sc_report_headline(r, 0, &headline);
 	sc_json_kv_str(g, "headline", headline.buf);
 	sb_release(&headline);
+	sc_plan_rebuild_to_json(g, r->plan);
 	sc_plan_revisions_to_json(g, r->plan);
 	sc_json_kv_str_or_null(g, "github", r->plan->github);
 	sc_json_kv_str_or_null(g, "run_id", r->run_id);

@@ -223,6 +223,41 @@ static void headline(struct strbuf *md, const struct ctx *c)
 	}
 }
 
+/* N with a comma every three digits: 1,234. */
+static void thousands(struct strbuf *out, size_t n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof digits, "%zu", n);
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			sb_addc(out, ',');
+		sb_addc(out, digits[i]);
+	}
+}
+
+/* The rebuild the change causes (plan "rebuild"), one sentence, or nothing
+ * when it was not counted. */
+static void rebuild_line(struct strbuf *out, const struct ctx *c)
+{
+	const struct sc_plan *p = c->r->plan;
+	if (!p->has_rebuild)
+		return;
+	const char *b = c->markdown ? "**" : "";
+	sb_addf(out, "This change makes %s", b);
+	thousands(out, p->rebuild_modules);
+	sb_adds(out, " of ");
+	thousands(out, p->rebuild_of);
+	sb_addf(out, "%s modules under the roots rebuild: the changed ones and every module "
+	             "importing one, directly or not, at the head", b);
+	if (p->rebuild_unreadable) {
+		sb_adds(out, " (");
+		thousands(out, p->rebuild_unreadable);
+		sb_addf(out, " module%s whose imports could not be read not counted)",
+		        p->rebuild_unreadable == 1 ? "" : "s");
+	}
+	sb_adds(out, ".\n\n");
+}
+
 void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *out)
 {
 	struct ctx c = {r, {0, 0}, markdown};
@@ -744,6 +779,7 @@ void sc_report_to_text(const struct sc_report *r, struct strbuf *out)
 	sc_display_init(&r->th, &c.d);
 	headline(out, &c);
 	sb_adds(out, "\n\n");
+	rebuild_line(out, &c);
 	text_section(out, &c, SC_ROLE_LIBRARY, "library file");
 	text_section(out, &c, SC_ROLE_ROADMAP, "roadmap file");
 	text_section(out, &c, IMPORTERS, "importer");
@@ -758,6 +794,7 @@ void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 	title(md, r);
 	headline(md, &c);
 	sb_adds(md, "\n\n");
+	rebuild_line(md, &c);
 	rule(md, &r->th);
 	revisions(md, r);
 	section(md, &c, SC_ROLE_LIBRARY, "Library files");
