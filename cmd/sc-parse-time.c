@@ -6,6 +6,7 @@
  * contract/rawsample's, the one the porcelain makes in-process.  See
  * man/sc-parse-time.1. */
 #include "contract/rawsample.h"
+#include "util/decimal.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/oid.h"
@@ -21,7 +22,7 @@ static const char *const usage[] = {
 	"usage: sc-parse-time --time-file FILE --status FILE|- BINDING",
 	"   or: sc-parse-time --unmeasured REASON [--detail TEXT] BINDING",
 	"BINDING: --run-id ID --plan-digest HEX --revision SHA",
-	"         --sample base:MOD|head:MOD|base:@prebuild|head:@prebuild",
+	"         --sample base:MOD|head:MOD|base:@prebuild|head:@prebuild [--repeat K]",
 	"",
 	"Prints one sphereceti.sample/1 line: the counters, or an error sample.",
 	"See man sc-parse-time.",
@@ -30,7 +31,7 @@ static const char *const usage[] = {
 
 /* What the options named, as given. */
 static const char *time_file, *status; /* status: a file or "-" (stdin) */
-static const char *run_id, *digest_opt, *rev_opt, *sample_id; /* the binding */
+static const char *run_id, *digest_opt, *rev_opt, *sample_id, *repeat; /* the binding */
 static const char *unmeasured, *detail;                     /* instead of the two files */
 
 static void read_status(const char *path, struct strbuf *sb)
@@ -57,6 +58,10 @@ static void bind(struct sc_sample *s, char digest[65], char rev[65])
 	if (sc_sample_side(sample_id) < 0)
 		sc_die("--sample is not base:MODULE, head:MODULE, base:@prebuild or head:@prebuild (%s)",
 		       sample_id);
+	if (repeat && (sc_decimal_uint(repeat, 1, SC_MAX_REPEATS, &s->repeat) < 0 ||
+	               sc_sample_prebuild_side(sample_id) >= 0))
+		sc_die("--repeat wants a file's sample's repeat, 1 to %d (--repeat %s)", SC_MAX_REPEATS,
+		       repeat);
 	s->run_id = (char *)run_id;
 	s->plan_digest = digest;
 	s->revision = rev;
@@ -73,6 +78,7 @@ int main(int argc, char **argv)
 		SC_OPT_REQUIRED_STRING(0, "revision", &rev_opt, "SHA", "the side's commit (a full object ID)"),
 		SC_OPT_REQUIRED_STRING(0, "sample", &sample_id, "SIDE:ID",
 		                       "base:MODULE, head:MODULE or SIDE:@prebuild"),
+		SC_OPT_STRING(0, "repeat", &repeat, "K", "the K-th repeat of the file's sample (1-4)"),
 		SC_OPT_STRING(0, "unmeasured", &unmeasured, "REASON",
 		              "an error sample for a sample that never ran"),
 		SC_OPT_STRING(0, "detail", &detail, "TEXT", "with --unmeasured: the sample's detail"),

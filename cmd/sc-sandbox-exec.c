@@ -54,6 +54,7 @@ static const struct sc_option opts[] = {
 	SC_OPT_STRING_F(0, "timeout", &run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_RUN),
 	SC_OPT_STRING(0, "log", &run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
 	SC_OPT_LIST_F("read-only", &sealed, "PATH", "a path below TREE/.lake, read-only too (repeatable)", 0),
+	SC_OPT_BOOL(0, "lake-read-only", &run.lake_read_only, "TREE/.lake read-only too: the command leaves nothing there"),
 	SC_OPT_STRING(0, "cache", &run.lake_cache, "DIR", "a trusted Lake artifact cache; read-only"),
 	SC_OPT_STRING(0, "sandbox-user", &user, "USER|UID:GID", "who the sandbox runs as (root operator)"),
 	SC_OPT_STRING(0, "tmp-size", &tmp_size, "BYTES", "size of /tmp and of /dev/shm (K, M, G; default 1G)"),
@@ -72,7 +73,8 @@ static void check_modes(void)
 	int check = pins.n != 0;
 	if ((self_test && check) ||
 	    ((self_test || check) && (run.tree || run.toolchain || run.deps || run.time_file ||
-	                              run.timeout || run.log || sealed.n || run.lake_cache)) ||
+	                              run.timeout || run.log || sealed.n || run.lake_cache ||
+	                              run.lake_read_only)) ||
 	    (check && (user || tmp_size || max_procs)))
 		sc_die("--self-test and --check-bwrap stand alone; see %s --help (argv)", sc_progname());
 }

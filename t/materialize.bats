@@ -539,6 +539,34 @@ stalling_git() { # DIR
 	[ -z "$output" ]
 }
 
+@test "a blob that breaks off mid-stream leaves nothing: no NEWDIR, no temporary" {
+	# A loose object whose zlib stream is cut in half: its header reads
+	# fine, so only the copy itself finds out.
+	oid=$(python3 - "$R/.git/objects" <<-'PY'
+		import hashlib, os, sys, zlib
+		content = bytes(range(256)) * 1024
+		raw = b"blob %d\0" % len(content) + content
+		oid = hashlib.sha1(raw).hexdigest()
+		z = zlib.compress(raw)
+		os.makedirs(os.path.join(sys.argv[1], oid[:2]), exist_ok=True)
+		with open(os.path.join(sys.argv[1], oid[:2], oid[2:]), "wb") as f:
+		    f.write(z[: len(z) // 2])
+		print(oid)
+	PY
+	)
+	b=$(blob early)
+	(mk_entry 100644 a-first "$b"; mk_entry 100644 b-broken "$oid"; mk_entry 100644 c-late "$b") >"$T/t.bin"
+	cc=$(commit_tree "$(hash_tree "$T/t.bin")")
+	mkdir "$T/dest"
+	run --separate-stderr sc-materialize --repo "$R" --commit "$cc" --dest "$T/dest/out"
+	assert_error_line sc-materialize
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"unable to stream $oid"* ]]
+	[ -z "$output" ]
+	run ls -A "$T/dest"
+	[ -z "$output" ]
+}
+
 @test "a destination that appears while writing is never replaced, even an empty one" {
 	head -c $((8 << 20)) /dev/urandom >"$R/big.bin"
 	c=$(commit_all "$R" big)

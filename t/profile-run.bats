@@ -1080,3 +1080,81 @@ slow_instance_change() {
 	jqr '.errors[].sample' | grep -qx 'head:Demo.Use1'
 	grep -q 'head Demo/Use1.lean: FAILED' <<<"$stderr"
 }
+
+# ---- --confirm: repeats of a file near a threshold ----
+
+@test "--confirm 2: a file near a threshold gets 2 more samples a side, the sides taking turns; the median decides; every sample kept" {
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.6'
+	ex_lean "$R" Demo/Basic.lean '-- reworded' '-- fixture: cpu=0.05'
+	head_commit
+	profile --confirm 2 --threshold-delta 0.1
+	[ "$status" -eq 0 ]
+	# Ring (0.05 -> 0.6) is repeated, Basic (unchanged cost) is not
+	[ "$(file_field Demo/Ring.lean '.confirmation.base.cpu_s | length')" = 3 ]
+	[ "$(file_field Demo/Ring.lean '.confirmation.head.cpu_s | length')" = 3 ]
+	[ "$(file_field Demo/Basic.lean '.confirmation // "none"')" = none ]
+	[ "$(file_field Demo/Ring.lean .verdict)" = flagged ]
+	[ "$(file_field Demo/Ring.lean .confirmation.overturned)" = false ]
+	# the figure compared is the median of the three
+	local med
+	med=$(file_field Demo/Ring.lean '.confirmation.head.cpu_s | sort | .[1]')
+	[ "$(file_field Demo/Ring.lean .head.cpu_s)" = "$med" ]
+	# base, head, base, head, in that order, each bound with its number
+	[ "$(jq -r 'select(.sample | test("Demo.Ring$")) | "\(.sample) \(.repeat // 0)"' "$WS/samples.jsonl" | tr '\n' ,)" = "base:Demo.Ring 0,head:Demo.Ring 0,base:Demo.Ring 1,head:Demo.Ring 1,base:Demo.Ring 2,head:Demo.Ring 2," ]
+	[ -f "$WS/raw/head-Demo.Ring@2.time" ]
+	grep -q '^| <code>Demo/Ring.lean</code> | [0-9.]*, [0-9.]*, [0-9.]* | [0-9.]*, [0-9.]*, [0-9.]* | confirmed: flagged |$' "$WS/report.md"
+	grep -q '^\[[0-9]*/[0-9]*\] confirming Demo/Ring.lean: 2 more samples a side$' <<<"$stderr"
+}
+
+@test "--confirm: a noisy file near the threshold is confirmed or overturned as the median of its samples says" {
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.2 cpu-noise=0.05'
+	head_commit
+	local base_rev=$H
+	git -C "$R" checkout -q -b noisy "$M"
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.2 cpu-noise=0.05'
+	B=$(ex_commit "$R" "noisy base") T=$B
+	ex_lean "$R" Demo/Ring.lean '-- a heavier proof' '-- fixture: cpu=0.34 cpu-noise=0.06'
+	head_commit
+	profile --confirm 2 --threshold-delta 0.01
+	[ "$status" -eq 0 ]
+	# near by construction: head 10 % dearer is always >= 1.5x base
+	[ "$(file_field Demo/Ring.lean '.confirmation.head.cpu_s | length')" = 3 ]
+	# the verdict is the median's, at 1.5x and +0.01 s, whatever the first samples said
+	local want
+	want=$(file_field Demo/Ring.lean '(.confirmation.base.cpu_s | sort | .[1]) as $b
+		| (.confirmation.head.cpu_s | sort | .[1]) as $h
+		| if ($h * 1000 | round) * 1000 >= ($b * 1000 | round) * 1500 and (($h - $b) * 1000 | round) >= 10
+		  then "flagged" else "not_flagged" end')
+	[ "$(file_field Demo/Ring.lean .verdict)" = "$want" ]
+	[ "$(file_field Demo/Ring.lean '.confirmation.overturned')" = "$(file_field Demo/Ring.lean '.confirmation.first_verdict != .verdict')" ]
+	[ "$base_rev" != "$H" ]
+}
+
+@test "--confirm: samples leave nothing in .lake for the next (read-only there); without it a sample may write" {
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.6 write=/project/.lake/memo'
+	head_commit
+	profile --confirm 1 --threshold-delta 0.1 --keep-logs
+	[ "$status" -eq 0 ]
+	[ "$(file_field Demo/Ring.lean .verdict)" = flagged ]
+	if lake_kept; then [ ! -e "$WS/head/.lake/memo" ]; fi
+	[ "$(file_field Demo/Ring.lean '.confirmation.head.cpu_s | length')" = 2 ]
+}
+
+@test "--confirm 0 is the run without it: no repeat, no confirmation member, no raw file of a repeat; 5 is refused" {
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.6'
+	head_commit
+	profile --confirm 0 --threshold-delta 0.1
+	[ "$status" -eq 0 ]
+	[ "$(file_field Demo/Ring.lean .verdict)" = flagged ]
+	run ! grep -q '"repeat"' "$WS/samples.jsonl"
+	[ "$(jq '[.files[] | select(.confirmation)] | length' "$WS/report.json")" = 0 ]
+	[ -z "$(find "$WS/raw" -name '*@*')" ]
+	rm -rf "$WS"
+	profile --confirm 5
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-profile-run: error: --confirm wants a count of repeats from 0 to 4 (--confirm 5)" ]
+}

@@ -207,6 +207,24 @@ status_ok() { # exit code
 	[ "$tc_before" = "$(find "$TC" -printf '%p %s\n' | sort)" ]
 }
 
+@test "--lake-read-only: the tree's .lake is read-only too, so a command leaves nothing there for the next" {
+	# the dependencies' mount point is there, as a preflight leaves it
+	mkdir -p "$T/.lake/memo" "$T/.lake/packages"
+	lean_file write=/project/.lake/written write=/project/.lake/memo/cost
+	run --separate-stderr sc-sandbox-exec --tree "$T" --toolchain "$TC" --dependencies "$D" \
+		--time-file "$R/$M.time" --timeout 60 --lake-read-only -- lake env lean -j1 "$M.lean"
+	[ "$status" -eq 0 ]
+	[ ! -e "$T/.lake/written" ]
+	[ ! -e "$T/.lake/memo/cost" ]
+	[ ! -e "$LOG" ]
+	# without it, the same command writes there
+	rm -f "$R/$M.time"
+	sbx 60
+	[ "$status" -eq 0 ]
+	[ -f "$T/.lake/written" ]
+	[ -f "$T/.lake/memo/cost" ]
+}
+
 @test "Lake's environment: no release caches, the artifact cache off, its folder the sandbox's own, git's stat cache trusted" {
 	lean_file read-env=LAKE_NO_CACHE read-env=LAKE_ARTIFACT_CACHE read-env=LAKE_RESTORE_ARTIFACTS \
 		read-env=LAKE_CACHE_DIR read-env=GIT_CONFIG_COUNT read-env=GIT_CONFIG_KEY_1 \

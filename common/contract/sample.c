@@ -158,6 +158,8 @@ void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out)
 	char *detail = s->detail ? bounded_detail(s->detail) : NULL;
 	sc_json_kv_str_or_null(g, "detail", detail);
 	free(detail);
+	if (s->repeat)
+		sc_json_kv_int(g, "repeat", s->repeat);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
 }
@@ -169,7 +171,7 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 	static const char *const keys[] = {"schema", "run_id", "plan_digest", "revision", "sample",
 	                                   "ok", "cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
 	                                   "max_rss_kib", "exit_status", "task_clock_s", "error",
-	                                   "detail", NULL};
+	                                   "detail", "repeat", NULL};
 	const char *schema, *run_id, *digest, *rev, *sample, *detail;
 	if (sc_json_only_keys(v, keys, "the sample", err) < 0 ||
 	    sc_json_get_str(v, "schema", &schema, err) < 0)
@@ -195,6 +197,13 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 	                      : NULL;
 	if (!bad && detail && strlen(detail) > SC_SAMPLE_DETAIL_MAX)
 		bad = "field \"detail\" is longer than " SC_XSTR(SC_SAMPLE_DETAIL_MAX) " bytes";
+	long long repeat = 0;
+	if (!bad && sc_json_member(v, "repeat")) {
+		if (sc_json_get_int(v, "repeat", &repeat, err) < 0)
+			return -1;
+		if (repeat < 1 || repeat > SC_MAX_REPEATS || sc_sample_prebuild_side(sample) >= 0)
+			bad = "field \"repeat\" is not 1 to " SC_XSTR(SC_MAX_REPEATS) " on a file's sample";
+	}
 	if (bad) {
 		sb_adds(err, bad);
 		return -1;
@@ -204,6 +213,7 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 	s->revision = xstrdup(rev);
 	s->sample = xstrdup(sample);
 	s->detail = detail ? xstrdup(detail) : NULL;
+	s->repeat = (unsigned)repeat;
 	return 0;
 }
 

@@ -12,7 +12,10 @@
  *           "failed" | "invalid_counters" | "missing_counters" |
  *           "status_mismatch" | "sandbox_failed" | "cpu_hidden" | "disk_full" |
  *           "imports_unreadable" | "order_violated",
- *  "detail": null | "human-readable reason"}
+ *  "detail": null | "human-readable reason"[, "repeat": k]}
+ * "repeat" (1 to SC_MAX_REPEATS) marks the k-th repeat of a file's sample
+ * on its side (profile-run --confirm): absent on the first sample, so that
+ * a run without repeats writes what it always wrote.
  * An ok sample has every number but task_clock_s (null where the host has
  * no perf counter; read as null when absent) and error null; an error
  * sample has no numbers (partial data never leaves this model).  Counters
@@ -28,6 +31,8 @@
 #define SC_SAMPLE_SCHEMA "sphereceti.sample/1"
 #define SC_RUN_ID_HEXSZ 32
 #define SC_SAMPLE_DETAIL_MAX 1024
+/* profile-run --confirm: at most this many repeats of a file's sample. */
+#define SC_MAX_REPEATS 4
 #define SC_SAMPLE_DETAIL_CUT " [cut]"
 /* Upper bound on any time we accept (about 31 years): keeps the products
  * below overflow and rejects absurd counters. */
@@ -55,6 +60,7 @@ struct sc_sample {
 	char *detail; /* NULL or a reason for a person */
 	int has_task_clock; /* task_clock_s counted (ok samples only) */
 	double task_clock_s;
+	unsigned repeat;    /* 0: the first sample; k: its k-th repeat */
 };
 
 int sc_is_error_reason(const char *reason);

@@ -228,7 +228,7 @@ static struct sc_catfile *open_batch(const struct sc_git *g, int check)
 	char *dirarg = xasprintf("--git-dir=%s", g->git_dir);
 	const char *const args[] = {"cat-file", check ? "--batch-check" : "--batch", NULL};
 	const char **argv = sc_git_argv("git", dirarg, NULL, args);
-	if (sc_spawn(&c->proc, argv, sc_git_env(), NULL, SC_PIPE_IN | SC_PIPE_OUT) < 0)
+	if (sc_spawn(&c->proc, argv, sc_git_env(), NULL, SC_PIPE_IN | SC_PIPE_OUT | SC_PIPE_ERR) < 0)
 		sc_die_sys_errno("cannot run git cat-file (PATH)");
 	free(argv);
 	free(dirarg);
@@ -250,9 +250,43 @@ static struct sc_catfile *open_batch(const struct sc_git *g, int check)
 struct sc_catfile *sc_catfile_open(const struct sc_git *g) { return open_batch(g, 0); }
 struct sc_catfile *sc_catfile_open_check(const struct sc_git *g) { return open_batch(g, 1); }
 
-static _Noreturn void batch_broken(void)
+/* What git said before it stopped, as one printable line in WHY: its last
+ * "fatal:" or "error:" line, else its first line; empty when it said
+ * nothing we could read. */
+static void git_last_word(int fd, struct strbuf *why)
 {
-	sc_die_sys("git cat-file --batch stopped unexpectedly (object reader)");
+	char buf[4096];
+	ssize_t n;
+	do
+		n = read(fd, buf, sizeof buf - 1);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	const char *pick = NULL;
+	for (char *line = buf; line && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!pick && *line)
+			pick = line;
+		if (!strncmp(line, "fatal: ", 7) || !strncmp(line, "error: ", 7))
+			pick = line + 7;
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!pick)
+		return;
+	sb_adds(why, ": ");
+	for (size_t i = 0; pick[i] && i < 200; i++)
+		sb_addc(why, (unsigned char)pick[i] < 0x20 || pick[i] == 0x7f ? '?' : pick[i]);
+}
+
+/* Git's own words go into our one error line, never beside it. */
+static _Noreturn void batch_broken(struct sc_catfile *c)
+{
+	struct strbuf why = STRBUF_INIT;
+	git_last_word(c->proc.err_fd, &why);
+	sc_die_sys("git cat-file --batch stopped unexpectedly%s (object reader)", why.buf);
 }
 
 size_t sc_catfile_queue_room(const struct sc_catfile *c)
@@ -268,7 +302,7 @@ static void send_name(struct sc_catfile *c, const char *hex)
 		if (*p == '\n' || *p == ' ' || *p == '\t')
 			sc_die("object name contains whitespace (%s)", hex);
 	if (fputs(hex, c->in) == EOF || putc('\n', c->in) == EOF)
-		batch_broken();
+		batch_broken(c);
 	c->queued++;
 }
 
@@ -297,14 +331,14 @@ int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size)
 	if (!c->queued)
 		sc_die_sys("internal: cat-file answer read with nothing queued");
 	if (fflush(c->in) != 0)
-		batch_broken();
+		batch_broken(c);
 	c->queued--;
 	char line[256];
 	if (!fgets(line, sizeof line, c->out))
-		batch_broken();
+		batch_broken(c);
 	size_t n = strlen(line);
 	if (!n || line[n - 1] != '\n')
-		batch_broken();
+		batch_broken(c);
 	line[n - 1] = '\0';
 	if (n > 8 && strcmp(line + n - 1 - 8, " missing") == 0)
 		return -1;
@@ -314,14 +348,14 @@ int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size)
 	char *sp1 = strchr(line, ' ');
 	char *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
 	if (!sp1 || !sp2 || (size_t)(sp2 - sp1 - 1) >= 16)
-		batch_broken();
+		batch_broken(c);
 	memcpy(type, sp1 + 1, (size_t)(sp2 - sp1 - 1));
 	type[sp2 - sp1 - 1] = '\0';
 	char *end;
 	errno = 0;
 	unsigned long long sz = strtoull(sp2 + 1, &end, 10);
 	if (errno || *end || end == sp2 + 1)
-		batch_broken();
+		batch_broken(c);
 	*size = (size_t)sz;
 	c->pending = c->check ? 0 : (size_t)sz;
 	c->has_pending = !c->check;
@@ -331,7 +365,7 @@ int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size)
 static void finish_object(struct sc_catfile *c)
 {
 	if (fgetc(c->out) != '\n')
-		batch_broken();
+		batch_broken(c);
 	c->has_pending = 0;
 	c->pending = 0;
 }
@@ -341,7 +375,7 @@ void sc_catfile_content(struct sc_catfile *c, struct strbuf *sb)
 	sb_reset(sb);
 	sb_grow(sb, c->pending);
 	if (c->pending && fread(sb->buf, 1, c->pending, c->out) != c->pending)
-		batch_broken();
+		batch_broken(c);
 	sb->len = c->pending;
 	sb->buf[sb->len] = '\0';
 	finish_object(c);
@@ -353,7 +387,7 @@ void sc_catfile_prefix(struct sc_catfile *c, struct strbuf *sb, size_t max)
 	sb_reset(sb);
 	sb_grow(sb, keep);
 	if (keep && fread(sb->buf, 1, keep, c->out) != keep)
-		batch_broken();
+		batch_broken(c);
 	sb->len = keep;
 	sb->buf[keep] = '\0';
 	c->pending -= keep;
@@ -362,7 +396,7 @@ void sc_catfile_prefix(struct sc_catfile *c, struct strbuf *sb, size_t max)
 		size_t want = c->pending < sizeof skip ? c->pending : sizeof skip;
 		size_t got = fread(skip, 1, want, c->out);
 		if (got == 0)
-			batch_broken();
+			batch_broken(c);
 		c->pending -= got;
 	}
 	finish_object(c);
@@ -376,7 +410,7 @@ int sc_catfile_stream(struct sc_catfile *c, int fd)
 		size_t want = c->pending < sizeof buf ? c->pending : sizeof buf;
 		size_t got = fread(buf, 1, want, c->out);
 		if (got == 0)
-			batch_broken();
+			batch_broken(c);
 		if (!err && sc_write_all(fd, buf, got) < 0)
 			err = errno;
 		c->pending -= got;
@@ -404,6 +438,7 @@ void sc_catfile_close(struct sc_catfile *c)
 		return;
 	fclose(c->in);
 	fclose(c->out);
+	close(c->proc.err_fd);
 	sc_wait(c->proc.pid);
 	free(c);
 }

@@ -140,7 +140,7 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	double t0 = sc_monotonic_now();
 	char *what = o->n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, o->n_layers)
 	                             : xstrdup("prebuild");
-	int rc = sc_step_run(r, side, &st, name, what, budget, cmd.v, NULL);
+	int rc = sc_step_run(r, side, &st, name, what, budget, cmd.v, NULL, 0);
 	free(what);
 	double wall = sc_monotonic_now() - t0;
 	pb->used += wall;

@@ -7,6 +7,7 @@
 #include "porcelain/stage.h"
 #include "porcelain/workspace.h"
 #include "sandbox/sandbox_args.h"
+#include "util/decimal.h"
 #include "util/die.h"
 #include "util/execdir.h"
 #include "util/safefile.h"
@@ -64,6 +65,10 @@ static void check_options(struct sc_profile_request *rq)
 	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
 		sc_die("%s", err.buf);
 	sc_display_init(&th, &o->display);
+	o->th = th;
+	if (rq->confirm && sc_decimal_uint(rq->confirm, 0, SC_MAX_REPEATS, &o->confirm) < 0)
+		sc_die("--confirm wants a count of repeats from 0 to %d (--confirm %s)", SC_MAX_REPEATS,
+		       rq->confirm);
 	links(o, &err);
 	unsigned long long bytes;
 	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes, &err) < 0)

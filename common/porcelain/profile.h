@@ -9,12 +9,13 @@
 #include "porcelain/state.h"
 
 /* What sphereceti profile-run's option table fills in: the run's options
- * as given (O), and the five still text that sc_profile_run checks and
+ * as given (O), and the six still text that sc_profile_run checks and
  * converts into O. */
 struct sc_profile_request {
 	struct sc_run_opts o;
 	const char *prebuild_timeout, *sample_timeout, *phase_timeout; /* seconds */
 	const char *progress_every;                                    /* seconds */
+	const char *confirm;                                           /* 0-4 */
 	const char *sandbox_user;                                      /* USER|UID:GID */
 };
 

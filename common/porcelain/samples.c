@@ -23,13 +23,14 @@ void sc_samples_bind(const struct sc_samples *sm, int side, const char *id, stru
 	s->plan_digest = xstrdup(sm->digest);
 	s->revision = xstrdup(sc_plan_side_rev(sm->plan, side));
 	s->sample = xasprintf("%s:%s", sc_side_name(side), id);
+	s->repeat = sm->repeat;
 }
 
 int sc_samples_record(struct sc_samples *sm, struct sc_sample *s)
 {
 	sc_sample_bound(s);
 	sc_sample_to_json(s, &sm->lines);
-	if (!s->ok)
+	if (!s->ok && !s->repeat) /* a repeat is more evidence, never a failed measurement */
 		sm->failed = 1;
 	return s->ok;
 }

@@ -12,7 +12,9 @@ struct sc_samples {
 	const struct sc_plan *plan;
 	const char *run_id, *digest;
 	struct strbuf lines; /* samples.jsonl so far */
-	int failed;          /* an error sample was recorded */
+	int failed;          /* an error sample was recorded (a repeat's never counts) */
+	unsigned repeat;     /* while a repeat is measured (--confirm): its number, bound to
+	                        every sample made meanwhile; else 0 */
 };
 
 void sc_samples_init(struct sc_samples *sm, const struct sc_plan *plan, const char *run_id,
@@ -20,7 +22,7 @@ void sc_samples_init(struct sc_samples *sm, const struct sc_plan *plan, const ch
 void sc_samples_release(struct sc_samples *sm);
 
 /* S, emptied, bound as the sample "<side>:<id>" (ID a file's, or
- * SC_PREBUILD_ID). */
+ * SC_PREBUILD_ID), the repeat under way with it. */
 void sc_samples_bind(const struct sc_samples *sm, int side, const char *id, struct sc_sample *s);
 /* S recorded, its detail bounded first so that S is what its line says.
  * Returns S->ok. */

@@ -27,8 +27,21 @@
 #include <unistd.h>
 
 
-static double measure_side(struct sc_run *r, int side, const struct sc_order *order,
-                           double phase_used);
+/* One side's measurement under way. */
+struct side_state {
+	const struct sc_order *order;
+	struct sc_prebuilt pb;
+	char *sampled; /* per plan file: its first sample of this side is done */
+	int built;     /* what the latest prebuild layer made: sc_prebuild_layer's answer */
+};
+
+static int side_open(struct sc_run *r, int side, struct side_state *ss);
+static double side_layer(struct sc_run *r, int side, struct side_state *ss, int layer,
+                         double phase_used);
+static void side_close(struct sc_run *r, int side, struct side_state *ss);
+static void give_back(struct sc_run *r, int side);
+static double confirm_layer(struct sc_run *r, struct side_state ss[2], const int open[2], int layer,
+                            double phase_used);
 static void preflight(struct sc_run *r, int side);
 static void check_targets_known(struct sc_run *r, int side);
 static void check_dep_builds(struct sc_run *r, int side);
@@ -36,7 +49,8 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
                          const char *failed, double phase_start, const char *violated);
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
                                const char *why);
-static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout);
+static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
+                        unsigned repeat);
 static void all_disk_full(struct sc_run *r, int side, const struct sc_order *order);
 static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                       const char *name);
@@ -46,42 +60,73 @@ static int measured(struct sc_run *r, int side, const char *id, const struct sc_
                     struct sc_sample *s);
 
 /* The import order of each side is read first, so that the progress
- * lines count every step, each prebuild layer too, once. */
+ * lines count every step, each prebuild layer too, once.  Without
+ * --confirm the sides are measured one after the other.  With it, layer
+ * by layer, both sides' trees open at once: a file near a threshold is
+ * sampled again right after both its first samples, before any later
+ * prebuild runs candidate code that could leave something its repeats
+ * would find (Documentation/measurement.txt "Confirmation"). */
 void sc_run_measure(struct sc_run *r)
 {
 	size_t on_side[2];
 	struct sc_order order[2] = {{0}, {0}};
-	int n_layers[2] = {0, 0};
+	int n_layers[2] = {0, 0}, open[2] = {0, 0}, layers = 1;
 	sc_schedule_sides(&r->plan, on_side);
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
 		if (on_side[side]) {
 			char *tree = sc_run_tree(r, side);
 			sc_order_side(&r->plan, tree, side, &order[side]);
 			n_layers[side] = order[side].n_layers;
+			layers = n_layers[side] > layers ? n_layers[side] : layers;
 			free(tree);
 		}
 	r->progress.steps = sc_schedule_steps(on_side, n_layers);
+	r->first = xcalloc(r->plan.n_files + 1, sizeof *r->first);
+	struct side_state ss[2] = {{.order = &order[0]}, {.order = &order[1]}};
 	double phase_used = 0;
-	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
-		if (on_side[side]) {
-			phase_used = measure_side(r, side, &order[side], phase_used);
-			sc_order_free(&order[side], r->plan.n_files);
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		if (!on_side[side])
+			continue;
+		if (!r->o.confirm)
+			sc_progress_next(&r->progress); /* the prebuild's step, its preflight first */
+		open[side] = side_open(r, side, &ss[side]);
+		for (int layer = 0; open[side] && !r->o.confirm && layer < (n_layers[side] ? n_layers[side] : 1);
+		     layer++)
+			phase_used = side_layer(r, side, &ss[side], layer, phase_used);
+		if (open[side] && !r->o.confirm) {
+			side_close(r, side, &ss[side]);
+			give_back(r, side);
 		}
+	}
+	for (int layer = 0; r->o.confirm && layer < layers; layer++) {
+		for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
+			if (open[side] && layer < (n_layers[side] ? n_layers[side] : 1)) {
+				if (layer == 0)
+					sc_progress_next(&r->progress);
+				phase_used = side_layer(r, side, &ss[side], layer, phase_used);
+			}
+		phase_used = confirm_layer(r, ss, open, layer, phase_used);
+	}
+	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+		if (open[side] && r->o.confirm) {
+			side_close(r, side, &ss[side]);
+			give_back(r, side);
+		}
+		if (on_side[side])
+			sc_order_free(&order[side], r->plan.n_files);
+	}
 }
 
-/* The side's tree goes to the sandbox user, Lake loads it (preflight),
- * T's configuration is asked once for both sides, the imports are built
- * (prebuild), then each selected file is sampled between two checks of
- * the tree and the tree is given back.  The phase budget covers timed
- * samples only, never the prebuilds; its clock runs on across sides.
- * Returns the budget used so far. */
-static double measure_side(struct sc_run *r, int side, const struct sc_order *order,
-                           double phase_used)
+/* The side's tree goes to the sandbox user, Lake loads it (preflight), and
+ * T's configuration is asked once for both sides.  0 when the disk was
+ * full already: every step of the side is disk_full then. */
+static int side_open(struct sc_run *r, int side, struct side_state *ss)
 {
-	sc_progress_next(&r->progress); /* the prebuild's step, its preflight first */
 	if (r->disk_full) {
-		all_disk_full(r, side, order);
-		return phase_used;
+		if (r->o.confirm) /* its first layer's step: numbered here, not by the caller */
+			sc_progress_next(&r->progress);
+		all_disk_full(r, side, ss->order);
+		return 0;
 	}
 	sc_run_prepare_tree(r, side);
 	preflight(r, side);
@@ -89,31 +134,49 @@ static double measure_side(struct sc_run *r, int side, const struct sc_order *or
 		check_targets_known(r, side);
 		check_dep_builds(r, side);
 	}
-	struct sc_prebuilt pb = {0};
-	char *sampled = xcalloc(r->plan.n_files + 1, 1);
+	ss->sampled = xcalloc(r->plan.n_files + 1, 1);
+	return 1;
+}
+
+/* One layer: its imports built (prebuild), then each of its selected files
+ * sampled between two checks of the tree.  The phase budget covers timed
+ * samples only, never the prebuilds; its clock runs on across layers and
+ * sides.  Returns the budget used so far. */
+static double side_layer(struct sc_run *r, int side, struct side_state *ss, int layer,
+                         double phase_used)
+{
+	const struct sc_order *order = ss->order;
 	struct strbuf violated = STRBUF_INIT;
-	for (int layer = 0; layer < order->n_layers || (layer == 0 && !order->n_layers); layer++) {
-		int built = sc_prebuild_layer(r, side, order, layer, &pb);
-		double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
-		for (size_t i = 0; i < r->plan.n_files; i++) {
-			if (order->layer[i] != layer)
-				continue;
-			sb_reset(&violated);
-			char *t = sc_run_tree(r, side);
-			sc_order_violated(&r->plan, order, t, side, layer, sampled, &violated);
-			free(t);
-			measure_file(r, side, &r->plan.files[i], built, pb.failed, phase_start,
-			             violated.len ? violated.buf : NULL);
-			sampled[i] = 1;
-		}
-		phase_used = sc_monotonic_now() - phase_start;
+	ss->built = sc_prebuild_layer(r, side, order, layer, &ss->pb);
+	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
+	for (size_t i = 0; i < r->plan.n_files; i++) {
+		if (order->layer[i] != layer)
+			continue;
+		sb_reset(&violated);
+		char *t = sc_run_tree(r, side);
+		sc_order_violated(&r->plan, order, t, side, layer, ss->sampled, &violated);
+		free(t);
+		measure_file(r, side, &r->plan.files[i], ss->built, ss->pb.failed, phase_start,
+		             violated.len ? violated.buf : NULL);
+		ss->sampled[i] = 1;
 	}
 	sb_release(&violated);
-	free(sampled);
-	sc_prebuild_record(r, &pb);
+	return sc_monotonic_now() - phase_start;
+}
+
+/* The side's prebuild sample, and a line for each file whose import order
+ * could not be read. */
+static void side_close(struct sc_run *r, int side, struct side_state *ss)
+{
+	sc_prebuild_record(r, &ss->pb);
 	for (size_t i = 0; i < r->plan.n_files; i++)
-		if (order->unreadable[i])
-			imports_unreadable(r, side, &r->plan.files[i], order->unreadable[i]);
+		if (ss->order->unreadable[i])
+			imports_unreadable(r, side, &r->plan.files[i], ss->order->unreadable[i]);
+	free(ss->sampled);
+}
+
+static void give_back(struct sc_run *r, int side)
+{
 	struct strbuf why = STRBUF_INIT;
 	if (sc_run_give_back(r, side, &why) < 0) {
 		/* the measurement stands and its report is written; the run
@@ -122,7 +185,6 @@ static double measure_side(struct sc_run *r, int side, const struct sc_order *or
 		r->measurement_failed = 1;
 	}
 	sb_release(&why);
-	return phase_used;
 }
 
 /* One selected file of the side, its prebuild layer done (BUILT as
@@ -152,7 +214,7 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)",
 		                sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "before")) {
-		sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout));
+		sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), 0);
 	}
 }
 
@@ -178,7 +240,7 @@ static void preflight(struct sc_run *r, int side)
 {
 	const char *cmd[] = {"lake", "env", "true", NULL};
 	struct sc_step st;
-	int rc = sc_step_run(r, side, &st, "preflight", NULL, r->o.prebuild_timeout, cmd, NULL);
+	int rc = sc_step_run(r, side, &st, "preflight", NULL, r->o.prebuild_timeout, cmd, NULL, 0);
 	struct strbuf why = STRBUF_INIT;
 	if (rc == 1 && sc_run_preflight_diagnosis(r, &why))
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake could not load the %s workspace in the sandbox: %s (%s)",
@@ -223,7 +285,7 @@ static void check_targets_known(struct sc_run *r, int side)
 	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
 	struct sc_step st;
 	int rc = sc_step_run(r, side, &st, name, "check of the selected modules", r->o.prebuild_timeout,
-	                     (const char *const *)cmd.v, log);
+	                     (const char *const *)cmd.v, log, 0);
 	if (rc != 0 && rc != 1)
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake's check of the selected modules did not run in the "
 		             "sandbox (%s)", r->ws);
@@ -291,7 +353,7 @@ static int deps_up_to_date(struct sc_run *r, int side, size_t first, size_t n, c
 	if (cmd.n > fixed) {
 		struct sc_step step;
 		rc = sc_step_run(r, side, &step, name, "check of the prepared dependencies",
-		                 r->o.prebuild_timeout, (const char *const *)cmd.v, NULL);
+		                 r->o.prebuild_timeout, (const char *const *)cmd.v, NULL, 0);
 		sc_step_release(&step);
 	}
 	sc_argv_release(&cmd);
@@ -348,8 +410,15 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
 	if (measured(r, side, f->id, st, &s)) {
 		struct strbuf figures = STRBUF_INIT;
 		sc_run_sample_figures(&r->o.display, &s, &figures);
-		sc_progress_say(&r->progress, "%s %s: %s", sc_side_name(side), f->path, figures.buf);
+		if (s.repeat)
+			sc_progress_say(&r->progress, "%s %s, repeat %u: %s", sc_side_name(side), f->path,
+			                s.repeat, figures.buf);
+		else
+			sc_progress_say(&r->progress, "%s %s: %s", sc_side_name(side), f->path, figures.buf);
 		sb_release(&figures);
+		struct sc_first_cpu *first = &r->first[f - r->plan.files];
+		if (!s.repeat && sc_sample_compared_ms(&s, &first->ms[side]) == 0)
+			first->ok[side] = 1;
 	} else {
 		char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
 		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path,
@@ -363,11 +432,18 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
  * (CLI/Help.lean helpLean); `lake env lean` would drop them.  What it
  * measured counts only when the file and the Lake configuration are
  * still the plan's blobs afterwards. */
-static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout)
+static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
+                        unsigned repeat)
 {
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
 	struct sc_step st;
-	int rc = sc_step_run(r, side, &st, f->id, f->path, timeout, cmd, NULL);
+	/* a repeat's raw files apart from the first's: '@' is in no module name */
+	char *name = repeat ? xasprintf("%s@%u", f->id, repeat) : xstrdup(f->id);
+	char *what = repeat ? xasprintf("%s, repeat %u", f->path, repeat) : xstrdup(f->path);
+	r->samples.repeat = repeat; /* what the sample is bound as, whatever it comes to */
+	int rc = sc_step_run(r, side, &st, name, what, timeout, cmd, NULL, r->o.confirm > 0);
+	free(name);
+	free(what);
 	if (r->disk_full) {
 		sc_step_disk_full(r, side, f);
 	} else if (sc_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
@@ -378,6 +454,93 @@ static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f
 		record_sample(r, side, f, &st);
 	}
 	sc_step_release(&st);
+	r->samples.repeat = 0;
+}
+
+/* ---- confirmation (--confirm) ---- */
+
+/* Is F, by its first samples, flagged or within 10 % of being flagged
+ * (flagged were its head 10 % dearer; an added file at 90 % of its
+ * threshold)?  Documentation/measurement.txt "Confirmation". */
+static int near_threshold(const struct sc_run *r, const struct sc_plan_file *f)
+{
+	const struct sc_first_cpu *first = &r->first[f - r->plan.files];
+	int base = sc_change_on_side(f->change, SC_SIDE_BASE), head = sc_change_on_side(f->change, SC_SIDE_HEAD);
+	if (!head || (base && !first->ok[SC_SIDE_BASE]) || !first->ok[SC_SIDE_HEAD])
+		return 0; /* removed files are never flagged; a failed side has no verdict */
+	long long b = base ? first->ms[SC_SIDE_BASE] : 0, h = first->ms[SC_SIDE_HEAD];
+	if (f->change == SC_CHANGE_ADDED)
+		return h * 10 >= r->o.th.added_ms * 9;
+	struct sc_verdict v;
+	sc_verdict_compute(f->change, b, h + h / 10, &r->o.th, &v);
+	return v.flagged;
+}
+
+/* One file's repeats, the sides taking turns (base, head, base, head...)
+ * so that a drift of the machine falls on both; each checked and bound as
+ * a first sample is, .lake read-only.  What the phase budget cannot hold
+ * is deadline_exceeded, said and kept. */
+static double repeat_file(struct sc_run *r, struct side_state ss[2], const struct sc_plan_file *f,
+                          double phase_used)
+{
+	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
+	for (unsigned k = 1; k <= r->o.confirm; k++)
+		for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+			if (!sc_change_on_side(f->change, side))
+				continue;
+			sc_progress_next(&r->progress);
+			double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
+			struct strbuf violated = STRBUF_INIT;
+			char *t = sc_run_tree(r, side);
+			size_t i = (size_t)(f - r->plan.files);
+			sc_order_violated(&r->plan, ss[side].order, t, side, ss[side].order->layer[i],
+			                  ss[side].sampled, &violated);
+			free(t);
+			r->samples.repeat = k;
+			if (r->disk_full) {
+				sc_step_disk_full(r, side, f);
+			} else if (violated.len) {
+				sc_run_unmeasured(r, side, f->id, "order_violated", violated.buf);
+				sc_progress_say(&r->progress, "%s %s, repeat %u: not run (order_violated: %s)",
+				                sc_side_name(side), f->path, k, violated.buf);
+			} else if (!sc_phase_can_start(left)) {
+				sc_run_unmeasured(r, side, f->id, "deadline_exceeded",
+				                  "the timed phase budget was spent before this repeat");
+				sc_progress_say(&r->progress, "%s %s, repeat %u: not run (phase budget spent)",
+				                sc_side_name(side), f->path, k);
+			} else if (measured_unchanged(r, side, f, "before")) {
+				sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), k);
+			}
+			r->samples.repeat = 0;
+			sb_release(&violated);
+		}
+	return sc_monotonic_now() - phase_start;
+}
+
+/* After both sides' first samples of LAYER: each of its files near a
+ * threshold sampled again, changed files before importers. */
+static double confirm_layer(struct sc_run *r, struct side_state ss[2], const int open[2], int layer,
+                            double phase_used)
+{
+	if (!open[SC_SIDE_HEAD])
+		return phase_used; /* nothing is flagged without a head */
+	for (int importers = 0; importers < 2; importers++)
+		for (size_t i = 0; i < r->plan.n_files; i++) {
+			const struct sc_plan_file *f = &r->plan.files[i];
+			int on_base = sc_change_on_side(f->change, SC_SIDE_BASE);
+			/* its later layer of the two: both first samples are in */
+			int at = ss[SC_SIDE_HEAD].order->layer[i];
+			if (on_base && open[SC_SIDE_BASE] && ss[SC_SIDE_BASE].order->layer[i] > at)
+				at = ss[SC_SIDE_BASE].order->layer[i];
+			if ((f->change == SC_CHANGE_IMPORTER) != importers || at != layer ||
+			    (on_base && !open[SC_SIDE_BASE]) || !near_threshold(r, f))
+				continue;
+			r->progress.steps += (int)r->o.confirm * (on_base ? 2 : 1);
+			sc_progress_say(&r->progress, "confirming %s: %u more sample%s a side", f->path,
+			                r->o.confirm, r->o.confirm == 1 ? "" : "s");
+			phase_used = repeat_file(r, ss, f, phase_used);
+		}
+	return phase_used;
 }
 
 /* Candidate code ran in the tree (the prebuild, earlier samples, this

@@ -34,6 +34,8 @@ struct sc_run_opts {
 	double progress_every; /* seconds between "still running" lines */
 	const char *thr_ratio, *thr_delta, *thr_added; /* checked as sc-report checks them */
 	struct sc_display display; /* how the report will show figures: progress lines too */
+	struct sc_thresholds th;   /* as the report will judge: which files --confirm repeats */
+	unsigned confirm;          /* --confirm N: repeats of a file near a threshold (0-4) */
 	int quiet;
 	int keep_logs; /* candidate output into WS/logs/, bounded */
 	/* From GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID (NULL when
@@ -58,6 +60,12 @@ struct sc_run {
 	int deps_checked;       /* the dependencies' prepared builds were found up to date */
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
 	int disk_full;          /* a step left the disk full: the rest of the run is disk_full */
+	/* per plan file, per side: the compared CPU of its first sample, when
+	 * it was ok (what --confirm judges) */
+	struct sc_first_cpu {
+		long long ms[2];
+		unsigned char ok[2];
+	} *first;
 };
 
 /* An ok sample's "C s CPU, W s wall" as the report shows them: the

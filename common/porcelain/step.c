@@ -46,7 +46,7 @@ enum sc_step_outcome sc_step_outcome(struct sc_run *r, int rc)
 
 /* sc-sandbox-exec's arguments for one step of the side, up to "--". */
 static void sandbox_args(const struct sc_run *r, int side, const struct sc_step *st,
-                         const char *name, const char *timeout, const char *log,
+                         const char *name, const char *timeout, const char *log, int lake_ro,
                          struct sc_argv *a)
 {
 	sc_argv_push(a, "--tree");
@@ -68,12 +68,12 @@ static void sandbox_args(const struct sc_run *r, int side, const struct sc_step 
 	}
 	sc_run_push_bwrap(r, a, 1);
 	sc_run_push_sealed(r, side, a);
+	if (lake_ro)
+		sc_argv_push(a, "--lake-read-only");
 	sc_argv_push(a, "--");
 }
 
-/* Run one command in the side's sandbox, its output to LOG (NULL: to
- * WS/logs/ with --keep-logs, else nowhere); the status line is kept beside
- * the raw counters, both named in ST.  Returns sc-sandbox-exec's exit code. */
+/* What a still-running line says. */
 struct ticking {
 	struct sc_run *r;
 	int side;
@@ -88,14 +88,15 @@ static void still_running(void *arg, double elapsed)
 	                elapsed < 10 ? 1 : 0, elapsed);
 }
 
+/* The status line is kept beside the raw counters, both named in ST. */
 int sc_step_run(struct sc_run *r, int side, struct sc_step *st, const char *name, const char *what,
-                double timeout, const char *const *cmd, const char *log)
+                double timeout, const char *const *cmd, const char *log, int lake_ro)
 {
 	st->time_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "time");
 	st->status_file = sc_workspace_raw(r->ws, sc_side_name(side), name, "status");
 	char *timeout_s = xasprintf("%.3f", timeout);
 	struct sc_argv a = SC_ARGV_INIT;
-	sandbox_args(r, side, st, name, timeout_s, log, &a);
+	sandbox_args(r, side, st, name, timeout_s, log, lake_ro, &a);
 	for (const char *const *p = cmd; *p; p++)
 		sc_argv_push(&a, *p);
 	struct strbuf status = STRBUF_INIT;

@@ -22,11 +22,13 @@ struct sc_step {
 /* Run CMD in the side's sandbox as the step NAME within TIMEOUT seconds,
  * its output to LOG (NULL: to WS/logs/ with --keep-logs, else nowhere).
  * While it runs, a progress line every --progress-every seconds says that
- * WHAT (NULL: NAME) of the side still runs, and for how long.
+ * WHAT (NULL: NAME) of the side still runs, and for how long.  LAKE_RO:
+ * the tree's .lake read-only too (a sample under --confirm leaves nothing
+ * for the next: Documentation/measurement.txt "Confirmation").
  * Returns sc-sandbox-exec's exit code (1 when the step filled the disk:
  * it ran, but its counters are not to be trusted). */
 int sc_step_run(struct sc_run *r, int side, struct sc_step *st, const char *name, const char *what,
-                double timeout, const char *const *cmd, const char *log);
+                double timeout, const char *const *cmd, const char *log, int lake_ro);
 void sc_step_release(struct sc_step *st);
 
 /* What sc-sandbox-exec's exit code RC makes of a step: 0 ran and

@@ -167,6 +167,15 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 		        "revision %s is not the %s side's %s", s->revision, sc_side_name(side), want);
 		return;
 	}
+	if (s->repeat) { /* taken once the first samples are bound (confirm) */
+		if (sd->rep[s->repeat]) {
+			problem(r, s->sample, in->source, "duplicate", "another repeat %u for %s was read at %s",
+			        s->repeat, s->sample, sd->rep[s->repeat]->source);
+			return;
+		}
+		sd->rep[s->repeat] = in;
+		return;
+	}
 	if (sd->state != SC_SLOT_MISSING) {
 		/* Two samples for one slot: neither can be trusted to be the one
 		 * the runner meant, so the slot is dropped altogether. */
@@ -192,6 +201,40 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 	r->n_task_clock += s->has_task_clock != 0;
 }
 
+static int by_ms(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
+}
+
+/* A side's repeats joined to its first sample: the ok ones count, a failed
+ * one is counted apart (a repeat is extra evidence, never a problem); CPU
+ * becomes their median (Documentation/measurement.txt "Confirmation").
+ * Returns whether the side had repeats. */
+static int take_repeats(struct sc_report_side *sd)
+{
+	int any = 0;
+	sd->first_ms = sd->cpu_ms;
+	sd->samples_ms[sd->n_samples++] = sd->cpu_ms;
+	for (unsigned k = 1; k <= SC_MAX_REPEATS; k++) {
+		const struct sc_sample_in *in = sd->rep[k];
+		long long ms;
+		if (!in)
+			continue;
+		any = 1;
+		if (in->s.ok && sc_sample_compared_ms(&in->s, &ms) == 0)
+			sd->samples_ms[sd->n_samples++] = ms;
+		else
+			sd->n_rep_failed++;
+	}
+	long long sorted[SC_MAX_REPEATS + 1];
+	memcpy(sorted, sd->samples_ms, sd->n_samples * sizeof *sorted);
+	qsort(sorted, sd->n_samples, sizeof *sorted, by_ms);
+	/* an even count takes the lower middle: never a figure no sample had */
+	sd->cpu_ms = sorted[(sd->n_samples - 1) / 2];
+	return any;
+}
+
 void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -213,6 +256,11 @@ void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n
 			continue;
 		rf->compared = 1;
 		r->n_compared++;
+		sc_verdict_compute(rf->f->change, rf->side[SC_SIDE_BASE].cpu_ms,
+		                   rf->side[SC_SIDE_HEAD].cpu_ms, &r->th, &rf->first);
+		for (int s = 0; s < 2; s++)
+			if (rf->side[s].state == SC_SLOT_OK)
+				rf->confirmed |= take_repeats(&rf->side[s]);
 		sc_verdict_compute(rf->f->change, rf->side[SC_SIDE_BASE].cpu_ms,
 		                   rf->side[SC_SIDE_HEAD].cpu_ms, &r->th, &rf->v);
 		r->n_flagged += rf->v.flagged;

@@ -33,6 +33,14 @@ struct sc_report_side {
 	enum sc_slot state;
 	const struct sc_sample_in *in; /* OK / ERROR */
 	long long cpu_ms, user_ms, sys_ms, wall_ms;
+	/* profile-run --confirm: the repeats offered (by their number), and,
+	 * once bound, every ok sample's compared CPU, the first one first:
+	 * cpu_ms is then their median (Documentation/measurement.txt
+	 * "Confirmation"), first_ms the first sample's own */
+	const struct sc_sample_in *rep[SC_MAX_REPEATS + 1];
+	long long samples_ms[SC_MAX_REPEATS + 1];
+	size_t n_samples, n_rep_failed;
+	long long first_ms;
 };
 
 struct sc_report_file {
@@ -40,6 +48,8 @@ struct sc_report_file {
 	struct sc_report_side side[2]; /* indexed by enum sc_side */
 	int compared;
 	struct sc_verdict v;
+	int confirmed;           /* repeats were offered for it */
+	struct sc_verdict first; /* confirmed: the verdict of the first samples alone */
 };
 
 /* One reason the report is incomplete.  kind: "cross_run",

@@ -41,6 +41,32 @@ static void gen_side(yajl_gen g, const char *key, const struct sc_report_side *s
 	sc_json_map_close(g);
 }
 
+/* Every sample of a confirmed file (profile-run --confirm): per side the
+ * compared CPU of each ok sample, the first one first, and the failed
+ * repeats; the verdict of the first samples alone. */
+static void gen_confirmation(yajl_gen g, const struct sc_report_file *rf)
+{
+	sc_json_kv_map_open(g, "confirmation");
+	sc_json_kv_str(g, "statistic", "median");
+	for (int s = 0; s < 2; s++) {
+		const struct sc_report_side *sd = &rf->side[s];
+		if (sd->state != SC_SLOT_OK) {
+			sc_json_kv_null(g, sc_side_name(s));
+			continue;
+		}
+		sc_json_kv_map_open(g, sc_side_name(s));
+		sc_json_kv_array_open(g, "cpu_s");
+		for (size_t i = 0; i < sd->n_samples; i++)
+			sc_json_fixed(g, (double)sd->samples_ms[i] / 1000.0, 3);
+		sc_json_array_close(g);
+		sc_json_kv_int(g, "repeats_failed", (long long)sd->n_rep_failed);
+		sc_json_map_close(g);
+	}
+	sc_json_kv_str(g, "first_verdict", rf->first.flagged ? "flagged" : "not_flagged");
+	sc_json_kv_bool(g, "overturned", rf->first.flagged != rf->v.flagged);
+	sc_json_map_close(g);
+}
+
 static void gen_file(yajl_gen g, const struct sc_report *r, const struct sc_report_file *rf)
 {
 	const struct sc_plan_file *f = rf->f;
@@ -76,6 +102,8 @@ static void gen_file(yajl_gen g, const struct sc_report *r, const struct sc_repo
 		sc_report_not_compared_reason(rf, &reason);
 	sc_json_kv_str(g, "reason", reason.buf);
 	sb_release(&reason);
+	if (rf->compared && rf->confirmed)
+		gen_confirmation(g, rf);
 	sc_json_map_close(g);
 }
 

@@ -664,6 +664,69 @@ static void environment(struct strbuf *md, const struct sc_report *r)
 	sb_adds(md, "\n\n");
 }
 
+/* Each ok sample of a side, its CPU as the tables show it, "a, b, c". */
+static void samples_list(struct strbuf *out, const struct ctx *c, const struct sc_report_side *sd)
+{
+	if (sd->state != SC_SLOT_OK) {
+		sb_adds(out, "—");
+		return;
+	}
+	for (size_t i = 0; i < sd->n_samples; i++) {
+		if (i)
+			sb_adds(out, ", ");
+		cpu(out, c, sd->samples_ms[i]);
+	}
+	if (sd->n_rep_failed)
+		sb_addf(out, " (%zu repeat%s failed)", sd->n_rep_failed, sd->n_rep_failed == 1 ? "" : "s");
+}
+
+/* What the repeats made of the first samples' verdict. */
+static void confirmation_outcome(struct strbuf *out, const struct ctx *c,
+                                 const struct sc_report_file *rf)
+{
+	const char *b = c->markdown ? "**" : "";
+	const char *now = rf->v.flagged ? "flagged" : "not flagged";
+	if (rf->first.flagged != rf->v.flagged)
+		sb_addf(out, "%soverturned%s: the first samples said %s, the median says %s", b, b,
+		        rf->first.flagged ? "flagged" : "not flagged", now);
+	else
+		sb_addf(out, "confirmed: %s", now);
+}
+
+/* profile-run --confirm: the files sampled again, every sample shown. */
+static void confirmation(struct strbuf *md, const struct ctx *c)
+{
+	const struct sc_report *r = c->r;
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_files; i++)
+		n += r->files[i].compared && r->files[i].confirmed;
+	if (!n)
+		return;
+	if (c->markdown)
+		sb_adds(md, "## Confirmation\n\nEach file flagged, or within 10 % of a threshold, by its "
+		            "first samples was sampled again, the sides taking turns; the figures above are "
+		            "the median of its samples, which one slow or one fast run cannot move.\n\n"
+		            "| file | base CPU samples (s) | head CPU samples (s) | verdict |\n"
+		            "|:--|:--|:--|:--|\n");
+	else
+		sb_adds(md, "Confirmation: sampled again, the figures above their median\n");
+	for (size_t i = 0; i < r->n_files; i++) {
+		const struct sc_report_file *rf = &r->files[i];
+		if (!rf->compared || !rf->confirmed)
+			continue;
+		sb_adds(md, c->markdown ? "| " : "  ");
+		path(md, c, rf->f->path, 1);
+		sb_adds(md, c->markdown ? " | " : ": base ");
+		samples_list(md, c, &rf->side[SC_SIDE_BASE]);
+		sb_adds(md, c->markdown ? " | " : "; head ");
+		samples_list(md, c, &rf->side[SC_SIDE_HEAD]);
+		sb_adds(md, c->markdown ? " | " : " s CPU; ");
+		confirmation_outcome(md, c, rf);
+		sb_adds(md, c->markdown ? " |\n" : "\n");
+	}
+	sb_adds(md, "\n");
+}
+
 /* ---- report.txt: the same figures for a terminal ---- */
 
 #define TEXT_COLS 7
@@ -783,6 +846,7 @@ void sc_report_to_text(const struct sc_report *r, struct strbuf *out)
 	text_section(out, &c, SC_ROLE_LIBRARY, "library file");
 	text_section(out, &c, SC_ROLE_ROADMAP, "roadmap file");
 	text_section(out, &c, IMPORTERS, "importer");
+	confirmation(out, &c);
 	sb_adds(out, "Thresholds, revisions, wall time, memory, the prebuilds, problems and the "
 	             "environment: report.md.\n");
 }
@@ -800,6 +864,7 @@ void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 	section(md, &c, SC_ROLE_LIBRARY, "Library files");
 	section(md, &c, SC_ROLE_ROADMAP, "Roadmap files");
 	importers(md, &c);
+	confirmation(md, &c);
 	resources(md, &c);
 	problems(md, r);
 	environment(md, r);

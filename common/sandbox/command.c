@@ -231,6 +231,7 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 	check_mountpoint(m.dir[0], &sb);
 	check_sealed(m.dir[0], spec->sealed);
 	sb.sealed = spec->sealed;
+	sb.lake_read_only = spec->lake_read_only;
 	check_reach(&sb, &m, init);
 	sb.keep_output = log != NULL;
 	char *host_step = sc_sandbox_beside_init(init, "sc-applyuidgid");

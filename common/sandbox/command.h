@@ -13,6 +13,7 @@ struct sc_command_spec {
 	const char *timeout;                 /* --timeout, seconds */
 	const char *log;                     /* --log, or NULL */
 	const char *const *sealed;           /* --read-only paths below TREE/.lake, or NULL */
+	int lake_read_only;                  /* --lake-read-only */
 	const char *lake_cache;              /* --cache, or NULL */
 	const char *libexecdir;              /* where sc-init is installed (hostcheck.h) */
 	char **argv;                         /* the command, NULL-terminated */

@@ -160,11 +160,13 @@ static void bounded_tmpfs(struct sc_argv *a, const char *scratch, const char *pa
 /* The tree read-only, its .lake (the build folder) read-write on top, and
  * what the host sealed there (Lake's compiled configuration, made by the
  * preflight from T's files) read-only again: candidate code can change
- * neither the sources nor the Lake configuration that is measured. */
+ * neither the sources nor the Lake configuration that is measured.  With
+ * lake_read_only .lake is read-only too: a sample that must leave nothing
+ * for the next one (Documentation/measurement.txt "Confirmation"). */
 static void tree_binds(const struct sc_sandbox *sb, struct sc_argv *a)
 {
 	push3(a, "--ro-bind", sb->tree, SC_SANDBOX_PROJECT);
-	sc_argv_push(a, "--bind");
+	sc_argv_push(a, sb->lake_read_only ? "--ro-bind" : "--bind");
 	sc_argv_push_owned(a, xasprintf("%s/" SC_SANDBOX_LAKE, sb->tree));
 	sc_argv_push(a, SC_SANDBOX_PROJECT "/" SC_SANDBOX_LAKE);
 	for (const char *const *p = sb->sealed; p && *p; p++) {

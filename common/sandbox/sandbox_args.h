@@ -37,6 +37,7 @@ struct sc_sandbox {
 	const char *probe;     /* sc-sandbox-probe, bound at SC_SANDBOX_PROBE; NULL: none */
 	const char *tree;      /* canonical; read-only at /project, its .lake read-write */
 	const char *const *sealed; /* paths below TREE/.lake, read-only on top; NULL-terminated or NULL */
+	int lake_read_only;    /* TREE/.lake read-only too: a step that must leave nothing behind */
 	const char *toolchain; /* canonical; read-only at /toolchain */
 	const char *deps;      /* canonical; read-only at /project/.lake/packages */
 	const char *lake_cache; /* canonical --cache, read-only at /lake-cache; NULL: none */

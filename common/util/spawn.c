@@ -56,7 +56,7 @@ static int wait_release(const int hold[2])
  * (or of the exec) is written to REPORT as its errno. */
 static _Noreturn void child(const char *const *argv, const char *const *envp, const char *cwd,
                             unsigned flags, pid_t parent, const int in[2], const int out[2],
-                            int report, const int hold[2])
+                            const int err[2], int report, const int hold[2])
 {
 	int death = (flags & SC_PARENT_DEATH_KILL) ? SIGKILL
 	            : (flags & SC_PARENT_DEATH_TERM) ? SIGTERM : 0;
@@ -75,7 +75,7 @@ static _Noreturn void child(const char *const *argv, const char *const *envp, co
 	    redirect(flags, SC_PIPE_OUT, out[1], SC_NULL_OUT, O_WRONLY, 1) < 0)
 		goto fail;
 	if ((flags & SC_ERR_TO_OUT) ? dup2(1, 2) < 0
-	                            : redirect(flags, 0, -1, SC_NULL_ERR, O_WRONLY, 2) < 0)
+	                            : redirect(flags, SC_PIPE_ERR, err[1], SC_NULL_ERR, O_WRONLY, 2) < 0)
 		goto fail;
 	if (cwd && chdir(cwd) < 0)
 		goto fail;
@@ -126,12 +126,16 @@ static int spawn(struct sc_proc *p, const char *const *argv, const char *const *
                  const char *cwd, unsigned flags, void (*before_exec)(pid_t, void *), void *arg,
                  int wait_exec)
 {
-	int in[2] = {-1, -1}, out[2] = {-1, -1}, report[2] = {-1, -1}, hold[2] = {-1, -1};
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, report[2] = {-1, -1},
+	    hold[2] = {-1, -1};
 	p->pid = -1;
-	p->in_fd = p->out_fd = -1;
+	p->in_fd = p->out_fd = p->err_fd = -1;
 	if ((flags & SC_PIPE_IN) && pipe2(in, O_CLOEXEC) < 0)
 		goto fail;
 	if ((flags & SC_PIPE_OUT) && pipe2(out, O_CLOEXEC) < 0)
+		goto fail;
+	/* Both ends non-blocking: the pipe's size is the bound (SC_PIPE_ERR). */
+	if ((flags & SC_PIPE_ERR) && pipe2(errp, O_CLOEXEC | O_NONBLOCK) < 0)
 		goto fail;
 	/* The child reports a failed exec through this close-on-exec pipe. */
 	if (wait_exec && pipe2(report, O_CLOEXEC) < 0)
@@ -143,7 +147,7 @@ static int spawn(struct sc_proc *p, const char *const *argv, const char *const *
 	if (pid < 0)
 		goto fail;
 	if (pid == 0)
-		child(argv, envp, cwd, flags, parent, in, out, report[1], hold);
+		child(argv, envp, cwd, flags, parent, in, out, errp, report[1], hold);
 	if (before_exec) {
 		close(hold[0]);
 		hold[0] = -1;
@@ -164,12 +168,17 @@ static int spawn(struct sc_proc *p, const char *const *argv, const char *const *
 		close(out[1]);
 		p->out_fd = out[0];
 	}
+	if (flags & SC_PIPE_ERR) {
+		close(errp[1]);
+		p->err_fd = errp[0];
+	}
 	p->pid = pid;
 	return 0;
 fail: {
 	int saved = errno;
 	close_pair(in);
 	close_pair(out);
+	close_pair(errp);
 	close_pair(report);
 	close_pair(hold);
 	errno = saved;

@@ -16,13 +16,18 @@ enum {
 	 * it dies, even by SIGKILL: nothing we start outlives us unnoticed.
 	 * Kept across exec (Linux PR_SET_PDEATHSIG). */
 	SC_PARENT_DEATH_TERM = 1 << 7,
-	SC_PARENT_DEATH_KILL = 1 << 8
+	SC_PARENT_DEATH_KILL = 1 << 8,
+	/* The caller reads the child's stderr via err_fd, which never blocks
+	 * either side: what a full pipe cannot take is lost, so a chatty child
+	 * costs bounded memory and never stalls. */
+	SC_PIPE_ERR = 1 << 9
 };
 
 struct sc_proc {
 	pid_t pid;
 	int in_fd;
 	int out_fd;
+	int err_fd;
 };
 
 /* Spawn argv[0] (searched in PATH when it has no '/').  envp NULL inherits

@@ -183,7 +183,7 @@ static struct sc_sample ok_sample(void)
 		"0123456789abcdef0123456789abcdef",
 		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 		"4444444444444444444444444444444444444444", "head:SphereCeti.A", 1, 1.25, 0.5, 1.75,
-		2.0, 12345, 0, NULL, NULL, 0, 0,
+		2.0, 12345, 0, NULL, NULL, 0, 0, 0,
 	};
 	return s;
 }

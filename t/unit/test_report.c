@@ -182,7 +182,7 @@ END_TEST
 static void sample_line(struct strbuf *out, const char *sample)
 {
 	struct sc_sample s = {RUN, HEX64, "4444444444444444444444444444444444444444", (char *)sample,
-	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, NULL, NULL, 0, 0};
+	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, NULL, NULL, 0, 0, 0};
 	sc_sample_to_json(&s, out);
 }
 
@@ -322,6 +322,71 @@ START_TEST(two_files_written)
 }
 END_TEST
 
+/* Documentation/measurement.txt "Confirmation": a side's figure is the
+ * median of its ok samples (the lower middle of an even count), a failed
+ * repeat counts apart, and the first samples' verdict is kept beside the
+ * median's. */
+static struct sc_sample_in in_at(const char *sample, const char *rev, double cpu, unsigned repeat)
+{
+	struct sc_sample_in in = {{RUN, HEX64, (char *)rev, (char *)sample, 1, cpu, 0, cpu, cpu,
+	                           1000, 0, NULL, NULL, 0, 0, repeat}, "t"};
+	return in;
+}
+
+START_TEST(repeats_make_the_median)
+{
+	static const char plan[] =
+		"{\"schema\": \"sphereceti.plan/1\", \"profiler_version\": \"0.1.0\", "
+		"\"object_format\": \"sha1\", \"revisions\": {\"tooling\": \"1111111111111111111111111111111111111111\", "
+		"\"base_tip\": \"2222222222222222222222222222222222222222\", "
+		"\"merge_base\": \"3333333333333333333333333333333333333333\", "
+		"\"head\": \"4444444444444444444444444444444444444444\"}, "
+		"\"config\": {\"library\": [\"Lib\"], \"roadmap\": [], \"github\": null, "
+		"\"tooling_path\": null, \"bwrap_pins\": []}, "
+		"\"lake\": {\"lakefile.toml\": null, \"lakefile.lean\": null, \"lake-manifest.json\": null, "
+		"\"lean-toolchain\": null}, \"lean_toolchain\": null, \"status\": \"changes\", "
+		"\"files\": [{\"id\": \"Lib.A\", \"path\": \"Lib/A.lean\", \"module\": \"Lib.A\", "
+		"\"role\": \"library\", \"change\": \"modified\", "
+		"\"base_blob\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
+		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}]}";
+	const char *M = "3333333333333333333333333333333333333333", *H = "4444444444444444444444444444444444444444";
+	struct sc_plan p;
+	struct sc_report r;
+	struct sc_report_env env;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_msg(sc_plan_from_json(plan, sizeof plan - 1, &p, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(sc_report_env_init(&env, &good, &err), 0);
+	struct sc_thresholds th;
+	sc_thresholds_default(&th);
+	/* the first samples flag it (40 -> 80 s); the repeats do not (median 60) */
+	struct sc_sample_in in[] = {
+		in_at("base:Lib.A", M, 40, 0), in_at("head:Lib.A", H, 80, 0),
+		in_at("base:Lib.A", M, 41, 1), in_at("head:Lib.A", H, 60, 1),
+		in_at("base:Lib.A", M, 39, 2), in_at("head:Lib.A", H, 55, 2),
+		in_at("base:Lib.A", M, 40, 3), in_at("head:Lib.A", H, 65, 3),
+	};
+	in[7].s.ok = 0; /* a failed repeat: counted apart */
+	in[7].s.error = "timeout";
+	sc_report_init(&r, &p, HEX64, RUN, &th, &env);
+	sc_report_bind(&r, in, sizeof in / sizeof *in);
+	const struct sc_report_file *rf = &r.files[0];
+	ck_assert_int_eq(r.n_problems, 0);
+	ck_assert(rf->confirmed);
+	ck_assert_uint_eq(rf->side[SC_SIDE_BASE].n_samples, 4);
+	ck_assert_int_eq(rf->side[SC_SIDE_BASE].cpu_ms, 40000); /* 39 40 40 41: lower middle */
+	ck_assert_uint_eq(rf->side[SC_SIDE_HEAD].n_samples, 3);
+	ck_assert_uint_eq(rf->side[SC_SIDE_HEAD].n_rep_failed, 1);
+	ck_assert_int_eq(rf->side[SC_SIDE_HEAD].cpu_ms, 60000); /* 55 60 80 */
+	ck_assert_int_eq(rf->side[SC_SIDE_HEAD].first_ms, 80000);
+	ck_assert(rf->first.flagged);
+	ck_assert(!rf->v.flagged);
+	sc_report_free(&r);
+	sc_report_env_release(&env);
+	sc_plan_free(&p);
+	sb_release(&err);
+}
+END_TEST
+
 /* A folder that is gone by the time the reports are written: the machine
  * failed, not the input (exit 3). */
 START_TEST(unwritable_is_system_failure)
@@ -347,6 +412,7 @@ int main(void)
 	tcase_add_test(tc, samples_one_per_line);
 	tcase_add_test(tc, samples_read_whole);
 	tcase_add_test(tc, two_files_written);
+	tcase_add_test(tc, repeats_make_the_median);
 	/* An exit test ends the process it runs in: only in a forked child
 	 * (CK_FORK=no is how make check-valgrind runs the units). */
 	const char *fork = getenv("CK_FORK");
