@@ -38,6 +38,9 @@ BEGIN {
 	printf "\nreset refs/heads/fork\nfrom refs/heads/main\n\n"
 	commit("refs/heads/fork", "head")
 	for (k = 0; k < 8; k++) blob(f(k * 2, 50), src(k * 2, 50, "\n-- changed"))
+	printf "\nreset refs/heads/doc\nfrom refs/heads/main\n\n"
+	commit("refs/heads/doc", "no Lean change")
+	blob("Lib/README.md", "notes")
 }' | git -C "$1" fast-import --quiet
 }
 gen_repo "$repo" 20
@@ -56,6 +59,17 @@ n=$(importers | grep -c '"change": "importer"')
 read -r am bm <<<"$(paired_medians plain importers)"
 awk -v a="$am" -v b="$bm" 'BEGIN {
 	printf "sc-plan --importers 8: %.2f ms   plumbing (merge-base, diff-tree, cat-file of the 2,000 blobs): %.2f ms   ratio %.2fx (goal <= 2x)\n", b / 1000, a / 1000, b / a
+}'
+# The plan with the rebuild count (8 Lean files changed: every header
+# read) against the plan without it (a head that changes no Lean file
+# under the root: the same merge base and diff, no count).
+D=$(git -C "$repo" rev-parse doc)
+plan() { "$SC_BIN/sc-plan" --repo "$repo" --tooling "$T" --base "$B" --head "$H"; }
+plan_nocount() { "$SC_BIN/sc-plan" --repo "$repo" --tooling "$T" --base "$B" --head "$D"; }
+[ "$(plan_nocount | jq .rebuild)" = null ] || { echo "bench: the no-change plan counted" >&2; exit 1; }
+read -r am bm <<<"$(paired_medians plan_nocount plan)"
+awk -v a="$am" -v b="$bm" 'BEGIN {
+	printf "sc-plan with the rebuild count: %.2f ms   without it (no Lean change): %.2f ms   ratio %.2fx (goal <= 2x)\n", b / 1000, a / 1000, b / a
 }'
 # 7,000 files: the absolute time of a plan that reads every header
 repo=$work/repo7000
