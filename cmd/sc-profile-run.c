@@ -8,7 +8,7 @@
 
 static const char *const usage[] = {
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H [--merge-of P]",
-	"         [--importers N] [--profiler-commit C] [--confirm N]",
+	"         [--importers N] [--profiler-commit C] [--confirm N] [--attribute]",
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR [--cache DIR]",
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]",
 	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH]",
@@ -41,6 +41,8 @@ int main(int argc, char **argv)
 		              "this profiler must be the build of sphereceti's commit C"),
 		SC_OPT_STRING(0, "confirm", &rq.confirm, "N",
 		              "N more base/head samples of a file near a threshold (0-4; default 0)"),
+		SC_OPT_BOOL(0, "attribute", &rq.o.attribute,
+		            "each flagged file's time by declaration, from Lean's own profiler (advisory)"),
 		SC_OPT_REQUIRED_STRING(0, "workspace", &rq.o.workspace, "NEWDIR",
 		                       "the run's directory; must not exist"),
 		SC_OPT_REQUIRED_STRING(0, "toolchain", &rq.o.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),

@@ -13,9 +13,11 @@
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/options.h"
+#include "util/safefile.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const usage[] = {
 	"usage: sc-report --plan FILE --samples FILE... --out-dir DIR [--run-id ID]",
@@ -23,6 +25,7 @@ static const char *const usage[] = {
 	"                 [--sandbox-user UID:GID] [--lake-cache] [--server-url URL]",
 	"                 [--ci-repository OWNER/NAME --ci-run-id ID]",
 	"                 [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]",
+	"                 [--attribution FILE]",
 	"",
 	"Binds the samples to the plan, applies the CPU thresholds and writes",
 	"DIR/report.json and DIR/report.md.  See man sc-report.",
@@ -41,6 +44,27 @@ static int outcome(const struct sc_report *r, const char *out_dir)
 	         r->n_problems == 1 ? "" : "s", p->sample, p->kind, json_path);
 	free(json_path);
 	return SC_EXIT_FAIL;
+}
+
+/* profile-run --attribute's runs joined to the report: their profiles
+ * live beside FILE. */
+static void attach_attribution(struct sc_report *r, const char *file)
+{
+	struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
+	struct sc_attr_list l;
+	if (sc_read_file(file, &doc, 16u << 20) < 0)
+		sc_die_path_errno("cannot read the attribution runs (%s)", file);
+	if (sc_attr_list_from_json(doc.buf, doc.len, &l, &why) < 0)
+		sc_die("not an attribution list: %s (%s)", why.buf, file);
+	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	if (sc_report_attach_attribution(r, &l, slash ? dir : ".", &why) < 0)
+		sc_die("%s (%s)", why.buf, file);
+	free(dir);
+	sc_attr_list_free(&l);
+	sb_release(&doc);
+	sb_release(&why);
 }
 
 static int make_report(const struct sc_report_args *a)
@@ -66,6 +90,8 @@ static int make_report(const struct sc_report_args *a)
 	struct sc_report r;
 	sc_report_init(&r, &plan, digest, a->run_id, &th, &env);
 	sc_report_bind(&r, in.v, in.n);
+	if (a->attribution)
+		attach_attribution(&r, a->attribution);
 	sc_report_write_files(&r, a->out_dir);
 	int rc = outcome(&r, a->out_dir);
 
@@ -104,6 +130,8 @@ int main(int argc, char **argv)
 		              "head - base seconds (default 30)"),
 		SC_OPT_STRING(0, "threshold-added", &a.added, "S",
 		              "an added file's seconds (default 150)"),
+		SC_OPT_STRING(0, "attribution", &a.attribution, "FILE",
+		              "profile-run --attribute's runs; Lean's profiles beside it"),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, NULL};

@@ -1152,9 +1152,51 @@ slow_instance_change() {
 	[ "$(file_field Demo/Ring.lean .verdict)" = flagged ]
 	run ! grep -q '"repeat"' "$WS/samples.jsonl"
 	[ "$(jq '[.files[] | select(.confirmation)] | length' "$WS/report.json")" = 0 ]
+	[ "$(jqr '.attribution // "none"')" = none ]
+	[ ! -e "$WS/attribution.json" ]
 	[ -z "$(find "$WS/raw" -name '*@*')" ]
 	rm -rf "$WS"
 	profile --confirm 5
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sc-profile-run: error: --confirm wants a count of repeats from 0 to 4 (--confirm 5)" ]
+}
+
+# ---- --attribute: where a flagged file's time went, by Lean's own profile ----
+
+@test "--attribute: the declaration whose cost grew comes first, then new and removed ones; categories summed; its runs are no samples" {
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- fixture: decl=Ring.cheap:0.05 decl=Ring.moved:0.05 decl=Ring.gone:0.05 decl=Ring.big:0.5'
+	head_commit
+	B=$H T=$H M=$H
+	# the most expensive declaration is not the one that grew most
+	ex_lean "$R" Demo/Ring.lean '-- fixture: decl=Ring.cheap:0.05 decl=Ring.moved:0.6 decl=Ring.fresh:0.2 decl=Ring.big:0.55'
+	ex_lean "$R" Demo/Basic.lean '-- reworded, not flagged'
+	head_commit
+	profile --attribute --threshold-delta 0.1
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(file_field Demo/Ring.lean .verdict)" = flagged ]
+	local a='.attribution.files[] | select(.path == "Demo/Ring.lean")'
+	[ "$(jqr "$a | .declarations[0].name")" = Ring.moved ]
+	[ "$(jqr "$a | .declarations[0].change")" = grown ]
+	[ "$(jqr "$a | .declarations[1].name")" = Ring.fresh ]
+	[ "$(jqr "$a | .declarations[1].change")" = new ]
+	[ "$(jqr "$a | .declarations[2].name")" = Ring.big ]
+	[ "$(jqr "$a | [.declarations[] | select(.change == \"removed\") | .name] | join(\",\")")" = Ring.gone ]
+	[ "$(jqr "$a | [.declarations[] | .name] | index(\"Ring.cheap\")")" = null ]
+	# three quarters of a declaration's time in its command, a quarter in Meta
+	jq -e "$a | .declarations[0].head_ms > 500 and .declarations[0].base_ms < 100" "$WS/report.json"
+	jq -e "$a | [.categories[] | select(.name == \"Meta\")][0].head_ms > 150" "$WS/report.json"
+	jq -e "$a | .head.cpu_s > 0.8 and .base.cpu_s > 0.1" "$WS/report.json"
+	# its runs are no samples: one sample a side, the verdict's figures theirs
+	[ "$(jq -r 'select(.sample == "head:Demo.Ring") | .sample' "$WS/samples.jsonl" | wc -l)" = 1 ]
+	run ! grep -q attribution "$WS/samples.jsonl"
+	# one section, saying whose figures these are
+	grep -q "^## Where the time went (Lean's own profiler)$" "$WS/report.md"
+	grep -q 'a hostile head can forge them' "$WS/report.md"
+	grep -q '^| <code>Ring.moved</code> | 0.05 | 0.60 | grew |$' "$WS/report.md"
+	grep -q '^| <code>Ring.gone</code> | 0.05 | — | removed |$' "$WS/report.md"
+	# Basic was not flagged: no attribution run
+	[ "$(jqr '.attribution.files | length')" = 1 ]
+	grep -q 'head Demo/Ring.lean, attribution: [0-9.]* s CPU (Lean.s profiler on; not a sample)$' <<<"$stderr"
 }

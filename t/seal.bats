@@ -437,3 +437,46 @@ refused_for_room() {
 		"$WS/head/.lake/.fixture-log"
 	run ! grep -q 'import Tiny.Core -> /project/.lake/build' "$WS/head/.lake/.fixture-log"
 }
+
+@test "attack: Lean's profile forged (control bytes, deep, malformed, huge, a link, a FIFO) ends in a note, never a crash or a forged line" {
+	candidate
+	# a frame whose name tries a terminal escape, a bare CR and a workflow command
+	local evil='{"meta":{"categories":[{"name":"Elab\u001b[2J"}]},"threads":[{"samples":{"stack":[1],"weight":[500]},"stackTable":{"frame":[0,1],"prefix":[null,0],"category":[0,0]},"frameTable":{"func":[0,1]},"funcTable":{"name":[0,1]},"stringArray":["runFrontend","Elab.command: Lean.Parser.Command.eval: #eval 1\u001b]0;x\u0007\r::error::forged%0A"]}]}'
+	printf '%s' "$evil" >"$R/evil.json"
+	python3 -c 'print("{\"x\": " + "[" * 100000 + "]" * 100000 + "}")' >"$R/deep.json"
+	printf '{"threads": [' >"$R/cut.json"
+	script big.py '#!/usr/bin/python3' \
+		'with open(".lake/big.json", "w") as f:' \
+		'    f.write("{\"x\": \"" + "a" * (33 << 20) + "\", \"threads\": []}")'
+	# code of the file, run while Lean elaborates it, reads Lean's command
+	# line and plants a link to a file outside the tree, or a FIFO, where
+	# Lean will write its profile
+	local find='import os; a = open("/proc/%d/cmdline" % os.getppid(), "rb").read().split(b"\0"); p = [x[len(b"-Dtrace.profiler.output="):] for x in a if x.startswith(b"-Dtrace.profiler.output=")]'
+	script link.py '#!/usr/bin/python3' "$find" 'p and os.symlink("/etc/passwd", p[0])'
+	script fifo.py '#!/usr/bin/python3' "$find" 'p and os.mkfifo(p[0])'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.3 profile-forged=evil.json'
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.3 profile-forged=deep.json'
+	ex_lean "$R" Demo/Cut.lean '-- fixture: cpu=0.3 profile-forged=cut.json'
+	ex_lean "$R" Demo/Big.lean '-- fixture: cpu=0.3 run=./big.py profile-forged=.lake/big.json'
+	ex_lean "$R" Demo/Link.lean '-- fixture: cpu=0.3 run=./link.py'
+	ex_lean "$R" Demo/Fifo.lean '-- fixture: cpu=0.3 run=./fifo.py'
+	head_commit
+	profile --attribute --threshold-delta 0.1 --threshold-added 0.1 --sample-timeout 5
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	local note='.attribution.files[] | select(.path == $p) | .head.note'
+	[ "$(jq -r --arg p Demo/Basic.lean "$note" "$WS/report.json")" = "Lean's profile was not read: nested deeper than Lean's profile is" ]
+	jq -r --arg p Demo/Cut.lean "$note" "$WS/report.json" | grep -q "^Lean's profile was not read: not JSON$"
+	jq -r --arg p Demo/Big.lean "$note" "$WS/report.json" | grep -q "^Lean's profile is larger than 32 MiB$"
+	jq -r --arg p Demo/Link.lean "$note" "$WS/report.json" | grep -q "^Lean wrote no profile"
+	jq -r --arg p Demo/Fifo.lean "$note" "$WS/report.json" | grep -q "^the run ended in timeout.*; Lean's profile is not a regular file$"
+	# the forged names are summed, cut at the line's end, their bytes inert
+	[ "$(jq -r '.attribution.files[] | select(.path == "Demo/Ring.lean") | .declarations[0].name' "$WS/report.json")" = '#eval 1?]0;x?' ]
+	run ! grep -q $'\x1b\|\r\|::error::forged' "$WS/report.md"
+	run ! grep -q $'\x1b\|::error::forged' <<<"$stderr"
+	# the verdicts stand, the samples untouched
+	[ "$(jqr '[.files[] | select(.verdict == "flagged")] | length')" = 6 ]
+	[ "$(jqr .status)" = ok ]
+	# nothing outside the tree was read: /etc/passwd is in no kept profile
+	run ! grep -rq root: "$WS/attribution"
+}

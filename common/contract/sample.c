@@ -50,6 +50,20 @@ int sc_sample_compared_ms(const struct sc_sample *s, long long *ms)
 	return 0;
 }
 
+long long sc_sample_median_ms(const long long *ms, size_t n)
+{
+	long long v[SC_MAX_REPEATS + 1];
+	if (n > SC_MAX_REPEATS + 1)
+		n = SC_MAX_REPEATS + 1;
+	for (size_t i = 0; i < n; i++) { /* insertion sort: five at most */
+		size_t j = i;
+		for (; j && v[j - 1] > ms[i]; j--)
+			v[j] = v[j - 1];
+		v[j] = ms[i];
+	}
+	return v[(n - 1) / 2];
+}
+
 int sc_cpu_agrees(long long rusage_ms, long long clock_ms)
 {
 	long long diff = rusage_ms > clock_ms ? rusage_ms - clock_ms : clock_ms - rusage_ms;

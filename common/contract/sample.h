@@ -76,6 +76,11 @@ int sc_seconds_to_ms(double s, long long *ms);
  * staying inside the cross-check's tolerance must gain a candidate
  * nothing.  Returns 0, or -1 when a counter is no whole millisecond. */
 int sc_sample_compared_ms(const struct sc_sample *s, long long *ms);
+/* The statistic a side's samples of one file are judged by
+ * (Documentation/measurement.txt "Confirmation"): their median, the lower
+ * middle of an even count, so never a figure no sample had.  N >= 1, at
+ * most SC_MAX_REPEATS + 1. */
+long long sc_sample_median_ms(const long long *ms, size_t n);
 /* Do rusage (user + sys) and the task clock of one run agree within the
  * tolerance above?  Whole milliseconds. */
 int sc_cpu_agrees(long long rusage_ms, long long clock_ms);

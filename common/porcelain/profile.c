@@ -167,7 +167,7 @@ static void materialize(struct sc_run *r, struct sc_stage *self_test)
 /* sc-report's arguments: where everything is, the toolchain, and the
  * thresholds the operator named. */
 static void report_args(const struct sc_run *r, const char *plan, const char *samples,
-                        struct sc_argv *a)
+                        const char *attribution, struct sc_argv *a)
 {
 	const char *fixed[] = {"--plan", plan, "--samples", samples, "--out-dir", r->ws,
 	                       "--run-id", r->run_id, "--sandbox-user", r->o.sandbox_user, NULL};
@@ -175,6 +175,10 @@ static void report_args(const struct sc_run *r, const char *plan, const char *sa
 		sc_argv_push(a, *p);
 	if (r->o.lake_cache)
 		sc_argv_push(a, "--lake-cache");
+	if (attribution) {
+		sc_argv_push(a, "--attribution");
+		sc_argv_push(a, attribution);
+	}
 	if (r->tc.version_line) {
 		const char *tc[] = {"--lean-version", r->tc.version_line, "--lean-sha256",
 		                    r->tc.lean_sha256, "--lake-sha256", r->tc.lake_sha256, NULL};
@@ -213,14 +217,23 @@ static int report(struct sc_run *r)
 {
 	char *samples = xasprintf("%s/samples.jsonl", r->ws);
 	sc_write_file_atomic_or_die(samples, r->samples.lines.buf, r->samples.lines.len, "samples");
-	char *plan = xasprintf("%s/plan.json", r->ws);
+	char *plan = xasprintf("%s/plan.json", r->ws), *attribution = NULL;
+	if (r->o.attribute) {
+		struct strbuf doc = STRBUF_INIT;
+		r->attr.run_id = xstrdup(r->run_id);
+		sc_attr_list_to_json(&r->attr, &doc);
+		attribution = xasprintf("%s/attribution.json", r->ws);
+		sc_write_file_atomic_or_die(attribution, doc.buf, doc.len, "the attribution runs");
+		sb_release(&doc);
+	}
 	struct sc_argv a = SC_ARGV_INIT;
-	report_args(r, plan, samples, &a);
+	report_args(r, plan, samples, attribution, &a);
 	int rc = sc_stage_run(r->dir, "report", a.v, NULL);
 	sc_run_stop_if_interrupted(r);
 	sc_argv_release(&a);
 	free(plan);
 	free(samples);
+	free(attribution);
 	if (rc != 0 && rc != 1)
 		sc_stage_die(rc, SC_EXIT_FAIL, "sc-report failed (exit %d); no report was written (%s)",
 		             rc, r->ws);
@@ -244,6 +257,7 @@ static void run_release(struct sc_run *r)
 	sc_toolchain_info_free(&r->tc);
 	sc_manifest_free(&r->manifest);
 	sc_samples_release(&r->samples);
+	sc_attr_list_free(&r->attr);
 	sb_release(&r->plan_json);
 	sc_argv_release(&r->sealed[0]);
 	sc_argv_release(&r->sealed[1]);

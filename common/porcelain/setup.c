@@ -390,6 +390,8 @@ void sc_setup_next_steps(const char *branch, const struct sc_setup *s, const cha
 	       "       SPHERECETI_FAIL_ON_FLAG=true a flagged file fails the check (else neutral)\n"
 	       "       SPHERECETI_IMPORTERS=N       also measure N unchanged importers (0-32)\n"
 	       "       SPHERECETI_CONFIRM=N         repeats of a file near a threshold (0-4; 2)\n"
+	       "       SPHERECETI_ATTRIBUTE=false   no time by declaration (Lean's profiler) of a\n"
+	       "                                    flagged file\n"
 	       "       SPHERECETI_THRESHOLD_RATIO, _DELTA, _ADDED   other thresholds (1.5, 30 s, 150 s)\n");
 	printf("  4. %s\n", s->github ? "Nothing else: the report links the pull request's files on GitHub."
 	                              : "No GitHub origin remote was found: add `github = owner/name` under "

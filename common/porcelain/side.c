@@ -6,6 +6,7 @@
 #include "porcelain/side.h"
 #include "contract/leanpath.h"
 #include "contract/manifest.h"
+#include "porcelain/attribute.h"
 #include "porcelain/order.h"
 #include "porcelain/precheck.h"
 #include "porcelain/prebuild.h"
@@ -35,7 +36,7 @@ struct side_state {
 	int built;     /* what the latest prebuild layer made: sc_prebuild_layer's answer */
 };
 
-static int side_open(struct sc_run *r, int side, struct side_state *ss);
+static int side_open(struct sc_run *r, int side, struct side_state *ss, int lockstep);
 static double side_layer(struct sc_run *r, int side, struct side_state *ss, int layer,
                          double phase_used);
 static void side_close(struct sc_run *r, int side, struct side_state *ss);
@@ -83,32 +84,38 @@ void sc_run_measure(struct sc_run *r)
 	r->progress.steps = sc_schedule_steps(on_side, n_layers);
 	r->first = xcalloc(r->plan.n_files + 1, sizeof *r->first);
 	struct side_state ss[2] = {{.order = &order[0]}, {.order = &order[1]}};
+	/* both trees stay open to the end: repeats and attribution runs come
+	 * after both sides' first samples */
+	int lockstep = r->o.confirm || r->o.attribute;
 	double phase_used = 0;
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
 		if (!on_side[side])
 			continue;
-		if (!r->o.confirm)
+		if (!lockstep)
 			sc_progress_next(&r->progress); /* the prebuild's step, its preflight first */
-		open[side] = side_open(r, side, &ss[side]);
-		for (int layer = 0; open[side] && !r->o.confirm && layer < (n_layers[side] ? n_layers[side] : 1);
+		open[side] = side_open(r, side, &ss[side], lockstep);
+		for (int layer = 0; open[side] && !lockstep && layer < (n_layers[side] ? n_layers[side] : 1);
 		     layer++)
 			phase_used = side_layer(r, side, &ss[side], layer, phase_used);
-		if (open[side] && !r->o.confirm) {
+		if (open[side] && !lockstep) {
 			side_close(r, side, &ss[side]);
 			give_back(r, side);
 		}
 	}
-	for (int layer = 0; r->o.confirm && layer < layers; layer++) {
+	for (int layer = 0; lockstep && layer < layers; layer++) {
 		for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
 			if (open[side] && layer < (n_layers[side] ? n_layers[side] : 1)) {
 				if (layer == 0)
 					sc_progress_next(&r->progress);
 				phase_used = side_layer(r, side, &ss[side], layer, phase_used);
 			}
-		phase_used = confirm_layer(r, ss, open, layer, phase_used);
+		if (r->o.confirm)
+			phase_used = confirm_layer(r, ss, open, layer, phase_used);
 	}
+	if (r->o.attribute)
+		phase_used = sc_attribute_flagged(r, open, phase_used);
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
-		if (open[side] && r->o.confirm) {
+		if (open[side] && lockstep) {
 			side_close(r, side, &ss[side]);
 			give_back(r, side);
 		}
@@ -120,10 +127,10 @@ void sc_run_measure(struct sc_run *r)
 /* The side's tree goes to the sandbox user, Lake loads it (preflight), and
  * T's configuration is asked once for both sides.  0 when the disk was
  * full already: every step of the side is disk_full then. */
-static int side_open(struct sc_run *r, int side, struct side_state *ss)
+static int side_open(struct sc_run *r, int side, struct side_state *ss, int lockstep)
 {
 	if (r->disk_full) {
-		if (r->o.confirm) /* its first layer's step: numbered here, not by the caller */
+		if (lockstep) /* its first layer's step: numbered here, not by the caller */
 			sc_progress_next(&r->progress);
 		all_disk_full(r, side, ss->order);
 		return 0;
@@ -417,8 +424,15 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
 			sc_progress_say(&r->progress, "%s %s: %s", sc_side_name(side), f->path, figures.buf);
 		sb_release(&figures);
 		struct sc_first_cpu *first = &r->first[f - r->plan.files];
-		if (!s.repeat && sc_sample_compared_ms(&s, &first->ms[side]) == 0)
-			first->ok[side] = 1;
+		long long ms;
+		if (sc_sample_compared_ms(&s, &ms) == 0) {
+			if (!s.repeat) {
+				first->ms[side] = ms;
+				first->ok[side] = 1;
+			}
+			if (first->n[side] <= SC_MAX_REPEATS)
+				first->all[side][first->n[side]++] = ms;
+		}
 	} else {
 		char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
 		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path,

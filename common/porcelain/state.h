@@ -9,6 +9,7 @@
  * side's steps, prebuild.c its prebuild's layers, step.c one sandboxed
  * step and the full-disk policy,
  * workspace.c the workspace and its disk reserve. */
+#include "contract/attrlist.h"
 #include "contract/plan.h"
 #include "contract/sample.h"
 #include "contract/manifest.h"
@@ -36,6 +37,7 @@ struct sc_run_opts {
 	struct sc_display display; /* how the report will show figures: progress lines too */
 	struct sc_thresholds th;   /* as the report will judge: which files --confirm repeats */
 	unsigned confirm;          /* --confirm N: repeats of a file near a threshold (0-4) */
+	int attribute;             /* --attribute: Lean's profile of each flagged file */
 	int quiet;
 	int keep_logs; /* candidate output into WS/logs/, bounded */
 	/* From GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID (NULL when
@@ -61,11 +63,15 @@ struct sc_run {
 	int system_failed;      /* a sandbox stage failed as a system: exit 3 */
 	int disk_full;          /* a step left the disk full: the rest of the run is disk_full */
 	/* per plan file, per side: the compared CPU of its first sample, when
-	 * it was ok (what --confirm judges) */
+	 * it was ok (what --confirm judges), and of every ok sample (what
+	 * --attribute judges) */
 	struct sc_first_cpu {
 		long long ms[2];
 		unsigned char ok[2];
+		long long all[2][SC_MAX_REPEATS + 1];
+		unsigned char n[2];
 	} *first;
+	struct sc_attr_list attr; /* --attribute: the attribution runs made */
 };
 
 /* An ok sample's "C s CPU, W s wall" as the report shows them: the

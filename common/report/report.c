@@ -201,12 +201,6 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 	r->n_task_clock += s->has_task_clock != 0;
 }
 
-static int by_ms(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-	return (x > y) - (x < y);
-}
-
 /* A side's repeats joined to its first sample: the ok ones count, a failed
  * one is counted apart (a repeat is extra evidence, never a problem); CPU
  * becomes their median (Documentation/measurement.txt "Confirmation").
@@ -227,11 +221,7 @@ static int take_repeats(struct sc_report_side *sd)
 		else
 			sd->n_rep_failed++;
 	}
-	long long sorted[SC_MAX_REPEATS + 1];
-	memcpy(sorted, sd->samples_ms, sd->n_samples * sizeof *sorted);
-	qsort(sorted, sd->n_samples, sizeof *sorted, by_ms);
-	/* an even count takes the lower middle: never a figure no sample had */
-	sd->cpu_ms = sorted[(sd->n_samples - 1) / 2];
+	sd->cpu_ms = sc_sample_median_ms(sd->samples_ms, sd->n_samples);
 	return any;
 }
 
@@ -304,6 +294,11 @@ void sc_report_free(struct sc_report *r)
 		free(r->problems[i].detail);
 	}
 	free(r->problems);
+	for (size_t i = 0; i < r->n_files; i++)
+		for (int side = 0; side < 2; side++) {
+			free(r->files[i].attr[side].note);
+			sc_attr_free(&r->files[i].attr[side].a);
+		}
 	free(r->files);
 	free(r->run_id);
 	memset(r, 0, sizeof *r);

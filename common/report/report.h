@@ -7,7 +7,9 @@
  * accepted and ok.  Writers: report_json.c ("sphereceti.report/1") and
  * report_md.c.  Documented in sc-report(1). */
 #include <stddef.h>
+#include "contract/attrlist.h"
 #include "contract/plan.h"
+#include "report/attribution.h"
 #include "contract/sample.h"
 #include "util/strbuf.h"
 #include "report/verdict.h"
@@ -43,6 +45,17 @@ struct sc_report_side {
 	long long first_ms;
 };
 
+/* One side of a file's attribution run (profile-run --attribute): its own
+ * figures (no sample's), and Lean's profile summed, or why not. */
+struct sc_report_attr_side {
+	int ran;         /* a run was recorded for this side */
+	int has_figures; /* it ran to its end: cpu_ms, wall_ms hold */
+	long long cpu_ms, wall_ms;
+	char *note;      /* NULL, or what went wrong, for a person */
+	int summed;      /* a: Lean's profile read */
+	struct sc_attr a;
+};
+
 struct sc_report_file {
 	const struct sc_plan_file *f;
 	struct sc_report_side side[2]; /* indexed by enum sc_side */
@@ -50,6 +63,16 @@ struct sc_report_file {
 	struct sc_verdict v;
 	int confirmed;           /* repeats were offered for it */
 	struct sc_verdict first; /* confirmed: the verdict of the first samples alone */
+	int attributed;          /* an attribution run was recorded for it */
+	struct sc_report_attr_side attr[2];
+};
+
+/* A row of a file's attribution: a declaration's (or a category's) time
+ * on each side; absent on a side: 0 ms and on_* 0. */
+struct sc_report_attr_row {
+	const char *name;
+	double base_ms, head_ms;
+	int on_base, on_head;
 };
 
 /* One reason the report is incomplete.  kind: "cross_run",
@@ -90,6 +113,7 @@ struct sc_report {
 	size_t n_problems, alloc_problems;
 	size_t n_compared, n_flagged;
 	size_t n_ok, n_task_clock; /* accepted ok samples, and those with a task clock */
+	int attribution;           /* --attribution given: its section and member are written */
 };
 
 /* Was every accepted ok sample's CPU also counted on the host's task
@@ -106,6 +130,20 @@ void sc_report_init(struct sc_report *r, const struct sc_plan *p, const char *pl
                     const struct sc_report_env *env);
 /* The samples must outlive r. */
 void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n);
+/* The attribution runs of L (its folder DIR) joined to their files: each
+ * profile read (bounded) and summed, or its note says why not.  -1 with
+ * WHY when L names a file or side the plan has not, twice the same, or a
+ * run ID other than the report's. */
+int sc_report_attach_attribution(struct sc_report *r, const struct sc_attr_list *l,
+                                 const char *dir, struct strbuf *why);
+/* A file's attribution compared: into *ROWS (allocated) the declarations
+ * whose time grew most, largest increase first (new ones among them), at
+ * most SC_REPORT_ATTR_TOP, then those gone from the head, most expensive
+ * first, at most as many; *N_GROWN of them the former.  CATS: the
+ * categories instead, every one, by head time. */
+#define SC_REPORT_ATTR_TOP 5
+void sc_report_attr_rows(const struct sc_report_file *rf, int cats, struct sc_report_attr_row **rows,
+                         size_t *n, size_t *n_grown);
 /* Why a file has no comparison, naming each side that is not ok. */
 void sc_report_not_compared_reason(const struct sc_report_file *rf, struct strbuf *out);
 /* "ok", "no_changes" or "error". */

@@ -15,6 +15,7 @@ struct sc_report_args {
 	 * report came from (both or neither). */
 	const char *server_url, *ci_repository, *ci_run_id;
 	int lake_cache; /* --lake-cache: the prebuilds read a trusted Lake artifact cache */
+	const char *attribution; /* profile-run --attribute's runs (contract/attrlist.h) */
 	struct sc_argv samples;
 };
 

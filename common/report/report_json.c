@@ -6,6 +6,8 @@
 #include "report/report.h"
 #include "version.h"
 
+#include <stdlib.h>
+
 static void kv_ms(yajl_gen g, const char *key, long long ms)
 {
 	sc_json_kv_fixed(g, key, (double)ms / 1000.0, 3);
@@ -209,6 +211,76 @@ static void gen_results(yajl_gen g, const struct sc_report *r)
 	sc_json_array_close(g);
 }
 
+/* One side of an attribution run; null when the file has no such side. */
+static void gen_attr_side(yajl_gen g, const struct sc_report_file *rf, int side)
+{
+	const struct sc_report_attr_side *sd = &rf->attr[side];
+	if (!sd->ran) {
+		sc_json_kv_null(g, sc_side_name(side));
+		return;
+	}
+	sc_json_kv_map_open(g, sc_side_name(side));
+	if (sd->has_figures) {
+		kv_ms(g, "cpu_s", sd->cpu_ms);
+		kv_ms(g, "wall_s", sd->wall_ms);
+	} else {
+		sc_json_kv_null(g, "cpu_s");
+		sc_json_kv_null(g, "wall_s");
+	}
+	if (sd->summed) {
+		sc_json_kv_fixed(g, "profile_ms", sd->a.total_ms, 1);
+		sc_json_kv_fixed(g, "outside_declarations_ms", sd->a.outside_ms, 1);
+	} else {
+		sc_json_kv_null(g, "profile_ms");
+		sc_json_kv_null(g, "outside_declarations_ms");
+	}
+	sc_json_kv_str_or_null(g, "note", sd->note);
+	sc_json_map_close(g);
+}
+
+static void gen_attr_rows(yajl_gen g, const struct sc_report_file *rf, int cats)
+{
+	struct sc_report_attr_row *rows;
+	size_t n, grown;
+	sc_report_attr_rows(rf, cats, &rows, &n, &grown);
+	sc_json_kv_array_open(g, cats ? "categories" : "declarations");
+	for (size_t i = 0; i < n; i++) {
+		sc_json_map_open(g);
+		sc_json_kv_str(g, "name", rows[i].name);
+		sc_json_kv_fixed(g, "base_ms", rows[i].base_ms, 1);
+		sc_json_kv_fixed(g, "head_ms", rows[i].head_ms, 1);
+		if (!cats)
+			sc_json_kv_str(g, "change", !rows[i].on_base ? "new" : !rows[i].on_head ? "removed"
+			                                                                          : "grown");
+		sc_json_map_close(g);
+	}
+	sc_json_array_close(g);
+	free(rows);
+}
+
+/* profile-run --attribute's figures: apart from every verdict. */
+static void gen_attribution(yajl_gen g, const struct sc_report *r)
+{
+	sc_json_kv_map_open(g, "attribution");
+	sc_json_kv_str(g, "source", "Lean's own profiler (trace.profiler), run once more per side "
+	                            "in the sandbox: the candidate's figures, forgeable, in no verdict");
+	sc_json_kv_array_open(g, "files");
+	for (size_t i = 0; i < r->n_files; i++) {
+		const struct sc_report_file *rf = &r->files[i];
+		if (!rf->attributed)
+			continue;
+		sc_json_map_open(g);
+		sc_json_kv_str(g, "path", rf->f->path);
+		gen_attr_side(g, rf, SC_SIDE_BASE);
+		gen_attr_side(g, rf, SC_SIDE_HEAD);
+		gen_attr_rows(g, rf, 0);
+		gen_attr_rows(g, rf, 1);
+		sc_json_map_close(g);
+	}
+	sc_json_array_close(g);
+	sc_json_map_close(g);
+}
+
 void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 {
 	yajl_gen g = sc_json_gen_new(1);
@@ -218,6 +290,8 @@ void sc_report_to_json(const struct sc_report *r, struct strbuf *out)
 	gen_env(g, &r->env, sc_report_task_clock(r));
 	gen_limits(g, r);
 	gen_results(g, r);
+	if (r->attribution)
+		gen_attribution(g, r);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
 }

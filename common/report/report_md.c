@@ -727,6 +727,90 @@ static void confirmation(struct strbuf *md, const struct ctx *c)
 	sb_adds(md, "\n");
 }
 
+/* Milliseconds of Lean's profile as seconds, "—" where a side has none. */
+static void profile_s(struct strbuf *md, double ms, int on)
+{
+	if (on)
+		sb_addf(md, "%.2f", ms / 1000);
+	else
+		sb_adds(md, "—");
+}
+
+/* One side's attribution run: its own CPU (no sample) or what went wrong. */
+static void attr_run_line(struct strbuf *md, const struct sc_report_file *rf, int side)
+{
+	const struct sc_report_attr_side *sd = &rf->attr[side];
+	if (!sd->ran)
+		return;
+	sb_addf(md, "- %s run: ", sc_side_name(side));
+	if (sd->has_figures)
+		sb_addf(md, "%.2f s CPU, %.1f s wall (Lean's profiler on; not a sample)",
+		        (double)sd->cpu_ms / 1000, (double)sd->wall_ms / 1000);
+	else
+		sb_adds(md, "no figures");
+	if (sd->note) {
+		sb_adds(md, "; ");
+		sc_md_escape(sd->note, md);
+	}
+	sb_adds(md, "\n");
+}
+
+static void attr_table(struct strbuf *md, const struct sc_report_file *rf, int cats)
+{
+	struct sc_report_attr_row *rows;
+	size_t n, grown;
+	sc_report_attr_rows(rf, cats, &rows, &n, &grown);
+	if (!n) {
+		free(rows);
+		return;
+	}
+	sb_addf(md, "\n| %s | base (s) | head (s) |%s\n|:--|--:|--:|%s\n", cats ? "category" : "declaration",
+	        cats ? "" : " |", cats ? "" : ":--|");
+	for (size_t i = 0; i < n; i++) {
+		sb_adds(md, "| ");
+		sc_md_code(rows[i].name, md);
+		sb_adds(md, " | ");
+		profile_s(md, rows[i].base_ms, rows[i].on_base);
+		sb_adds(md, " | ");
+		profile_s(md, rows[i].head_ms, rows[i].on_head);
+		if (!cats)
+			sb_addf(md, " | %s", !rows[i].on_base ? "new" : !rows[i].on_head ? "removed" : "grew");
+		sb_adds(md, " |\n");
+	}
+	free(rows);
+}
+
+/* profile-run --attribute: where each flagged file's time went, by Lean's
+ * own account (Documentation/measurement.txt "Attribution"). */
+static void attribution(struct strbuf *md, const struct ctx *c)
+{
+	const struct sc_report *r = c->r;
+	if (!r->attribution)
+		return;
+	sb_adds(md, "## Where the time went (Lean's own profiler)\n\n"
+	            "Each flagged file was elaborated once more on each side, in the same sandbox, with "
+	            "Lean's profiler on (trace.profiler). These figures are what the candidate's own Lean "
+	            "reports: a hostile head can forge them, so they never enter a verdict or a CPU "
+	            "figure above. They say where to look, not how much slower the file is.\n");
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_files; i++) {
+		const struct sc_report_file *rf = &r->files[i];
+		if (!rf->attributed)
+			continue;
+		n++;
+		sb_adds(md, "\n### ");
+		path(md, c, rf->f->path, 0);
+		sb_adds(md, "\n\n");
+		attr_run_line(md, rf, SC_SIDE_BASE);
+		attr_run_line(md, rf, SC_SIDE_HEAD);
+		attr_table(md, rf, 0);
+		attr_table(md, rf, 1);
+	}
+	if (!n)
+		sb_adds(md, "\nNo file was flagged: nothing was attributed.\n");
+	sb_adds(md, "\n");
+}
+
 /* ---- report.txt: the same figures for a terminal ---- */
 
 #define TEXT_COLS 7
@@ -865,6 +949,7 @@ void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 	section(md, &c, SC_ROLE_ROADMAP, "Roadmap files");
 	importers(md, &c);
 	confirmation(md, &c);
+	attribution(md, &c);
 	resources(md, &c);
 	problems(md, r);
 	environment(md, r);

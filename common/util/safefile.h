@@ -15,4 +15,11 @@ void sc_write_file_atomic_or_die(const char *path, const void *buf, size_t len,
 struct strbuf;
 int sc_read_file(const char *path, struct strbuf *sb, size_t max);
 
+/* Open PATH beneath DIRFD for reading: no link followed anywhere on the
+ * way (a planted one is ELOOP or EXDEV), no "..", non-blocking (a planted
+ * FIFO cannot stall us), close-on-exec.  The fd, or -1 (errno). */
+int sc_open_beneath(int dirfd, const char *path);
+/* Read FD to its end into SB, refusing more than SIZE bytes (EFBIG: it
+ * grew while we read); 0 or -1 (errno). */
+int sc_read_fd_bounded(int fd, size_t size, struct strbuf *sb);
 #endif
