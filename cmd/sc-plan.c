@@ -2,9 +2,11 @@
  * measures.  Reads T (tooling), B (base tip) and H (head) of --repo with
  * plumbing, never the working tree or index, never writes the repository,
  * and prints the plan JSON (contract/plan.h, sc-plan(1)) on stdout.  This
- * file owns the options, their checks and the names messages give the
- * revisions (its flags); planning/compose.h does the planning on typed values. */
+ * file owns the options, their checks, the names messages give the
+ * revisions (its flags) and the order of the planning's steps
+ * (planning/compose.h, on typed values). */
 #include "contract/limits.h"
+#include "contract/plan.h"
 #include "planning/compose.h"
 #include "planning/revs.h"
 #include "util/decimal.h"
@@ -62,6 +64,20 @@ int main(int argc, char **argv)
 	if (rq.profiler_commit && sc_profiler_commit_verdict(SC_BUILD_COMMIT, rq.profiler_commit, &why))
 		sc_die("%s (--profiler-commit)", why.buf);
 	sb_release(&why);
-	sc_plan_compose(&rq);
+	struct sc_planning *w = sc_planning_start(&rq);
+	sc_planning_take_ids(w);
+	sc_planning_collect(w);
+	sc_planning_check_commits(w);
+	sc_planning_check_merge(w);
+	sc_planning_check_config(w);
+	sc_planning_check_lake(w);
+	sc_planning_select_changes(w);
+	sc_planning_read_modules(w);
+	sc_planning_check_lean_libs(w);
+	sc_planning_print(w);
+	/* said once the plan is written, so that a failure stays the one line */
+	if (sc_planning_head_in_base(w))
+		sc_warning("%s (%s)", SC_HEAD_IN_BASE, rq.names[SC_PLAN_HEAD]);
+	sc_planning_free(w);
 	return 0;
 }

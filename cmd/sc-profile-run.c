@@ -1,10 +1,27 @@
 /* sc-profile-run (run as "sphereceti profile-run"): the whole measurement
- * (porcelain/profile.h): its option table and one call, sc_profile_run. */
+ * (Documentation/architecture.txt "Shape"), read top to bottom in run():
+ * the host checked, the plan made, the preconditions checked while the
+ * self-test runs, the workspace claimed, both trees written, both sides
+ * measured, the report.  This file owns the options and their checks; the
+ * phases are porcelain/'s, on typed values. */
 #include "contract/limits.h"
+#include "porcelain/precheck.h"
 #include "porcelain/profile.h"
+#include "porcelain/side.h"
+#include "porcelain/stage.h"
+#include "porcelain/workspace.h"
+#include "report/report_args.h"
+#include "sandbox/sandbox_args.h"
 #include "util/closeout.h"
+#include "util/decimal.h"
 #include "util/die.h"
+#include "util/execdir.h"
 #include "util/options.h"
+#include "util/seconds.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static const char *const usage[] = {
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H [--merge-of P]",
@@ -20,6 +37,112 @@ static const char *const usage[] = {
 	NULL,
 };
 
+/* What the option table fills in: the run's options as given (O), and the
+ * text that check_options converts into O. */
+struct request {
+	struct sc_run_opts o;
+	const char *prebuild_timeout, *sample_timeout, *phase_timeout; /* seconds */
+	const char *progress_every;                                    /* seconds */
+	const char *confirm;                                           /* 0-4 */
+	const char *sandbox_user;                                      /* USER|UID:GID */
+};
+
+static double seconds(const char *s, const char *flag, double dflt)
+{
+	double v = dflt;
+	if (s && sc_parse_seconds(s, &v) < 0)
+		sc_die("%s wants seconds above 0, at most %d (%s %s)", flag, SC_SECONDS_MAX, flag, s);
+	return v;
+}
+
+static const char *env_fact(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* In GitHub Actions the report links to the run and to the server the
+ * repository lives on (GitHub Enterprise has its own). */
+static void links(struct sc_run_opts *o, struct strbuf *err)
+{
+	static const char *const names[3] = {"GITHUB_SERVER_URL", "GITHUB_REPOSITORY",
+	                                     "GITHUB_RUN_ID"};
+	o->server_url = env_fact(names[0]);
+	o->ci_repository = env_fact(names[1]);
+	o->ci_run_id = env_fact(names[2]);
+	if (sc_report_links_check(o->server_url, o->ci_repository, o->ci_run_id, names, err) < 0)
+		sc_die("%s", err->buf);
+}
+
+/* The options, checked before anything runs, each with the words its own
+ * stage uses (sc-report's, sc-sandbox-exec's), converted into RQ->o. */
+static void check_options(struct request *rq)
+{
+	struct sc_run_opts *o = &rq->o;
+	o->prebuild_timeout = seconds(rq->prebuild_timeout, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
+	o->sample_timeout = seconds(rq->sample_timeout, "--sample-timeout", SC_LIMIT_SAMPLE_S);
+	o->phase_timeout = seconds(rq->phase_timeout, "--phase-timeout", SC_LIMIT_PHASE_S);
+	o->progress_every = seconds(rq->progress_every, "--progress-every", SC_PROGRESS_EVERY_S);
+	struct strbuf err = STRBUF_INIT;
+	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox_uid, &o->sandbox_gid, &err) < 0)
+		sc_die("%s", err.buf);
+	o->sandbox_user = xasprintf("%u:%u", o->sandbox_uid, o->sandbox_gid);
+	struct sc_thresholds th;
+	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
+		sc_die("%s", err.buf);
+	sc_display_init(&th, &o->display);
+	o->th = th;
+	if (rq->confirm && sc_decimal_uint(rq->confirm, 0, SC_MAX_REPEATS, &o->confirm) < 0)
+		sc_die("--confirm wants a count of repeats from 0 to %d (--confirm %s)", SC_MAX_REPEATS,
+		       rq->confirm);
+	links(o, &err);
+	unsigned long long bytes;
+	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes, &err) < 0)
+		sc_die("--tmp-size %s (--tmp-size %s)", err.buf, o->tmp_size);
+	unsigned n;
+	if (o->max_procs && sc_sandbox_max_procs(o->max_procs, &n, &err) < 0)
+		sc_die("--max-procs %s (--max-procs %s)", err.buf, o->max_procs);
+	sb_release(&err);
+}
+
+/* The run's phases in order, with the stages in DIR.  Returns the exit
+ * code (porcelain/profile.h sc_run_report); every other outcome dies: 2
+ * bad input or an unmet precondition, 3 a system failure, 4 not measured
+ * by policy, 128+N interrupted by signal N. */
+static int run(const struct sc_run_opts *o, const char *dir)
+{
+	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT,
+	                   .progress = {.quiet = o->quiet}, .sealed = {SC_ARGV_INIT, SC_ARGV_INIT}};
+	sc_stage_init_signals();
+
+	sc_run_check_host(&r);
+	sc_run_make_plan(&r);
+	sc_samples_init(&r.samples, &r.plan, r.run_id, r.digest);
+	struct sc_stage self_test;
+	sc_run_check_preconditions(&r, &self_test);
+	/* A fresh workspace, claimed with mkdir so two runs can never share
+	 * it; from here on an error line says that the folder must be
+	 * removed. */
+	r.ws = sc_workspace_claim(r.o.workspace, r.plan_json.buf, r.plan_json.len);
+	if (!r.plan.no_changes) {
+		sc_run_materialize(&r, &self_test);
+		sc_workspace_reserve(r.ws);
+		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox_gid : -1);
+		sc_run_measure(&r);
+		sc_workspace_restrict(r.ws, -1);
+	} else {
+		sc_run_finish_check(&r, &self_test);
+		/* sc-plan has already warned that the head is in the base. */
+		if (!r.o.quiet && strcmp(r.plan.merge_base, r.plan.head) != 0)
+			sc_say(stderr, "", "no changed library or roadmap Lean files: nothing to measure");
+	}
+	if (r.ws)
+		sc_workspace_unreserve(r.ws); /* the report's room */
+	int rc = sc_run_report(&r);
+	sc_run_release(&r);
+	return rc;
+}
+
 #define STR_(x) #x
 #define STR(x) STR_(x) /* the limits' defaults, spelled once in contract/limits.h */
 
@@ -27,7 +150,7 @@ int main(int argc, char **argv)
 {
 	sc_set_progname("sc-profile-run");
 	sc_check_stdout_at_exit();
-	static struct sc_profile_request rq;
+	static struct request rq;
 	static const struct sc_option opts[] = {
 		SC_OPT_REQUIRED_STRING(0, "repo", &rq.o.repo, "DIR", "the repository, read with plumbing only"),
 		SC_OPT_REQUIRED_STRING(0, "tooling", &rq.o.tooling, "T", "the trusted tooling commit"),
@@ -68,5 +191,10 @@ int main(int argc, char **argv)
 	};
 	static const struct sc_command cmd = {usage, NULL};
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
-	return sc_profile_run(&rq);
+	check_options(&rq);
+	char *dir = sc_exec_dir();
+	int rc = run(&rq.o, dir);
+	free((char *)rq.o.sandbox_user);
+	free(dir);
+	return rc;
 }

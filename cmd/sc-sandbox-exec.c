@@ -91,9 +91,9 @@ static struct sc_sandbox sandbox_of(char *bwrap)
 	sb.own_uid = !user && geteuid() == 0;
 	struct strbuf why = STRBUF_INIT;
 	if (tmp_size && sc_sandbox_tmp_size(tmp_size, &sb.tmp_size, &why) < 0)
-		sc_die("--tmp-size %s (%s)", why.buf, tmp_size);
+		sc_die("--tmp-size %s (--tmp-size %s)", why.buf, tmp_size);
 	if (max_procs && sc_sandbox_max_procs(max_procs, &sb.max_procs, &why) < 0)
-		sc_die("--max-procs %s (%s)", why.buf, max_procs);
+		sc_die("--max-procs %s (--max-procs %s)", why.buf, max_procs);
 	sb.max_files = sc_sandbox_host_max_files(sb.max_procs ? sb.max_procs : SC_SANDBOX_MAX_PROCS_DEFAULT);
 	return sb;
 }

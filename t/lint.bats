@@ -67,3 +67,13 @@ setup() {
 	[ "${lines[2]}" = "common/x.c:4: cites DESIGN"".md, a file outside the tree (cite $d/)" ]
 	[ "${lines[3]}" = 'common/x.c:5: cites a tracker iss''ue by number (say what the rule is)' ]
 }
+
+@test "doc: measurement.txt names every error a sample can carry" {
+	local top=$BATS_TEST_DIRNAME/.. reasons r
+	reasons=$(sed -n '/^static const char \*const reasons\[\] = {/,/};/p' "$top/common/contract/sample.c" |
+		grep -o '"[a-z_]*"' | tr -d '"')
+	[ "$(wc -w <<<"$reasons")" -ge 14 ]
+	for r in $reasons; do
+		grep -qw "$r" "$top/Documentation/measurement.txt" || { echo "not in measurement.txt: $r"; false; }
+	done
+}

@@ -804,6 +804,13 @@ PY
 		run --separate-stderr sc-sandbox-exec --self-test --tmp-size "$bad"
 		[ "$status" -eq 2 ]
 		assert_error_line sc-sandbox-exec
+		local words=${stderr#sc-sandbox-exec: }
+		[[ "$words" == "error: --tmp-size wants "*" (--tmp-size $bad)" ]]
+		# profile-run checks it up front, in the very same words
+		run --separate-stderr sphereceti profile-run --repo "$R" --tooling x --base x --head x \
+			--workspace "$R/ws" --toolchain "$TC" --dependencies "$D" --tmp-size "$bad"
+		[ "$status" -eq 2 ]
+		[ "${stderr#sc-profile-run: }" = "$words" ]
 	done
 	[ ! -e "$R/bad.time" ]
 }

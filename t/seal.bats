@@ -480,3 +480,27 @@ refused_for_room() {
 	# nothing outside the tree was read: /etc/passwd is in no kept profile
 	run ! grep -rq root: "$WS/attribution"
 }
+
+@test "attack: a base prebuild that fills the disk: every later step of the run, the head's too, is disk_full" {
+	small_fs 64M
+	WS=$SMALL/ws
+	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
+		'        while True:' '            f.write(b"x" * (1 << 20)); f.flush(); n += 1' 'except OSError:' '    pass'
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./fill.py'
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
+	M=$(ex_commit "$R" "a base whose prebuild fills the disk")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.06'
+	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
+	head_commit
+	profile
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(jqr .prebuild.base.error)" = disk_full ]
+	[ "$(file_field Demo/Ring.lean .base.error)" = disk_full ]
+	[ "$(jqr .prebuild.head.error)" = disk_full ]
+	[ "$(file_field Demo/Ring.lean .head.error)" = disk_full ]
+	[ "$(file_field Demo/Basic.lean .head.error)" = disk_full ]
+	[ ! -e "$WS/INCOMPLETE" ]
+}

@@ -23,7 +23,7 @@ enum { T = SC_PLAN_TOOLING, B = SC_PLAN_BASE, H = SC_PLAN_HEAD, P = SC_PLAN_MERG
 
 /* One plan in the making: the git commands that run side by side and what
  * they answered. */
-struct planning {
+struct sc_planning {
 	const char *repo, *ids[4]; /* ids[P]: NULL unless the head is a merge */
 	const struct sc_plan_request *rq;
 	struct sc_git g;
@@ -42,7 +42,7 @@ struct planning {
  * commands read objects named by full IDs and nothing else, so their
  * answers can wait until the IDs are known to be commits of this
  * repository; every error is still reported in one fixed order. */
-static void start(struct planning *w)
+static void start(struct sc_planning *w)
 {
 	struct sc_gitjob open_job;
 	int early = sc_looks_like_full_oid(w->ids[T]) && sc_looks_like_full_oid(w->ids[B]) &&
@@ -63,7 +63,7 @@ static void start(struct planning *w)
 }
 
 /* Not early means a bad ID, and this dies before a job is waited for. */
-static void take_ids(struct planning *w)
+void sc_planning_take_ids(struct sc_planning *w)
 {
 	struct sc_plan *p = &w->p;
 	p->tooling = xcalloc(1, SC_MAX_HEXSZ + 1);
@@ -82,7 +82,7 @@ static void take_ids(struct planning *w)
 }
 
 /* How many entries of the roots' areas differ, head against merge base. */
-static enum sc_treediff count_areas(struct planning *w, const char *mbase)
+static enum sc_treediff count_areas(struct sc_planning *w, const char *mbase)
 {
 	char trees[2][SC_MAX_HEXSZ + 1];
 	if (sc_commit_tree(w->c, &w->g, mbase, trees[0]) < 0 ||
@@ -118,7 +118,7 @@ static enum sc_treediff count_areas(struct planning *w, const char *mbase)
  * areas' differences are counted, though: git diff-tree holds every
  * changed pair before it prints one, and a few kilobytes of trees name
  * ten million paths (Documentation/threat-model.txt, "The fourth round"). */
-static void collect(struct planning *w)
+void sc_planning_collect(struct sc_planning *w)
 {
 	w->cfg_rc = sc_gitjob_finish(&w->cfg_job, &w->cfg_out);
 	w->cfg_parsed = w->cfg_rc == 0 ? sc_repoconfig_parse(w->cfg_out.buf, w->cfg_out.len,
@@ -143,7 +143,7 @@ static void collect(struct planning *w)
 	sc_argv_release(&args);
 }
 
-static void check_commits(struct planning *w)
+void sc_planning_check_commits(struct sc_planning *w)
 {
 	const char *hexes[4] = {w->p.tooling, w->p.base_tip, w->p.head, w->p.merge_of};
 	struct sc_bad_ids bad = SC_BAD_IDS_INIT;
@@ -155,7 +155,7 @@ static void check_commits(struct planning *w)
 
 /* With --merge-of P the head must be the merge of P into B, exactly: its
  * parents B then P.  Anything else would measure a tree nobody named. */
-static void check_merge(struct planning *w)
+void sc_planning_check_merge(struct sc_planning *w)
 {
 	const struct sc_plan *p = &w->p;
 	const char *const *n = w->rq->names;
@@ -180,7 +180,7 @@ static void check_merge(struct planning *w)
 	       p->merge_of, make, n[H]);
 }
 
-static void check_config(struct planning *w)
+void sc_planning_check_config(struct sc_planning *w)
 {
 	struct sc_tree_entry e = {0};
 	int r = sc_tree_find(w->c, &w->g, w->trees[T], SC_CONFIG_FILE, &e);
@@ -197,7 +197,7 @@ static void check_config(struct planning *w)
 		                 w->rq->srctree_sha256);
 }
 
-static void check_lake(struct planning *w)
+void sc_planning_check_lake(struct sc_planning *w)
 {
 	struct sc_plan *p = &w->p;
 	sc_lake_blobs(w->c, &w->g, w->trees[T], "tooling commit", p->lake_blobs);
@@ -220,7 +220,7 @@ static void check_lake(struct planning *w)
 	             p->lake_blobs);
 }
 
-static void select_changes(struct planning *w)
+void sc_planning_select_changes(struct sc_planning *w)
 {
 	if (w->counted == SC_TREEDIFF_OVER)
 		sc_die_policy("not measured: more than %u files and folders differ under the roots, far "
@@ -261,7 +261,7 @@ static void count_rebuild(struct sc_plan *p, const struct sc_modgraph *mg)
 	free(changed);
 }
 
-static void print_plan(struct planning *w)
+void sc_planning_print(struct sc_planning *w)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	w->p.profiler_version = xstrdup(w->rq->version);
@@ -276,7 +276,42 @@ static void print_plan(struct planning *w)
 	sb_release(&out);
 }
 
-static void release(struct planning *w)
+struct sc_planning *sc_planning_start(const struct sc_plan_request *rq)
+{
+	struct sc_planning *w = xcalloc(1, sizeof *w);
+	w->repo = rq->repo;
+	const char *ids[4] = {rq->tooling, rq->base, rq->head, rq->merge_of};
+	memcpy(w->ids, ids, sizeof ids);
+	w->rq = rq;
+	sb_init(&w->cfg_out);
+	sb_init(&w->cfg_err);
+	sb_init(&w->mb_out);
+	sb_init(&w->count_why);
+	start(w);
+	return w;
+}
+
+/* After the changes: what they refuse is said first, as it is. */
+void sc_planning_read_modules(struct sc_planning *w)
+{
+	if (w->p.no_changes)
+		return;
+	struct sc_modgraph mg;
+	sc_modgraph_read(w->c, &w->g, w->trees[H], &w->p, &mg);
+	count_rebuild(&w->p, &mg);
+	if (w->rq->importers)
+		sc_select_importers(&mg, &w->p, w->rq->importers);
+	sc_modgraph_free(&mg);
+}
+
+void sc_planning_check_lean_libs(struct sc_planning *w) { sc_check_lean_libs(w->c, &w->p); }
+
+int sc_planning_head_in_base(const struct sc_planning *w)
+{
+	return strcmp(w->p.merge_base, w->p.head) == 0;
+}
+
+void sc_planning_free(struct sc_planning *w)
 {
 	sc_catfile_close(w->c);
 	sb_release(&w->cfg_out);
@@ -286,36 +321,5 @@ static void release(struct planning *w)
 	free(w->cfg_spec);
 	sc_plan_free(&w->p);
 	sc_git_close(&w->g);
-}
-
-void sc_plan_compose(const struct sc_plan_request *rq)
-{
-	struct planning w = {.repo = rq->repo, .ids = {rq->tooling, rq->base, rq->head, rq->merge_of},
-	                     .rq = rq,
-	                     .cfg_out = STRBUF_INIT, .cfg_err = STRBUF_INIT, .mb_out = STRBUF_INIT,
-	                     .count_why = STRBUF_INIT};
-	start(&w);
-	take_ids(&w);
-	collect(&w);
-	check_commits(&w);
-	check_merge(&w);
-	check_config(&w);
-	check_lake(&w);
-	select_changes(&w);
-	/* after the changes: what they refuse is said first, as it is */
-	if (!w.p.no_changes) {
-		struct sc_modgraph mg;
-		sc_modgraph_read(w.c, &w.g, w.trees[H], &w.p, &mg);
-		count_rebuild(&w.p, &mg);
-		if (rq->importers)
-			sc_select_importers(&mg, &w.p, rq->importers);
-		sc_modgraph_free(&mg);
-	}
-	sc_check_lean_libs(w.c, &w.p);
-	print_plan(&w);
-	/* Still the valid no_changes plan, but almost always a mistake; said
-	 * once the plan is written, so a failure stays the one line. */
-	if (strcmp(w.p.merge_base, w.p.head) == 0)
-		sc_warning("%s (%s)", SC_HEAD_IN_BASE, rq->names[H]);
-	release(&w);
+	free(w);
 }

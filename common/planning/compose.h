@@ -29,8 +29,38 @@ struct sc_plan_request {
 	const char *profiler_commit;
 };
 
-/* Write the plan (contract/plan.h) on stdout, then warn when the head is
- * already in the base; dies with the first error in the fixed order. */
-void sc_plan_compose(const struct sc_plan_request *rq);
+/* One plan in the making.  Its steps are called once each, in the order
+ * below (cmd/sc-plan.c): each dies with its own error, so that the first
+ * error in that order is the one reported, whatever git answered first. */
+struct sc_planning;
+
+/* The repository opened and every git command that needs only the
+ * arguments started side by side (merge base, configuration blob). */
+struct sc_planning *sc_planning_start(const struct sc_plan_request *rq);
+/* The revisions resolved to full IDs of this repository's object format. */
+void sc_planning_take_ids(struct sc_planning *w);
+/* The configuration parsed and the merge base taken; the differences under
+ * the roots counted (bounded) and then the diff started. */
+void sc_planning_collect(struct sc_planning *w);
+/* Each revision a commit; with a merge-of, the head exactly that merge. */
+void sc_planning_check_commits(struct sc_planning *w);
+void sc_planning_check_merge(struct sc_planning *w);
+/* T's .sphereceti, and its tooling path against this profiler's tree. */
+void sc_planning_check_config(struct sc_planning *w);
+/* The Lake files of T, the same at the merge base and at the head. */
+void sc_planning_check_lake(struct sc_planning *w);
+/* The changed Lean files under the roots selected from the diff. */
+void sc_planning_select_changes(struct sc_planning *w);
+/* Every header under the roots at the head: the rebuild count, and the
+ * importers asked for (Documentation/planning.txt "The rebuild"). */
+void sc_planning_read_modules(struct sc_planning *w);
+/* Each selected module built by a lean_lib of T's lakefile.toml. */
+void sc_planning_check_lean_libs(struct sc_planning *w);
+/* The plan (contract/plan.h) on stdout. */
+void sc_planning_print(struct sc_planning *w);
+/* Is the head already in the base (a valid no_changes plan, almost
+ * always a mistake)? */
+int sc_planning_head_in_base(const struct sc_planning *w);
+void sc_planning_free(struct sc_planning *w);
 
 #endif

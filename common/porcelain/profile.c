@@ -1,17 +1,10 @@
 #include "porcelain/profile.h"
-#include "contract/limits.h"
 #include "report/report.h"
-#include "report/report_args.h"
 #include "porcelain/precheck.h"
-#include "porcelain/side.h"
 #include "porcelain/stage.h"
 #include "porcelain/workspace.h"
-#include "sandbox/sandbox_args.h"
-#include "util/decimal.h"
 #include "util/die.h"
-#include "util/execdir.h"
 #include "util/safefile.h"
-#include "util/seconds.h"
 #include "util/sha256.h"
 
 #include <stdio.h>
@@ -21,66 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* 0. The options, checked as sc-report and sc-sandbox-exec check theirs,
- * before anything runs. */
-static double seconds(const char *s, const char *flag, double dflt)
-{
-	double v = dflt;
-	if (s && sc_parse_seconds(s, &v) < 0)
-		sc_die("%s wants seconds above 0, at most %d (%s %s)", flag, SC_SECONDS_MAX, flag, s);
-	return v;
-}
-
-static const char *env_fact(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v ? v : NULL;
-}
-
-/* In GitHub Actions the report links to the run and to the server the
- * repository lives on (GitHub Enterprise has its own). */
-static void links(struct sc_run_opts *o, struct strbuf *err)
-{
-	static const char *const names[3] = {"GITHUB_SERVER_URL", "GITHUB_REPOSITORY",
-	                                     "GITHUB_RUN_ID"};
-	o->server_url = env_fact(names[0]);
-	o->ci_repository = env_fact(names[1]);
-	o->ci_run_id = env_fact(names[2]);
-	if (sc_report_links_check(o->server_url, o->ci_repository, o->ci_run_id, names, err) < 0)
-		sc_die("%s", err->buf);
-}
-
-static void check_options(struct sc_profile_request *rq)
-{
-	struct sc_run_opts *o = &rq->o;
-	o->prebuild_timeout = seconds(rq->prebuild_timeout, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
-	o->sample_timeout = seconds(rq->sample_timeout, "--sample-timeout", SC_LIMIT_SAMPLE_S);
-	o->phase_timeout = seconds(rq->phase_timeout, "--phase-timeout", SC_LIMIT_PHASE_S);
-	o->progress_every = seconds(rq->progress_every, "--progress-every", SC_PROGRESS_EVERY_S);
-	struct strbuf err = STRBUF_INIT;
-	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox_uid, &o->sandbox_gid, &err) < 0)
-		sc_die("%s", err.buf);
-	o->sandbox_user = xasprintf("%u:%u", o->sandbox_uid, o->sandbox_gid);
-	struct sc_thresholds th;
-	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
-		sc_die("%s", err.buf);
-	sc_display_init(&th, &o->display);
-	o->th = th;
-	if (rq->confirm && sc_decimal_uint(rq->confirm, 0, SC_MAX_REPEATS, &o->confirm) < 0)
-		sc_die("--confirm wants a count of repeats from 0 to %d (--confirm %s)", SC_MAX_REPEATS,
-		       rq->confirm);
-	links(o, &err);
-	unsigned long long bytes;
-	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes, &err) < 0)
-		sc_die("--tmp-size %s (--tmp-size %s)", err.buf, o->tmp_size);
-	unsigned n;
-	if (o->max_procs && sc_sandbox_max_procs(o->max_procs, &n, &err) < 0)
-		sc_die("--max-procs %s (--max-procs %s)", err.buf, o->max_procs);
-	sb_release(&err);
-}
-
-/* 2. The plan, kept byte for byte: its digest binds every sample. */
-static void make_plan(struct sc_run *r)
+/* The plan, kept byte for byte: its digest binds every sample. */
+void sc_run_make_plan(struct sc_run *r)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	const char *args[8 + 6 + 1] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base",
@@ -123,9 +58,9 @@ static void make_folder(const char *ws, const char *name, const char *what)
 	free(path);
 }
 
-/* 4. Both trees from blobs, written side by side; kept in the workspace for
+/* Both trees from blobs, written side by side; kept in the workspace for
  * inspection.  A failed self-test is reported before a failed tree. */
-static void materialize(struct sc_run *r, struct sc_stage *self_test)
+void sc_run_materialize(struct sc_run *r, struct sc_stage *self_test)
 {
 	char *plan_path = xasprintf("%s/plan.json", r->ws);
 	struct sc_stage job[2];
@@ -211,9 +146,9 @@ static void print_headline(const struct sc_run *r, const char *json)
 	sb_release(&text);
 }
 
-/* 6. The report; sc-report's exit code is ours, unless a sandbox stage
+/* The report; sc-report's exit code is ours, unless a sandbox stage
  * failed as a system. */
-static int report(struct sc_run *r)
+int sc_run_report(struct sc_run *r)
 {
 	char *samples = xasprintf("%s/samples.jsonl", r->ws);
 	sc_write_file_atomic_or_die(samples, r->samples.lines.buf, r->samples.lines.len, "samples");
@@ -251,7 +186,7 @@ static int report(struct sc_run *r)
 	return rc == 0 && !r->measurement_failed && !r->samples.failed ? SC_EXIT_OK : SC_EXIT_FAIL;
 }
 
-static void run_release(struct sc_run *r)
+void sc_run_release(struct sc_run *r)
 {
 	sc_plan_free(&r->plan);
 	sc_toolchain_info_free(&r->tc);
@@ -262,49 +197,4 @@ static void run_release(struct sc_run *r)
 	sc_argv_release(&r->sealed[0]);
 	sc_argv_release(&r->sealed[1]);
 	free(r->ws);
-}
-
-/* The run's phases in order, with the stages in DIR. */
-static int run(const struct sc_run_opts *o, const char *dir)
-{
-	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT,
-	                   .progress = {.quiet = o->quiet}, .sealed = {SC_ARGV_INIT, SC_ARGV_INIT}};
-	sc_stage_init_signals();
-
-	sc_run_check_host(&r);
-	make_plan(&r);
-	sc_samples_init(&r.samples, &r.plan, r.run_id, r.digest);
-	struct sc_stage self_test;
-	sc_run_check_preconditions(&r, &self_test);
-	/* A fresh workspace, claimed with mkdir so two runs can never share
-	 * it; from here on an error line says that the folder must be
-	 * removed. */
-	r.ws = sc_workspace_claim(r.o.workspace, r.plan_json.buf, r.plan_json.len);
-	if (!r.plan.no_changes) {
-		materialize(&r, &self_test);
-		sc_workspace_reserve(r.ws);
-		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox_gid : -1);
-		sc_run_measure(&r);
-		sc_workspace_restrict(r.ws, -1);
-	} else {
-		sc_run_finish_check(&r, &self_test);
-		/* sc-plan has already warned that the head is in the base. */
-		if (!r.o.quiet && strcmp(r.plan.merge_base, r.plan.head) != 0)
-			sc_say(stderr, "", "no changed library or roadmap Lean files: nothing to measure");
-	}
-	if (r.ws)
-		sc_workspace_unreserve(r.ws); /* the report's room */
-	int rc = report(&r);
-	run_release(&r);
-	return rc;
-}
-
-int sc_profile_run(struct sc_profile_request *rq)
-{
-	check_options(rq);
-	char *dir = sc_exec_dir();
-	int rc = run(&rq->o, dir);
-	free((char *)rq->o.sandbox_user);
-	free(dir);
-	return rc;
 }

@@ -1,30 +1,26 @@
 #ifndef SC_PROFILE_H
 #define SC_PROFILE_H
-/* sphereceti profile-run, the whole measurement (Documentation/architecture.txt "Shape"):
- * plan -> plan.json -> preconditions -> materialize base/ and head/ ->
- * per side: sandboxed prebuild, then one timed sample per selected file ->
- * parse each raw time file -> report.  Every step is a sibling stage run
- * with an argv (porcelain/stage.h); this sequences them and keeps the
- * workspace. */
+/* The phases of sphereceti profile-run that stand alone, each called once
+ * in the order cmd/sc-profile-run.c gives (Documentation/architecture.txt
+ * "Shape"): the plan, both trees, the report, and what the run holds
+ * released.  Every sandbox stage is a sibling program run with an argv
+ * (porcelain/stage.h). */
+#include "porcelain/stage.h"
 #include "porcelain/state.h"
 
-/* What sphereceti profile-run's option table fills in: the run's options
- * as given (O), and the six still text that sc_profile_run checks and
- * converts into O. */
-struct sc_profile_request {
-	struct sc_run_opts o;
-	const char *prebuild_timeout, *sample_timeout, *phase_timeout; /* seconds */
-	const char *progress_every;                                    /* seconds */
-	const char *confirm;                                           /* 0-4 */
-	const char *sandbox_user;                                      /* USER|UID:GID */
-};
-
-/* The options of RQ checked (a refusal is an error line, exit 2), then the
- * run, with the stages beside this program.  Returns the exit code: 0 a
- * complete measurement, 1 a measurement error, 3 a sandbox stage failed as
- * a system (the report is written in all three); every other outcome dies
- * (2 bad input or an unmet precondition, 3 a system failure, 128+N
- * interrupted by signal N). */
-int sc_profile_run(struct sc_profile_request *rq);
+/* sc-plan run on the options; its bytes kept (their digest binds every
+ * sample) and parsed, and the run ID drawn.  Dies with sc-plan's exit code
+ * (a change it does not measure stays 4) when it refuses. */
+void sc_run_make_plan(struct sc_run *r);
+/* Both trees written from blobs side by side into the workspace; the
+ * self-test SELF_TEST, started before, is finished in between, so that its
+ * failure is told before a tree's. */
+void sc_run_materialize(struct sc_run *r, struct sc_stage *self_test);
+/* samples.jsonl (and attribution.json) written, sc-report run, its
+ * headline printed.  Returns the run's exit code: 0 a complete
+ * measurement, 1 a measurement error, 3 a sandbox stage failed as a system
+ * (the report is written in all three). */
+int sc_run_report(struct sc_run *r);
+void sc_run_release(struct sc_run *r);
 
 #endif

@@ -4,8 +4,8 @@
  * options and what the run learns on its way (the plan and its digest,
  * the run ID, the toolchain, T's manifest) and the parts each concept
  * owns: the samples and their binding (samples.h), the progress lines
- * (progress.h), the sealed paths (seal.h).  profile.c sequences the
- * phases; precheck.c holds the checks before the workspace, side.c one
+ * (progress.h), the sealed paths (seal.h).  cmd/sc-profile-run.c
+ * sequences the phases; precheck.c holds the checks before the workspace, side.c one
  * side's steps, prebuild.c its prebuild's layers, step.c one sandboxed
  * step and the full-disk policy,
  * workspace.c the workspace and its disk reserve. */
