@@ -390,6 +390,7 @@ static void check_dep_builds(struct sc_run *r, int side)
 		int rc = deps_up_to_date(r, side, i, 1, name);
 		if (rc != 0) {
 			char *hint = sc_run_output_hint(r, side, name);
+			free(name);
 			sc_stage_die(rc, SC_EXIT_USAGE,
 			             "dependency \"%s\" was not prepared for this toolchain and "
 			             "workspace: Lake finds its built modules out of date and would rebuild "
