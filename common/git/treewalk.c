@@ -141,7 +141,7 @@ static int read_level(struct sc_catfile *c, struct sc_tree *t, size_t from, size
 		if (strcmp(type, "tree") != 0)
 			sc_die("entry is a tree but its object is a %s (%s)", type, where(t, i, NULL, 0));
 		sc_catfile_content(c, &sb);
-		t->bufs = xrealloc(t->bufs, (t->nbufs + 1) * sizeof *t->bufs);
+		t->bufs = xgrow(t->bufs, t->nbufs, &t->bufs_alloc, sizeof *t->bufs);
 		size_t len;
 		char *buf = sb_detach(&sb, &len);
 		t->bufs[t->nbufs++] = buf;
@@ -200,7 +200,7 @@ int sc_tree_load(struct sc_catfile *c, const char *tree_hex, int rawsz,
 		sc_die_sys("internal: bad tree ID (%s)", tree_hex);
 	for (int i = 0; i < rawsz; i++)
 		root_oid[i] = (unsigned char)(hexval(tree_hex[2 * i]) << 4 | hexval(tree_hex[2 * i + 1]));
-	t->bufs = xcalloc(1, sizeof *t->bufs);
+	t->bufs = xgrow(NULL, 0, &t->bufs_alloc, sizeof *t->bufs);
 	t->bufs[t->nbufs++] = (char *)root_oid;
 	size_t r = add_node(t);
 	t->nodes[r].oid = root_oid;

@@ -42,7 +42,7 @@ struct sc_tree {
 	size_t *order;               /* every node but the root, depth first,
 	                                each directory before its entries */
 	char **bufs;                 /* the tree objects the nodes point into */
-	size_t nbufs;
+	size_t nbufs, bufs_alloc;
 };
 
 /* Read tree_hex and everything below it: 0, or -1 with WHY (the bound

@@ -78,7 +78,7 @@ void sc_skipped_release(struct sc_skipped_list *sk)
 		free(sk->v[i].path);
 	free(sk->v);
 	sk->v = NULL;
-	sk->n = 0;
+	sk->n = 0, sk->alloc = 0;
 }
 
 /* Why the link or submodule at path (quoted q) may not be skipped, or 0. */
@@ -102,7 +102,7 @@ int sc_links_decide(const struct sc_tree *t, const struct sc_plan *plan,
                     struct sc_skipped_list *sk, struct strbuf *why)
 {
 	struct strbuf path = STRBUF_INIT;
-	sk->v = NULL, sk->n = 0;
+	sk->v = NULL, sk->n = 0, sk->alloc = 0;
 	for (size_t i = 0; i + 1 < t->n; i++) {
 		size_t k = t->order[i];
 		unsigned mode = t->nodes[k].mode;
@@ -115,7 +115,7 @@ int sc_links_decide(const struct sc_tree *t, const struct sc_plan *plan,
 			sc_skipped_release(sk);
 			return SC_EXIT_USAGE;
 		}
-		sk->v = xrealloc(sk->v, (sk->n + 1) * sizeof *sk->v);
+		sk->v = xgrow(sk->v, sk->n, &sk->alloc, sizeof *sk->v);
 		sk->v[sk->n].path = sb_detach(&path, NULL);
 		sk->v[sk->n].mode = mode;
 		sk->n++;

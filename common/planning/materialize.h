@@ -59,7 +59,7 @@ struct sc_skipped {
 };
 struct sc_skipped_list {
 	struct sc_skipped *v;
-	size_t n;
+	size_t n, alloc;
 };
 /* The symbolic links and submodules of t, in tree order: refused where
  * plan (may be NULL: nothing refused) needs sources or when their name is

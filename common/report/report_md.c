@@ -12,6 +12,7 @@
 #include "report/mdescape.h"
 #include "report/report.h"
 #include "util/die.h"
+#include "util/milli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -828,12 +829,12 @@ static size_t text_width(const char *s)
 /* Rows of cells, aligned as a whole: numbers to the right. */
 struct text_table {
 	struct strbuf (*rows)[TEXT_COLS];
-	size_t n;
+	size_t n, alloc;
 };
 
 static struct strbuf *text_row(struct text_table *t)
 {
-	t->rows = xrealloc(t->rows, (t->n + 1) * sizeof *t->rows);
+	t->rows = xgrow(t->rows, t->n, &t->alloc, sizeof *t->rows);
 	for (int k = 0; k < TEXT_COLS; k++)
 		sb_init(&t->rows[t->n][k]);
 	return t->rows[t->n++];

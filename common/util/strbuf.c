@@ -2,6 +2,7 @@
 #include "util/die.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,20 @@ void *xrealloc(void *p, size_t n)
 	if (!q)
 		sc_die_sys("out of memory (%zu bytes)", n);
 	return q;
+}
+
+void *xgrow(void *p, size_t n, size_t *alloc, size_t size)
+{
+	if (n < *alloc)
+		return p;
+	size_t want = *alloc ? *alloc : 8;
+	while (want <= n)
+		want *= 2;
+	if (want > SIZE_MAX / size)
+		sc_die_sys("out of memory (%zu x %zu bytes)", want, size);
+	p = xrealloc(p, want * size);
+	*alloc = want;
+	return p;
 }
 
 char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }

@@ -31,6 +31,10 @@ char *sb_detach(struct strbuf *sb, size_t *len);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* P, an array of *ALLOC elements of SIZE bytes, grown to hold N + 1 of them:
+ * doubling, so that adding one at a time copies each element O(1) times
+ * (an array an attacker's input fills must not cost n^2). */
+void *xgrow(void *p, size_t n, size_t *alloc, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
