@@ -4,7 +4,7 @@
  * Every check comes before anything is written, so a refused tree leaves
  * nothing, not even the temporary; then the tree is written under a
  * temporary name beside NEWDIR and renamed into place whole
- * (plan/materialize.h sc_placement), and the summary goes to stdout.  A
+ * (planning/materialize.h sc_placement), and the summary goes to stdout.  A
  * failure leaves nothing under either name; a kill leaves at most the
  * temporary. */
 #include "planning/materialize.h"

@@ -136,13 +136,14 @@ static void attribute_side(struct sc_run *r, int side, const struct sc_plan_file
 		struct sc_step st;
 		int rc = sc_step_run(r, side, &st, name, what, sc_sample_timeout(left, r->o.sample_timeout), cmd,
 		                     NULL, 0);
+		enum sc_step_outcome out = sc_step_record_outcome(r, rc);
 		if (r->disk_full)
 			sb_adds(&note, "a step left the disk full");
-		else if (sc_step_outcome(r, rc) == SC_STEP_NOT_RUN)
+		else if (out == SC_STEP_NOT_RUN)
 			sb_adds(&note, "sc-sandbox-exec could not run it");
 		else
 			run_figures(r, side, f, &st, &a, &note);
-		if (!r->disk_full && rc >= 0 && sc_step_outcome(r, rc) != SC_STEP_NOT_RUN) {
+		if (!r->disk_full && rc >= 0 && out != SC_STEP_NOT_RUN) {
 			struct strbuf why = STRBUF_INIT;
 			a.profile = keep_profile(r, side, f, rel, &why);
 			sb_add(&note, why.buf, why.len);

@@ -144,7 +144,7 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	free(what);
 	double wall = sc_monotonic_now() - t0;
 	pb->used += wall;
-	enum sc_step_outcome out = sc_step_outcome(r, rc);
+	enum sc_step_outcome out = sc_step_record_outcome(r, rc);
 	int built = 0;
 	if (r->disk_full) {
 		if (layer == 0) {

@@ -247,28 +247,3 @@ int sc_run_preflight_diagnosis(const struct sc_run *r, struct strbuf *why)
 {
 	return sc_dependency_config_problem(r->o.deps, &r->manifest, r->tc.version_line, why);
 }
-
-/* CLI/Error.lean CliError.toString: unknownModule is "unknown module `A.B`",
- * logged as "error: ..." (Util/MainM.lean MainM.error); older wording
- * quoted with ' is taken too.  Only a whole line matches. */
-const struct sc_plan_file *sc_run_unknown_target(const struct sc_plan *p, const char *out,
-                                                 size_t len)
-{
-	static const char prefix[] = "error: unknown module ";
-	const char *end = out + len;
-	for (const char *line = out; line < end;) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
-		size_t n = (size_t)((nl ? nl : end) - line);
-		if (n > sizeof prefix + 1 && memcmp(line, prefix, sizeof prefix - 1) == 0) {
-			const char *q = line + sizeof prefix - 1;
-			size_t m = n - (sizeof prefix - 1) - 2;
-			if ((*q == '`' || *q == '\'') && q[m + 1] == *q)
-				for (size_t i = 0; i < p->n_files; i++)
-					if (strlen(p->files[i].module) == m &&
-					    memcmp(p->files[i].module, q + 1, m) == 0)
-						return &p->files[i];
-		}
-		line = nl ? nl + 1 : end;
-	}
-	return NULL;
-}

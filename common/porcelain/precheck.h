@@ -39,10 +39,4 @@ void sc_run_finish_check(struct sc_run *r, struct sc_stage *check);
  * sc_dependency_config_problem), 0 when no dependency looks so. */
 int sc_run_preflight_diagnosis(const struct sc_run *r, struct strbuf *why);
 
-/* The selected file whose module Lake's output OUT (LEN bytes) names in a
- * line "error: unknown module `A.B`" (Lake could not resolve the target),
- * or NULL. */
-const struct sc_plan_file *sc_run_unknown_target(const struct sc_plan *p, const char *out,
-                                                 size_t len);
-
 #endif

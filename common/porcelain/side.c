@@ -50,8 +50,8 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
                          const char *failed, double phase_start, const char *violated);
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
                                const char *why);
-static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
-                        unsigned repeat);
+static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
+                           unsigned repeat);
 static void all_disk_full(struct sc_run *r, int side, const struct sc_order *order);
 static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                       const char *name);
@@ -221,7 +221,7 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)",
 		                sc_side_name(side), f->path);
 	} else if (measured_unchanged(r, side, f, "before")) {
-		sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), 0);
+		time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), 0);
 	}
 }
 
@@ -266,6 +266,33 @@ static void preflight(struct sc_run *r, int side)
 	sc_step_release(&st);
 }
 
+/* The selected file whose module Lake's output OUT (LEN bytes) names in a
+ * line "error: unknown module `A.B`" (Lake could not resolve the target),
+ * or NULL.  CLI/Error.lean CliError.toString: unknownModule is "unknown
+ * module `A.B`", logged as "error: ..." (Util/MainM.lean MainM.error);
+ * older wording quoted with ' is taken too.  Only a whole line matches. */
+static const struct sc_plan_file *unknown_target(const struct sc_plan *p, const char *out,
+                                                 size_t len)
+{
+	static const char prefix[] = "error: unknown module ";
+	const char *end = out + len;
+	for (const char *line = out; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t n = (size_t)((nl ? nl : end) - line);
+		if (n > sizeof prefix + 1 && memcmp(line, prefix, sizeof prefix - 1) == 0) {
+			const char *q = line + sizeof prefix - 1;
+			size_t m = n - (sizeof prefix - 1) - 2;
+			if ((*q == '`' || *q == '\'') && q[m + 1] == *q)
+				for (size_t i = 0; i < p->n_files; i++)
+					if (strlen(p->files[i].module) == m &&
+					    memcmp(p->files[i].module, q + 1, m) == 0)
+						return &p->files[i];
+		}
+		line = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
 /* A selected file that no lean_lib of T's lakefile.lean builds (sc-plan
  * checks a lakefile.toml's itself): Lake resolves every target by name
  * (Config/Workspace.lean findTargetModule?, Config/LeanLib.lean
@@ -300,7 +327,7 @@ static void check_targets_known(struct sc_run *r, int side)
 	const struct sc_plan_file *f = NULL;
 	if (rc == 1 && sc_step_exited_with(&st, 1) &&
 	    sc_read_file(log, &out, SC_SANDBOX_LOG_MAX + 4096) == 0)
-		f = sc_run_unknown_target(&r->plan, out.buf, out.len);
+		f = unknown_target(&r->plan, out.buf, out.len);
 	if (!r->o.keep_logs)
 		unlink(log);
 	sb_release(&out);
@@ -447,8 +474,8 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
  * (CLI/Help.lean helpLean); `lake env lean` would drop them.  What it
  * measured counts only when the file and the Lake configuration are
  * still the plan's blobs afterwards. */
-static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
-                        unsigned repeat)
+static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
+                           unsigned repeat)
 {
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
 	struct sc_step st;
@@ -461,7 +488,7 @@ static void sample_file(struct sc_run *r, int side, const struct sc_plan_file *f
 	free(what);
 	if (r->disk_full) {
 		sc_step_disk_full(r, side, f);
-	} else if (sc_step_outcome(r, rc) == SC_STEP_NOT_RUN) {
+	} else if (sc_step_record_outcome(r, rc) == SC_STEP_NOT_RUN) {
 		sc_run_unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
 		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side),
 		                f->path);
@@ -524,7 +551,7 @@ static double repeat_file(struct sc_run *r, struct side_state ss[2], const struc
 				sc_progress_say(&r->progress, "%s %s, repeat %u: not run (phase budget spent)",
 				                sc_side_name(side), f->path, k);
 			} else if (measured_unchanged(r, side, f, "before")) {
-				sample_file(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), k);
+				time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), k);
 			}
 			r->samples.repeat = 0;
 			sb_release(&violated);

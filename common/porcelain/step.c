@@ -17,10 +17,11 @@
 #define DISK_FULL_BELOW (1ll << 20)
 #define DISK_FULL_INODES_BELOW 32ll
 
-/* Did the last step leave the disk full?  Then the reserve goes back to
- * the file system, so that the status lines, samples and the report fit,
- * and the step and every later one are disk_full, not a machine failure. */
-static int hit_full_disk(struct sc_run *r)
+/* Did the last step leave the disk full?  Then it is recorded in R and the
+ * reserve goes back to the file system, so that the status lines, samples
+ * and the report fit, and the step and every later one are disk_full, not
+ * a machine failure. */
+static int record_full_disk(struct sc_run *r)
 {
 	if (r->disk_full)
 		return 1;
@@ -33,7 +34,7 @@ static int hit_full_disk(struct sc_run *r)
 	return 1;
 }
 
-enum sc_step_outcome sc_step_outcome(struct sc_run *r, int rc)
+enum sc_step_outcome sc_step_record_outcome(struct sc_run *r, int rc)
 {
 	if (rc == 0)
 		return SC_STEP_OK;
@@ -104,7 +105,7 @@ int sc_step_run(struct sc_run *r, int side, struct sc_step *st, const char *name
 	const struct sc_stage_tick tick = {r->o.progress_every, still_running, &t};
 	int rc = sc_stage_run_ticking(r->dir, "sandbox-exec", a.v, &status, &tick);
 	sc_run_stop_if_interrupted(r);
-	if (hit_full_disk(r))
+	if (record_full_disk(r))
 		rc = 1; /* it ran: neither a machine failure nor counters to trust */
 	if (status.len && !r->disk_full)
 		sc_write_file_atomic_or_die(st->status_file, status.buf, status.len, "status line");

@@ -34,10 +34,10 @@ void sc_step_release(struct sc_step *st);
 /* What sc-sandbox-exec's exit code RC makes of a step: 0 ran and
  * succeeded, 1 ran and failed (its status line says how), 2 did not run;
  * 3 or a signal (sc-sandbox-exec itself was killed: its sandbox ends with
- * it and leaves no status line) did not run either, and the run ends with
- * SC_EXIT_SYSTEM once its report is written. */
+ * it and leaves no status line) did not run either: recorded in R, so that
+ * the run ends with SC_EXIT_SYSTEM once its report is written. */
 enum sc_step_outcome { SC_STEP_OK, SC_STEP_FAILED, SC_STEP_NOT_RUN };
-enum sc_step_outcome sc_step_outcome(struct sc_run *r, int rc);
+enum sc_step_outcome sc_step_record_outcome(struct sc_run *r, int rc);
 
 /* 1 when the status line says the command ran out of time. */
 int sc_step_timed_out(const struct sc_step *st);

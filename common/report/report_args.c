@@ -1,5 +1,6 @@
 #include "report/report_args.h"
 #include "util/die.h"
+#include "util/milli.h"
 #include "report/mdescape.h"
 #include "util/oid.h"
 #include "contract/sample.h"
@@ -23,7 +24,7 @@ static int threshold(const char *v, const char *name, long long *out, struct str
 {
 	if (!v)
 		return 0;
-	if (sc_parse_milli(v, out) < 0) {
+	if (sc_parse_milli(v, SC_MAX_MS, out) < 0) {
 		sb_addf(err, "%s wants a decimal number with at most 3 decimals (%s)", name, v);
 		return -1;
 	}

@@ -1,4 +1,5 @@
 #include "report/verdict.h"
+#include "util/milli.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,50 +16,6 @@ int sc_thresholds_are_default(const struct sc_thresholds *t)
 {
 	return t->ratio_milli == SC_DEFAULT_RATIO_MILLI && t->delta_ms == SC_DEFAULT_DELTA_MS &&
 	       t->added_ms == SC_DEFAULT_ADDED_MS;
-}
-
-int sc_parse_milli(const char *s, long long *out)
-{
-	long long v = 0;
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (*p - '0');
-		if (v > SC_MAX_MS / 1000)
-			return -1;
-	}
-	int decimals = 0;
-	v *= 1000;
-	if (*p == '.') {
-		long long scale = 100;
-		for (p++; *p >= '0' && *p <= '9'; p++, decimals++) {
-			if (decimals == 3)
-				return -1;
-			v += (*p - '0') * scale;
-			scale /= 10;
-		}
-		if (!decimals)
-			return -1;
-	}
-	if (*p)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-void sc_format_milli(long long v, struct strbuf *out)
-{
-	sb_addf(out, "%lld", v / 1000);
-	long long frac = v % 1000;
-	if (!frac)
-		return;
-	char digits[8];
-	snprintf(digits, sizeof digits, ".%03lld", frac);
-	size_t n = strlen(digits);
-	while (digits[n - 1] == '0')
-		digits[--n] = '\0';
-	sb_adds(out, digits);
 }
 
 void sc_verdict_compute(enum sc_change change, long long base_ms, long long head_ms,

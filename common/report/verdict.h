@@ -32,11 +32,6 @@ struct sc_thresholds {
 void sc_thresholds_default(struct sc_thresholds *t);
 int sc_thresholds_are_default(const struct sc_thresholds *t);
 
-/* A decimal string with at most three decimals ("1.5", "30", "0.001") to
- * thousandths; no sign, no exponent.  Returns 0 or -1. */
-int sc_parse_milli(const char *s, long long *out);
-/* Thousandths as the shortest decimal: 1500 -> "1.5", 30000 -> "30". */
-void sc_format_milli(long long v, struct strbuf *out);
 
 struct sc_verdict {
 	int flagged;

@@ -212,14 +212,14 @@ END_TEST
 START_TEST(sandboxed_step_outcome)
 {
 	struct sc_run r = {0};
-	ck_assert_int_eq(sc_step_outcome(&r, 0), SC_STEP_OK);
-	ck_assert_int_eq(sc_step_outcome(&r, 1), SC_STEP_FAILED);
-	ck_assert_int_eq(sc_step_outcome(&r, 2), SC_STEP_NOT_RUN);
+	ck_assert_int_eq(sc_step_record_outcome(&r, 0), SC_STEP_OK);
+	ck_assert_int_eq(sc_step_record_outcome(&r, 1), SC_STEP_FAILED);
+	ck_assert_int_eq(sc_step_record_outcome(&r, 2), SC_STEP_NOT_RUN);
 	ck_assert_int_eq(r.system_failed, 0); /* did not run: its own error line */
-	ck_assert_int_eq(sc_step_outcome(&r, 3), SC_STEP_NOT_RUN);
+	ck_assert_int_eq(sc_step_record_outcome(&r, 3), SC_STEP_NOT_RUN);
 	ck_assert_int_eq(r.system_failed, 1);
 	r.system_failed = 0;
-	ck_assert_int_eq(sc_step_outcome(&r, 128 + 9), SC_STEP_NOT_RUN);
+	ck_assert_int_eq(sc_step_record_outcome(&r, 128 + 9), SC_STEP_NOT_RUN);
 	ck_assert_int_eq(r.system_failed, 1);
 }
 END_TEST

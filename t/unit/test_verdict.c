@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/verdict.h"
+#include "util/milli.h"
 
 static struct sc_thresholds th;
 
@@ -164,18 +165,18 @@ END_TEST
 START_TEST(parse_and_format_milli)
 {
 	long long v;
-	ck_assert_int_eq(sc_parse_milli("1.5", &v), 0);
+	ck_assert_int_eq(sc_parse_milli("1.5", SC_MAX_MS, &v), 0);
 	ck_assert_int_eq(v, 1500);
-	ck_assert_int_eq(sc_parse_milli("30", &v), 0);
+	ck_assert_int_eq(sc_parse_milli("30", SC_MAX_MS, &v), 0);
 	ck_assert_int_eq(v, 30000);
-	ck_assert_int_eq(sc_parse_milli("0.001", &v), 0);
+	ck_assert_int_eq(sc_parse_milli("0.001", SC_MAX_MS, &v), 0);
 	ck_assert_int_eq(v, 1);
-	ck_assert_int_eq(sc_parse_milli("149.999", &v), 0);
+	ck_assert_int_eq(sc_parse_milli("149.999", SC_MAX_MS, &v), 0);
 	ck_assert_int_eq(v, 149999);
 	const char *bad[] = {"", "-1", "+1", "1.", ".5", "1.0001", "1e3", "1.5x", " 1", "nan",
 	                     "99999999999999999999", NULL};
 	for (const char **b = bad; *b; b++)
-		ck_assert_msg(sc_parse_milli(*b, &v) == -1, "accepted \"%s\"", *b);
+		ck_assert_msg(sc_parse_milli(*b, SC_MAX_MS, &v) == -1, "accepted \"%s\"", *b);
 	struct strbuf sb = STRBUF_INIT;
 	const long long in[] = {1500, 30000, 1, 150001, 0, 1200};
 	const char *out[] = {"1.5", "30", "0.001", "150.001", "0", "1.2"};
@@ -279,7 +280,7 @@ START_TEST(display_never_contradicts_the_verdict)
 				sc_verdict_compute(SC_CHANGE_MODIFIED, base, head, &th, &v);
 				sb_reset(&sb);
 				sc_format_ratio_floor(head, base, d.ratio_decimals, &sb);
-				ck_assert_int_eq(sc_parse_milli(sb.buf, &shown), 0);
+				ck_assert_int_eq(sc_parse_milli(sb.buf, SC_MAX_MS, &shown), 0);
 				ck_assert_msg((shown >= th.ratio_milli) == v.ratio_met, "%lld/%lld shows %s", head, base, sb.buf);
 			}
 		}
@@ -287,14 +288,14 @@ START_TEST(display_never_contradicts_the_verdict)
 			long long shown;
 			sb_reset(&sb);
 			sc_format_ms_floor(delta, d.sec_decimals, &sb);
-			ck_assert_int_eq(sc_parse_milli(sb.buf, &shown), 0);
+			ck_assert_int_eq(sc_parse_milli(sb.buf, SC_MAX_MS, &shown), 0);
 			ck_assert((shown >= th.delta_ms) == (delta >= th.delta_ms));
 		}
 		for (long long head = th.added_ms - 40; head <= th.added_ms + 40; head++) {
 			long long shown;
 			sb_reset(&sb);
 			sc_format_ms_floor(head, d.sec_decimals, &sb);
-			ck_assert_int_eq(sc_parse_milli(sb.buf, &shown), 0);
+			ck_assert_int_eq(sc_parse_milli(sb.buf, SC_MAX_MS, &shown), 0);
 			ck_assert((shown >= th.added_ms) == (head >= th.added_ms));
 		}
 	}
