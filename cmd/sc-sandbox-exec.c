@@ -47,11 +47,11 @@ static const char *user, *tmp_size, *max_procs, *bwrap_opt = "/usr/bin/bwrap";
 static int self_test;
 
 static const struct sc_option opts[] = {
-	SC_OPT_STRING_F(0, "tree", &run.tree, "DIR", "the side's source tree: read-only at /project, its .lake read-write", SC_OPT_RUN),
-	SC_OPT_STRING_F(0, "toolchain", &run.toolchain, "DIR", "holds bin/lean and bin/lake; read-only", SC_OPT_RUN),
-	SC_OPT_STRING_F(0, "dependencies", &run.deps, "DIR", "the prepared Lake packages; read-only", SC_OPT_RUN),
-	SC_OPT_STRING_F(0, "time-file", &run.time_file, "FILE", "GNU time's counters (a new file)", SC_OPT_RUN),
-	SC_OPT_STRING_F(0, "timeout", &run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_RUN),
+	SC_OPT_STRING_F(0, "tree", &run.tree, "DIR", "the side's source tree: read-only at /project, its .lake read-write", SC_OPT_MODE),
+	SC_OPT_STRING_F(0, "toolchain", &run.toolchain, "DIR", "holds bin/lean and bin/lake; read-only", SC_OPT_MODE),
+	SC_OPT_STRING_F(0, "dependencies", &run.deps, "DIR", "the prepared Lake packages; read-only", SC_OPT_MODE),
+	SC_OPT_STRING_F(0, "time-file", &run.time_file, "FILE", "GNU time's counters (a new file)", SC_OPT_MODE),
+	SC_OPT_STRING_F(0, "timeout", &run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_MODE),
 	SC_OPT_STRING(0, "log", &run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
 	SC_OPT_LIST_F("read-only", &sealed, "PATH", "a path below TREE/.lake, read-only too (repeatable)", 0),
 	SC_OPT_BOOL(0, "lake-read-only", &run.lake_read_only, "TREE/.lake read-only too: the command leaves nothing there"),
@@ -117,7 +117,7 @@ static int run_command(const struct sc_sandbox *sb, char **rest, int n_rest, int
 	if (!n_rest || !after_dashdash)
 		sc_die("the command must follow --; see %s --help (%s)", sc_progname(),
 		       n_rest ? rest[0] : "argv");
-	sc_options_require(opts, SC_OPT_RUN);
+	sc_options_require(opts, SC_OPT_MODE);
 	run.argv = rest;
 	run.sealed = (const char *const *)sealed.v;
 	struct sc_outcome out;

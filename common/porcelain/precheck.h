@@ -18,13 +18,12 @@ int sc_check_workspace_place(const struct sc_run *r, struct strbuf *why);
 /* Run as root: the sandbox's user reaches every folder bwrap mounts. */
 int sc_check_reachable(const struct sc_run *r, struct strbuf *why);
 
-/* 1. What needs neither the plan nor the workspace: the first four above,
- * the first failing dying with its line (the reach is checked with the
- * preconditions, 3.). */
+/* The host, before the plan: what needs neither the plan nor the
+ * workspace, the first four above, the first failing dying with its line
+ * (the reach is checked with the preconditions). */
 void sc_run_check_host(struct sc_run *r);
 
-
-/* 3. What needs the plan: the sandbox user reaches what bwrap mounts, the
+/* The preconditions, after the plan: what needs the plan: the sandbox user reaches what bwrap mounts, the
  * bubblewrap pin, the toolchain, the dependencies.  The sandbox self-test
  * burns CPU for a while, so it is left running in SELF_TEST beside the
  * rest; sc_run_finish_check waits for it before anything else. */

@@ -22,8 +22,8 @@
 enum sc_opt_kind { SC_OPTK_END, SC_OPTK_STRING, SC_OPTK_BOOL, SC_OPTK_LIST, SC_OPTK_ARGS };
 
 #define SC_OPT_REQUIRED 1 /* missing or empty is an error */
-#define SC_OPT_RUN 2      /* required too, but only in the mode that says so
-                           * (sc_options_require): a run's, not a self-test's */
+#define SC_OPT_MODE 2     /* required too, but only in the modes whose program
+                           * says so (sc_options_require) */
 
 struct sc_option {
 	enum sc_opt_kind kind;
@@ -65,7 +65,7 @@ struct sc_command {
 int sc_parse_options(int argc, char **argv, const struct sc_option *opts,
                      const struct sc_command *cmd, int flags);
 
-/* Dies naming every option with a FLAG bit (SC_OPT_REQUIRED, SC_OPT_RUN)
+/* Dies naming every option with a FLAG bit (SC_OPT_REQUIRED, SC_OPT_MODE)
  * that is missing or empty, in one line; sc_parse_options does this for
  * SC_OPT_REQUIRED. */
 void sc_options_require(const struct sc_option *opts, int flag);

@@ -125,7 +125,7 @@ static struct sc_tree_node nodes[] = {
 	{"L", 1, NULL, 1, 0, 0, SC_MODE_LINK, 2},
 };
 static size_t order[] = {1, 4, 2, 3};
-static const struct sc_tree tree = {20, nodes, 5, 5, order, NULL, 0};
+static const struct sc_tree tree = {20, nodes, 5, 5, order, NULL, 0, 0};
 
 START_TEST(links_skipped_or_refused)
 {

@@ -55,7 +55,7 @@ static const struct sc_option opts[] = {
 	SC_OPT_BOOL('q', "quiet", &quiet, "say less"),
 	SC_OPT_LIST_F("samples", &files, "FILE", "samples", 0),
 	SC_OPT_ARGS("pin", pin, 2, "SHA VERSION", "two values"),
-	SC_OPT_STRING_F(0, "tree", &tree, "DIR", "required in one mode only", SC_OPT_RUN),
+	SC_OPT_STRING_F(0, "tree", &tree, "DIR", "required in one mode only", SC_OPT_MODE),
 	SC_OPT_END(),
 };
 static const char *const usage[] = {"usage: t --repo DIR", NULL};
@@ -175,7 +175,7 @@ START_TEST(mode_required_given)
 	parse(SC_PARSE_NO_ARGS, "--repo", "r", NULL);
 	ck_assert_ptr_null(tree);
 	parse(SC_PARSE_NO_ARGS, "--repo", "r", "--tree", "t", NULL);
-	sc_options_require(opts, SC_OPT_RUN);
+	sc_options_require(opts, SC_OPT_MODE);
 	ck_assert_str_eq(tree, "t");
 }
 END_TEST
@@ -183,7 +183,7 @@ END_TEST
 START_TEST(mode_required_missing)
 {
 	parse(SC_PARSE_NO_ARGS, "--repo", "r", NULL);
-	sc_options_require(opts, SC_OPT_RUN);
+	sc_options_require(opts, SC_OPT_MODE);
 }
 END_TEST
 
