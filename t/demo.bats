@@ -43,8 +43,10 @@ modes() {
 	work=$(echo "$open"/sphereceti-demo.*)
 	[ -f "$work/run/report.md" ]
 	[[ "$stderr" == *"demo: everything it made is in $work (rm -rf it when done)"* ]]
-	# plain text: the table, no markdown or HTML
-	grep -q '^Demo/Ring.lean  *modified  *0\.[0-9][0-9]  *2\.[0-9][0-9]  *[0-9]\.[0-9][0-9]×  *+2\.[0-9][0-9]  flagged: head ≥ 1.5× base and ≥ +1 s$' <<<"$output"
+	# plain text: the table, no markdown or HTML (the example burns 0.40 s
+	# and 2.40 s of CPU: each sample's own overhead moves the difference
+	# either side of 2.00 on a loaded machine)
+	grep -q '^Demo/Ring.lean  *modified  *0\.[0-9][0-9]  *2\.[0-9][0-9]  *[0-9]\.[0-9][0-9]×  *+[12]\.[0-9][0-9]  flagged: head ≥ 1.5× base and ≥ +1 s$' <<<"$output"
 	# the headline is the report's
 	grep -qxF "$(jq -r .headline "$work/run/report.json")" <<<"$output"
 	rm -rf "$work"

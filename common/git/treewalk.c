@@ -242,8 +242,11 @@ int sc_tree_blob_bytes(const struct sc_git *g, const struct sc_tree *t, unsigned
 				inflight++;
 			}
 		inflight--;
-		if (sc_catfile_next(c, type, &size) < 0)
-			sc_die("missing blob object (%s)", where(t, i, NULL, 0));
+		if (sc_catfile_next(c, type, &size) < 0) {
+			char *w = where(t, i, NULL, 0);
+			sc_catfile_close(c); /* ours alone: nothing else would close it */
+			sc_die("missing blob object (%s)", w);
+		}
 		over = (*total += size) > max;
 	}
 	for (; inflight; inflight--)
