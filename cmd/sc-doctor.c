@@ -46,7 +46,8 @@ int main(int argc, char **argv)
 		sc_die("--repo and --tooling go together (%s)", r.o.repo ? "--tooling" : "--repo");
 	struct strbuf why = STRBUF_INIT;
 	if (sc_sandbox_user(sandbox_user, &r.o.sandbox_uid, &r.o.sandbox_gid, &why) < 0)
-		sc_die("%s", why.buf);
+		sc_die(sandbox_user ? "%s (--sandbox-user %s)" : "%s", why.buf,
+		       sandbox_user);
 	r.o.sandbox_user = xasprintf("%u:%u", r.o.sandbox_uid, r.o.sandbox_gid);
 	char *dir = sc_exec_dir();
 	r.dir = dir;
@@ -59,13 +60,25 @@ int main(int argc, char **argv)
 		sc_doctor_line(&t, "FAIL", "host", why.buf);
 	else
 		sc_doctor_line(&t, "ok", "host", "Linux, GNU time");
+	/* what no option names is skipped, saying which option would name it */
 	if (r.o.repo)
 		sc_doctor_tooling(&t, r.o.repo, tooling, &tt);
+	else
+		sc_doctor_line(&t, "skip", "repository", "no --repo and --tooling: T's files are not read");
 	sc_doctor_bwrap(&t, &r, &tt);
 	sc_doctor_sandbox(&t, &r);
-	sc_doctor_toolchain(&t, &r, &tt);
-	sc_doctor_dependencies(&t, &r, &tt);
-	sc_doctor_workspace(&t, &r);
+	if (r.o.toolchain)
+		sc_doctor_toolchain(&t, &r, &tt);
+	else
+		sc_doctor_line(&t, "skip", "toolchain", "no --toolchain");
+	if (r.o.deps)
+		sc_doctor_dependencies(&t, &r, &tt);
+	else
+		sc_doctor_line(&t, "skip", "dependencies", "no --dependencies");
+	if (r.o.workspace)
+		sc_doctor_workspace(&t, &r);
+	else
+		sc_doctor_line(&t, "skip", "workspace", "no --workspace: where it goes is not looked at");
 
 	sc_tooling_facts_free(&tt);
 	free((char *)r.o.sandbox_user);

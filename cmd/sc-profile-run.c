@@ -85,10 +85,14 @@ static void check_options(struct request *rq)
 	o->progress_every = seconds(rq->progress_every, "--progress-every", SC_PROGRESS_EVERY_S);
 	struct strbuf err = STRBUF_INIT;
 	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox_uid, &o->sandbox_gid, &err) < 0)
-		sc_die("%s", err.buf);
+		sc_die(rq->sandbox_user ? "%s (--sandbox-user %s)" : "%s", err.buf,
+		       rq->sandbox_user);
 	o->sandbox_user = xasprintf("%u:%u", o->sandbox_uid, o->sandbox_gid);
 	struct sc_thresholds th;
-	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, &th, &err) < 0)
+	static const char *const thresholds[3] = {"--threshold-ratio", "--threshold-delta",
+	                                          "--threshold-added"};
+	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, thresholds, &th,
+	                               &err) < 0)
 		sc_die("%s", err.buf);
 	sc_display_init(&th, &o->display);
 	o->th = th;
@@ -96,6 +100,7 @@ static void check_options(struct request *rq)
 		sc_die("--confirm wants a count of repeats from 0 to %d (--confirm %s)", SC_MAX_REPEATS,
 		       rq->confirm);
 	links(o, &err);
+	o->keep_logs_hint = "rerun with --keep-logs to keep Lake's output";
 	unsigned long long bytes;
 	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes, &err) < 0)
 		sc_die("--tmp-size %s (--tmp-size %s)", err.buf, o->tmp_size);

@@ -71,7 +71,12 @@ static int make_report(const struct sc_report_args *a)
 {
 	struct sc_thresholds th;
 	struct strbuf err = STRBUF_INIT;
-	if (sc_report_args_check(a, &th, &err) < 0)
+	static const struct sc_report_arg_names names = {
+		"--run-id", "--lean-version", "--lean-sha256", "--lake-sha256", "--sandbox-user", "--samples",
+		{"--threshold-ratio", "--threshold-delta", "--threshold-added"},
+		{"--server-url", "--ci-repository", "--ci-run-id"},
+	};
+	if (sc_report_args_check(a, &names, &th, &err) < 0)
 		sc_die("%s", err.buf);
 
 	struct sc_plan plan;

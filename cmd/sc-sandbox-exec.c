@@ -86,7 +86,7 @@ static struct sc_sandbox sandbox_of(char *bwrap)
 	struct sc_sandbox sb = {.bwrap = bwrap, .tmp_size = SC_SANDBOX_TMP_DEFAULT};
 	struct strbuf err = STRBUF_INIT;
 	if (sc_sandbox_user(user, &sb.uid, &sb.gid, &err) < 0)
-		sc_die("%s", err.buf);
+		sc_die(user ? "%s (--sandbox-user %s)" : "%s", err.buf, user);
 	sb_release(&err);
 	sb.own_uid = !user && geteuid() == 0;
 	struct strbuf why = STRBUF_INIT;

@@ -80,11 +80,13 @@ int main(int argc, char **argv)
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
 	const char *pin = pinned_commit(commit);
 	check_slug(upstream);
-	char *top = sc_setup_work_tree(repo);
+	struct strbuf why = STRBUF_INIT;
+	char *top = sc_setup_work_tree(repo, &why);
+	if (!top)
+		sc_die("%s (--repo %s)", why.buf, repo);
 	sc_setup_refuse_existing(top);
 
 	struct sc_setup s = {0};
-	struct strbuf why = STRBUF_INIT;
 	if (sc_setup_roots(top, &s, &why) < 0)
 		sc_die("%s (%s)", why.buf, top);
 	s.github = sc_setup_origin_slug(top);
@@ -92,7 +94,11 @@ int main(int argc, char **argv)
 	struct strbuf line = STRBUF_INIT;
 	sc_bwrap_pin_line(bw, &line);
 	s.pin_line = sb_detach(&line, NULL);
-	char *base = sc_setup_base_branch(top, branch);
+	char *base = sc_setup_base_branch(top, branch, &why);
+	if (!base && branch)
+		sc_die("%s (--base-branch %s)", why.buf, branch);
+	if (!base)
+		sc_die("%s: name the base branch with --base-branch NAME (--repo %s)", why.buf, top);
 
 	struct strbuf text[SC_SETUP_NFILES] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT}, tmp = STRBUF_INIT;
 	sc_setup_config(&s, &text[SC_SETUP_CONFIG]);

@@ -49,8 +49,8 @@ check() { grep "^[a-zA-Z]*  *$1: " <<<"$output"; }
 
 	[ "$stderr" = "sc-doctor: error: 4 of 9 checks failed; each FAIL line above says what to do (stdout)" ]
 	check bubblewrap | grep -q "^FAIL  bubblewrap: T's .sphereceti pins no bubblewrap: after reviewing this host's, commit this line under \[sandbox\] on the base branch: bwrapPin = "
-	check toolchain | grep -qxF "FAIL  toolchain: toolchain lacks executable bin/lean or bin/lake: this is its bin folder; pass the folder above it, --toolchain $TC (--toolchain $TC/bin)"
-	check dependencies | grep -qF "FAIL  dependencies: dependency \"tinylib\" was never built: its .lake/build holds no module; prepare --dependencies with \`lake build\` in a trusted checkout of T"
+	check toolchain | grep -qxF "FAIL  toolchain: toolchain lacks executable bin/lean or bin/lake: this is its bin folder; pass the folder above it, $TC ($TC/bin)"
+	check dependencies | grep -qF "FAIL  dependencies: dependency \"tinylib\" was never built: its .lake/build holds no module; prepare the dependencies folder with \`lake build\` in a trusted checkout of T"
 	check workspace | grep -qF "FAIL  workspace: the folder that would hold the workspace is missing: create it first (mkdir -p $BATS_TEST_TMPDIR/missing)"
 	check host | grep -q '^ok '
 	check sandbox | grep -qE '^(ok|warn) '
@@ -69,10 +69,10 @@ check() { grep "^[a-zA-Z]*  *$1: " <<<"$output"; }
 	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$BATS_TEST_TMPDIR/nobody-home" \
 		"$SC_BIN/sc-doctor" --repo "$R" --tooling "$T"
 	[ "$status" -eq 2 ]
-	check repository | grep -qxF "FAIL  repository: Git refuses the repository: another user owns it (Git's safe.directory check); run as its owner, or mark it safe for this user with git config --global --add safe.directory $R (--repo $R)"
+	check repository | grep -qxF "FAIL  repository: Git refuses the repository: another user owns it (Git's safe.directory check); run as its owner, or mark it safe for this user with git config --global --add safe.directory $R ($R)"
 	run --separate-stderr sc-doctor --repo "$R" --tooling no-such-branch
 	[ "$status" -eq 2 ]
-	check repository | grep -qxF "FAIL  repository: no commit no-such-branch in the repository: fetch it, or name the base branch's tip (--tooling no-such-branch)"
+	check repository | grep -qxF "FAIL  repository: no commit no-such-branch in the repository: fetch it, or name the base branch's tip (no-such-branch)"
 	git -C "$R" rm -q .sphereceti
 	T=$(ex_commit "$R" "no configuration")
 	run --separate-stderr sc-doctor --repo "$R" --tooling "$T"
@@ -111,7 +111,7 @@ check() { grep "^[a-zA-Z]*  *$1: " <<<"$output"; }
 	chmod 0700 "$BATS_TEST_TMPDIR/runs"
 	doctor
 	[ "$status" -eq 2 ]
-	check reach | grep -q "^FAIL  reach: .*$BATS_TEST_TMPDIR/runs.*: give it search permission (--workspace)$"
+	check reach | grep -q "^FAIL  reach: .*$BATS_TEST_TMPDIR/runs.*: give it search permission (the workspace)$"
 	chmod 0711 "$BATS_TEST_TMPDIR/runs"
 	doctor
 	[ "$status" -eq 0 ]

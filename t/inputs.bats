@@ -112,7 +112,7 @@ elan_home() {
 	TC=$BATS_TEST_TMPDIR/elan profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[[ "$stderr" == *"--toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; pass the folder of an unpacked Lean release, which holds bin/lean and bin/lake: run 'elan toolchain install leanprover/lean4:v4.34.0-rc1', then pass the folder 'lean --print-prefix' prints in the project (usually $BATS_TEST_TMPDIR/elan/toolchains/leanprover--lean4---v4.34.0-rc1) (--toolchain $BATS_TEST_TMPDIR/elan)" ]]
+	[[ "$stderr" == *"the toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; pass the folder of an unpacked Lean release, which holds bin/lean and bin/lake: run 'elan toolchain install leanprover/lean4:v4.34.0-rc1', then pass the folder 'lean --print-prefix' prints in the project (usually $BATS_TEST_TMPDIR/elan/toolchains/leanprover--lean4---v4.34.0-rc1) ($BATS_TEST_TMPDIR/elan)" ]]
 	[ ! -e "$WS" ]
 }
 
@@ -121,7 +121,7 @@ elan_home() {
 	TC=$TC/bin profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[ "$stderr" = "sc-profile-run: error: toolchain lacks executable bin/lean or bin/lake: this is its bin folder; pass the folder above it, --toolchain $TC (--toolchain $TC/bin)" ]
+	[ "$stderr" = "sc-profile-run: error: toolchain lacks executable bin/lean or bin/lake: this is its bin folder; pass the folder above it, $TC ($TC/bin)" ]
 	[ ! -e "$WS" ]
 	# a dependency never prepared
 	mv "$DEPS/tinylib" "$BATS_TEST_TMPDIR/tinylib"
@@ -130,7 +130,7 @@ elan_home() {
 	assert_error_line sc-profile-run
 	local rev
 	rev=$(git -C "$BATS_TEST_TMPDIR/tinylib" rev-parse HEAD)
-	[ "$stderr" = "sc-profile-run: error: dependency \"tinylib\" is missing or not an ordinary directory: prepare --dependencies as T's .lake/packages after \`lake build\` in a trusted checkout of T (README \"Running it for real\", step 4), so that it holds tinylib at ${rev:0:12} ($DEPS/tinylib)" ]
+	[ "$stderr" = "sc-profile-run: error: dependency \"tinylib\" is missing or not an ordinary directory: prepare the dependencies folder as T's .lake/packages after \`lake build\` in a trusted checkout of T (README \"Running it for real\", step 4), so that it holds tinylib at ${rev:0:12} ($DEPS/tinylib)" ]
 	mv "$BATS_TEST_TMPDIR/tinylib" "$DEPS/tinylib"
 	# a dependency checked out but never built (its prebuild would fail on a
 	# read-only mount, every module of it)
@@ -138,14 +138,14 @@ elan_home() {
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[ "$stderr" = "sc-profile-run: error: dependency \"tinylib\" was never built: its .lake/build holds no module; prepare --dependencies with \`lake build\` in a trusted checkout of T (README \"Running it for real\", step 4) ($DEPS/tinylib)" ]
+	[ "$stderr" = "sc-profile-run: error: dependency \"tinylib\" was never built: its .lake/build holds no module; prepare the dependencies folder with \`lake build\` in a trusted checkout of T (README \"Running it for real\", step 4) ($DEPS/tinylib)" ]
 	[ ! -e "$WS" ]
 	mv "$BATS_TEST_TMPDIR/tinylib-lake" "$DEPS/tinylib/.lake"
 	# the workspace's folder missing
 	WS=$BATS_TEST_TMPDIR/not/yet/ws profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[ "$stderr" = "sc-profile-run: error: the folder that would hold the workspace is missing: create it first (mkdir -p $BATS_TEST_TMPDIR/not/yet), or name a workspace in a folder that exists (--workspace $BATS_TEST_TMPDIR/not/yet/ws)" ]
+	[ "$stderr" = "sc-profile-run: error: the folder that would hold the workspace is missing: create it first (mkdir -p $BATS_TEST_TMPDIR/not/yet), or name a workspace in a folder that exists ($BATS_TEST_TMPDIR/not/yet/ws)" ]
 	[ ! -e "$BATS_TEST_TMPDIR/not" ]
 	mkdir -p "$BATS_TEST_TMPDIR/not/yet"
 	WS=$BATS_TEST_TMPDIR/not/yet/ws profile
@@ -156,7 +156,7 @@ elan_home() {
 	TC=$TC/bin/lean profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[[ "$stderr" == *"--toolchain is a file, not a toolchain folder; pass the folder of an unpacked Lean release, which holds bin/lean and bin/lake: run 'elan toolchain install \$(cat lean-toolchain)', then pass the folder 'lean --print-prefix' prints in the project (--toolchain $TC/bin/lean)" ]]
+	[[ "$stderr" == *"the toolchain is a file, not a toolchain folder; pass the folder of an unpacked Lean release, which holds bin/lean and bin/lake: run 'elan toolchain install \$(cat lean-toolchain)', then pass the folder 'lean --print-prefix' prints in the project ($TC/bin/lean)" ]]
 	[[ "$stderr" != *"is missing"* ]]
 	[ ! -e "$WS" ]
 }

@@ -79,7 +79,7 @@ added library Lib/Sub/C.lean" ]
 	plan "$T" "$H" "$T"
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.status, .files]' <<<"$output")" = '["no_changes",[]]' ]
-	[ "$stderr" = "sc-plan: warning: the head is already in the base (merged, or --base and --head swapped): nothing to measure (--head)" ]
+	[ "$stderr" = "sc-plan: warning: the head is already in the base (merged, or base and head swapped): nothing to measure (--head)" ]
 	run --separate-stderr sphereceti profile-plan --repo "$R" --tooling "$T" --base "$H" --head "$T"
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"the head is already in the base"* ]]

@@ -410,11 +410,11 @@ except Exception:
 	profile
 	[ "$status" -eq 0 ]
 	[ "$(jqr .status)" = no_changes ]
-	[[ "$stderr" == *"sc-plan: warning: the head is already in the base (merged, or --base and --head swapped): nothing to measure (--head)"* ]]
+	[[ "$stderr" == *"sc-plan: warning: the head is already in the base (merged, or base and head swapped): nothing to measure (--head)"* ]]
 	[[ "$stderr" != *"no changed library or roadmap Lean files"* ]]
 	# the line under the title
-	[ "$(grep -v -e '^# ' -e '^$' "$WS/report.md" | head -n1)" = "**The head is already in the base** (merged, or --base and --head swapped): nothing was measured." ]
-	[[ "$output" == "The head is already in the base (merged, or --base and --head swapped): nothing was measured."* ]]
+	[ "$(grep -v -e '^# ' -e '^$' "$WS/report.md" | head -n1)" = "**The head is already in the base** (merged, or base and head swapped): nothing was measured." ]
+	[[ "$output" == "The head is already in the base (merged, or base and head swapped): nothing was measured."* ]]
 	# a real no_changes (no selected file changed) keeps its own words
 	rm -rf "$WS"
 	candidate
@@ -658,7 +658,7 @@ if "reworded" in open("Demo/Ring.lean").read():
 	profile
 	[ "$status" -eq 2 ]
 	assert_error_line sc-profile-run
-	[[ "$stderr" == *"cannot search $BATS_TEST_TMPDIR/private "*"(--workspace)" ]]
+	[[ "$stderr" == *"cannot search $BATS_TEST_TMPDIR/private "*"(the workspace)" ]]
 	[ ! -e "$WS/raw" ]
 }
 
@@ -789,7 +789,7 @@ util_project() {
 	basic_change
 	profile --cache "$BATS_TEST_TMPDIR/nocache"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"the Lake cache folder is missing (--cache $BATS_TEST_TMPDIR/nocache)"* ]]
+	[[ "$stderr" == *"the Lake cache folder is missing ($BATS_TEST_TMPDIR/nocache)"* ]]
 	profile --cache "$DEPS"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"the Lake cache and dependencies overlap"* ]]

@@ -993,7 +993,7 @@ print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
 		--time-file "$R/x.time" --timeout 5 -- true
 	[ "$status" -eq 2 ]
 	assert_error_line sc-sandbox-exec
-	[[ "$stderr" == *"--toolchain is a file, not a toolchain folder; pass the folder of an unpacked Lean release"*"'lean --print-prefix' prints"* ]]
+	[[ "$stderr" == *"the toolchain is a file, not a toolchain folder; pass the folder of an unpacked Lean release"*"'lean --print-prefix' prints"* ]]
 	local e=$BATS_TEST_TMPDIR/elan
 	mkdir -p "$e/bin" "$e/toolchains"
 	printf '#!/bin/sh\nexit 1\n' >"$e/bin/elan"
@@ -1003,6 +1003,6 @@ print(os.readlink("/proc/self/fd/0"), file=sys.stderr)'
 		--time-file "$R/x.time" --timeout 5 -- true
 	[ "$status" -eq 2 ]
 	assert_error_line sc-sandbox-exec
-	[[ "$stderr" == *"--toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; "*"'elan toolchain install \$(cat lean-toolchain)'"* ]]
+	[[ "$stderr" == *"the toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; "*"'elan toolchain install \$(cat lean-toolchain)'"* ]]
 	[ ! -e "$R/x.time" ]
 }

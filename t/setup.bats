@@ -131,7 +131,7 @@ EOF
 	mkdir "$BATS_TEST_TMPDIR/plain"
 	run --separate-stderr sc-setup --repo "$BATS_TEST_TMPDIR/plain" --sphereceti-commit "$C40"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "sc-setup: error: not in a Git checkout's work tree: init writes .sphereceti and .github/workflows/ into the project's checkout; run it there, or name it with --repo"* ]]
+	[[ "$stderr" == "sc-setup: error: not in a Git checkout's work tree: init writes .sphereceti and .github/workflows/ into the project's checkout: run it there, or name that checkout (--repo "* ]]
 	init --sphereceti-commit main
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sc-setup: error: not a full commit ID of sphereceti's repository: 'main' (--sphereceti-commit)" ]

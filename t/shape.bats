@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The shape of the house (t/lint/shape.py): cmd/ files are short,
 # functions are short, every program uses the one option table, no strbuf
-# guard.  The real tree passes; each broken rule in a sample is reported.
+# guard, no library message that names an option.  The real tree passes; each broken rule in a sample is reported.
 
 bats_require_minimum_version 1.5.0
 
@@ -79,5 +79,27 @@ function_of() {
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "shape: error: strbuf's buf is never NULL: drop the guard (common/util/b.c:3)" ]
 	[ "${lines[1]}" = "shape: error: strbuf's buf is never NULL: drop the guard (common/util/b.c:4)" ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "shape: a library's message that names a program's option is refused; the flag alone as an argv element is not" {
+	printf 'static const struct sc_option o[] = {\n\tSC_OPT_STRING(0, "tree", &t, "DIR", "x"),\n\tSC_OPT_LIST_F("read-only", &r, "P", "x", 0),\n};\n' \
+		>"$S/cmd/sc-y.c"
+	printf 'int main(int argc, char **argv)\n{\n\treturn sc_parse_options(argc, argv, o, &c, 0);\n}\n' >>"$S/cmd/sc-y.c"
+	{
+		printf '/* --tree is checked here */\n'
+		printf 'void g(void)\n{\n'
+		printf '\tpush("--tree");\n'
+		printf '\tpush("--read-only=%%s");\n'
+		printf '\tdie("cannot open --tree (%%s)", t); // --read-only\n'
+		printf '\tdie("bad \\"x\\" --read-only path");\n'
+		printf '\tdie("git --work-tree (%%s)");\n'
+		printf '}\n'
+	} >"$S/common/util/c.c"
+	run /usr/bin/python3 "$SHAPE" "$S"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "shape: error: a library names no option: --tree in a message (common/util/c.c:6)" ]
+	[ "${lines[1]}" = "shape: error: a library names no option: --read-only in a message (common/util/c.c:7)" ]
 	[ "${#lines[@]}" -eq 2 ]
 }

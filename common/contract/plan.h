@@ -104,7 +104,7 @@ struct sc_plan {
 /* A plan whose merge base is its head measures nothing: the head is already
  * in the base.  sc-plan warns, and the report says so. */
 #define SC_HEAD_IN_BASE \
-	"the head is already in the base (merged, or --base and --head swapped): nothing to measure"
+	"the head is already in the base (merged, or base and head swapped): nothing to measure"
 
 const char *sc_change_name(enum sc_change c);
 const char *sc_role_name(enum sc_role r);

@@ -40,7 +40,7 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 	struct sc_git g;
 	struct strbuf why = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
 	if (sc_git_open(&g, repo, &why) < 0) {
-		sb_addf(&why, " (--repo %s)", repo);
+		sb_addf(&why, " (%s)", repo);
 		sc_doctor_line(t, "FAIL", "repository", why.buf);
 		sb_release(&why);
 		return;
@@ -49,7 +49,7 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 	char *spec = xasprintf("%s^{commit}", rev);
 	if (git_out(repo, (const char *const[]){"rev-parse", "--verify", "--quiet", spec, NULL}, &out) < 0) {
 		sb_addf(&why, "no commit %s in the repository: fetch it, or name the base branch's "
-		              "tip (--tooling %s)", rev, rev);
+		              "tip (%s)", rev, rev);
 		sc_doctor_line(t, "FAIL", "repository", why.buf);
 	} else {
 		sb_chomp(&out);
@@ -108,8 +108,8 @@ void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run *r, const struct s
 	if (!tt->have_cfg) {
 		struct strbuf pin = STRBUF_INIT;
 		sc_bwrap_pin_line(bwrap, &pin);
-		sb_addf(&l, "%s; its pin is checked against T's .sphereceti with --repo and --tooling: "
-		            "%s", bwrap, pin.buf);
+		sb_addf(&l, "%s; its pin is checked against T's .sphereceti, not read: %s", bwrap,
+		        pin.buf);
 		sc_doctor_line(t, "skip", "bubblewrap", l.buf);
 		sb_release(&pin);
 	} else {
@@ -161,13 +161,11 @@ void sc_doctor_sandbox(struct sc_doctor *t, const struct sc_run *r)
 void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (!r->o.toolchain) {
-		sc_doctor_line(t, "skip", "toolchain", "no --toolchain");
-	} else if (sc_check_toolchain_folder(r, &why) < 0) {
+	if (sc_check_toolchain_folder(r, &why) < 0) {
 		sc_doctor_line(t, "FAIL", "toolchain", why.buf);
 	} else if (!tt->have_toolchain) {
-		sc_doctor_line(t, "skip", "toolchain", "its version is checked against T's lean-toolchain with --repo "
-		                             "and --tooling");
+		sc_doctor_line(t, "skip", "toolchain", "its version is checked against T's lean-toolchain, "
+		                                        "not read");
 	} else {
 		struct sc_toolchain_info info;
 		if (sc_check_toolchain(r->o.toolchain, tt->lean_toolchain, &info, &why) < 0) {
@@ -184,13 +182,11 @@ void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run *r, const stru
 void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (!r->o.deps) {
-		sc_doctor_line(t, "skip", "dependencies", "no --dependencies");
-	} else if (sc_check_data_folders(r, &why) < 0) {
+	if (sc_check_data_folders(r, &why) < 0) {
 		sc_doctor_line(t, "FAIL", "dependencies", why.buf);
 	} else if (!tt->have_manifest) {
-		sc_doctor_line(t, "skip", "dependencies", "they are checked against T's lake-manifest.json with "
-		                                "--repo and --tooling");
+		sc_doctor_line(t, "skip", "dependencies", "they are checked against T's lake-manifest.json, "
+		                                          "not read");
 	} else if (sc_check_dependencies(r->o.deps, &tt->manifest, &why) < 0) {
 		sc_doctor_line(t, "FAIL", "dependencies", why.buf);
 	} else {
@@ -204,9 +200,7 @@ void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run *r, const s
 void sc_doctor_workspace(struct sc_doctor *t, const struct sc_run *r)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (!r->o.workspace)
-		sc_doctor_line(t, "skip", "workspace", "no --workspace: where it goes is not looked at");
-	else if (sc_check_workspace_place(r, &why) < 0)
+	if (sc_check_workspace_place(r, &why) < 0)
 		sc_doctor_line(t, "FAIL", "workspace", why.buf);
 	else
 		sc_doctor_line(t, "ok", "workspace", "the folder holding it has room, nothing overlaps");

@@ -31,12 +31,12 @@ static int workspace_apart(const struct sc_run *r, struct strbuf *why)
 		char *future = xasprintf("%s/%s", parent, strrchr(ws, '/') ? strrchr(ws, '/') + 1 : ws);
 		char cache[PATH_MAX];
 		if (sc_path_within(future, tc) || sc_path_within(tc, future))
-			rc = -1, sb_addf(why, "toolchain and workspace overlap (--toolchain %s)", r->o.toolchain);
+			rc = -1, sb_addf(why, "toolchain and workspace overlap (%s)", r->o.toolchain);
 		else if (sc_path_within(future, deps) || sc_path_within(deps, future))
-			rc = -1, sb_addf(why, "dependencies and workspace overlap (--dependencies %s)", r->o.deps);
+			rc = -1, sb_addf(why, "dependencies and workspace overlap (%s)", r->o.deps);
 		else if (r->o.lake_cache && realpath(r->o.lake_cache, cache) &&
 		         (sc_path_within(future, cache) || sc_path_within(cache, future)))
-			rc = -1, sb_addf(why, "the Lake cache and workspace overlap (--cache %s)", r->o.lake_cache);
+			rc = -1, sb_addf(why, "the Lake cache and workspace overlap (%s)", r->o.lake_cache);
 		free(future);
 	}
 	free(pdir);
@@ -68,7 +68,7 @@ int sc_check_toolchain_folder(const struct sc_run *r, struct strbuf *why)
 		return -1;
 	sb_reset(why);
 	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		sb_addf(why, "toolchain folder is missing (--toolchain %s)", r->o.toolchain);
+		sb_addf(why, "toolchain folder is missing (%s)", r->o.toolchain);
 		return -1;
 	}
 	return 0;
@@ -82,15 +82,15 @@ int sc_check_data_folders(const struct sc_run *r, struct strbuf *why)
 	struct stat st;
 	const char *c = r->o.lake_cache;
 	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
-		sb_addf(why, "dependencies folder is missing (--dependencies %s)", r->o.deps);
+		sb_addf(why, "dependencies folder is missing (%s)", r->o.deps);
 	else if (r->o.toolchain && sc_paths_overlap(r->o.deps, r->o.toolchain))
-		sb_addf(why, "dependencies and toolchain overlap (--dependencies %s)", r->o.deps);
+		sb_addf(why, "dependencies and toolchain overlap (%s)", r->o.deps);
 	else if (c && (stat(c, &st) < 0 || !S_ISDIR(st.st_mode)))
-		sb_addf(why, "the Lake cache folder is missing (--cache %s)", c);
+		sb_addf(why, "the Lake cache folder is missing (%s)", c);
 	else if (c && r->o.toolchain && sc_paths_overlap(c, r->o.toolchain))
-		sb_addf(why, "the Lake cache and toolchain overlap (--cache %s)", c);
+		sb_addf(why, "the Lake cache and toolchain overlap (%s)", c);
 	else if (c && sc_paths_overlap(c, r->o.deps))
-		sb_addf(why, "the Lake cache and dependencies overlap (--cache %s)", c);
+		sb_addf(why, "the Lake cache and dependencies overlap (%s)", c);
 	return why->len ? -1 : 0;
 }
 
@@ -107,7 +107,7 @@ int sc_check_workspace_place(const struct sc_run *r, struct strbuf *why)
 	int asked = 0;
 	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode))
 		sb_addf(why, "the folder that would hold the workspace is missing: create it first "
-		        "(mkdir -p %s), or name a workspace in a folder that exists (--workspace %s)",
+		        "(mkdir -p %s), or name a workspace in a folder that exists (%s)",
 		        parent, r->o.workspace);
 	else if (workspace_apart(r, why) == 0)
 		asked = sc_workspace_room(parent, &free_b, &free_i) == 0;
@@ -141,13 +141,13 @@ static void read_manifest(const struct sc_run *r, struct sc_manifest *m)
 	struct sc_git g;
 	struct strbuf why = STRBUF_INIT;
 	if (sc_git_open(&g, r->o.repo, &why) < 0)
-		sc_die("%s (--repo %s)", why.buf, r->o.repo);
+		sc_die("%s (%s)", why.buf, r->o.repo);
 	sb_release(&why);
 	struct sc_catfile *c = sc_catfile_open(&g);
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	char type[16];
 	if (sc_catfile_read(c, blob, type, &text) < 0 || strcmp(type, "blob") != 0)
-		sc_die("cannot read lake-manifest.json blob %s (--repo %s)", blob, r->o.repo);
+		sc_die("cannot read lake-manifest.json blob %s (%s)", blob, r->o.repo);
 	sc_catfile_close(c);
 	sc_git_close(&g);
 	if (sc_manifest_parse(text.buf, text.len, m, &err) < 0)
@@ -196,11 +196,11 @@ int sc_check_reachable(const struct sc_run *r, struct strbuf *why)
 		return 0;
 	char *ws_parent = r->o.workspace ? sc_workspace_parent(r->o.workspace) : NULL;
 	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps, r->o.lake_cache};
-	const char *flags[] = {"--workspace", "--toolchain", "--dependencies", "--cache"};
+	const char *inputs[] = {"the workspace", "the toolchain", "the dependencies", "the Lake cache"};
 	struct strbuf err = STRBUF_INIT;
 	for (int i = 0; i < 4 && !why->len; i++)
 		if (paths[i] && sc_sandbox_can_reach(paths[i], r->o.sandbox_uid, r->o.sandbox_gid, &err) < 0)
-			sb_addf(why, "%s: give it search permission (%s)", err.buf, flags[i]);
+			sb_addf(why, "%s: give it search permission (%s)", err.buf, inputs[i]);
 	sb_release(&err);
 	free(ws_parent);
 	return why->len ? -1 : 0;

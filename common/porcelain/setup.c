@@ -266,16 +266,20 @@ static int git_line(const char *dir, const char *const *args, struct strbuf *out
 	return st == 0 && out->len ? 0 : -1;
 }
 
-char *sc_setup_work_tree(const char *repo)
+char *sc_setup_work_tree(const char *repo, struct strbuf *why)
 {
 	struct strbuf top = STRBUF_INIT;
 	struct stat st;
 	if (stat(repo, &st) < 0 || !S_ISDIR(st.st_mode))
-		sc_die("no such folder (--repo %s)", repo);
-	if (git_line(repo, (const char *const[]){"rev-parse", "--show-toplevel", NULL}, &top) < 0)
-		sc_die("not in a Git checkout's work tree: init writes .sphereceti and "
-		       ".github/workflows/ into the project's checkout; run it there, or name it "
-		       "with --repo (--repo %s)", repo);
+		sb_adds(why, "no such folder");
+	else if (git_line(repo, (const char *const[]){"rev-parse", "--show-toplevel", NULL}, &top) < 0)
+		sb_adds(why, "not in a Git checkout's work tree: init writes .sphereceti and "
+		             ".github/workflows/ into the project's checkout: run it there, or name "
+		             "that checkout");
+	if (why->len) {
+		sb_release(&top);
+		return NULL;
+	}
 	return sb_detach(&top, NULL);
 }
 
@@ -294,7 +298,7 @@ void sc_setup_refuse_existing(const char *top)
 
 /* The base branch: named, else origin's default branch, else the one
  * checked out. */
-char *sc_setup_base_branch(const char *top, const char *given)
+char *sc_setup_base_branch(const char *top, const char *given, struct strbuf *why)
 {
 	struct strbuf b = STRBUF_INIT;
 	if (given)
@@ -304,15 +308,20 @@ char *sc_setup_base_branch(const char *top, const char *given)
 	         strncmp(b.buf, "origin/", 7) == 0)
 		memmove(b.buf, b.buf + 7, (b.len -= 7) + 1);
 	else if (git_line(top, (const char *const[]){"symbolic-ref", "--quiet", "--short", "HEAD", NULL},
-	                  &b) < 0)
-		sc_die("no branch is checked out and origin names no default branch: name the base "
-		       "branch with --base-branch NAME (--repo %s)", top);
+	                  &b) < 0) {
+		sb_adds(why, "no branch is checked out and origin names no default branch");
+		sb_release(&b);
+		return NULL;
+	}
 	struct strbuf ok = STRBUF_INIT;
 	if (git_line(top, (const char *const[]){"check-ref-format", "--branch", b.buf, NULL}, &ok) < 0 ||
 	    strpbrk(b.buf, "\"'#[]{},&*!|>%@` ") || b.buf[0] == '-')
-		sc_die("a branch name the workflow's `branches` cannot hold plainly: '%s' "
-		       "(--base-branch)", b.buf);
+		sb_addf(why, "a branch name the workflow's `branches` cannot hold plainly: '%s'", b.buf);
 	sb_release(&ok);
+	if (why->len) {
+		sb_release(&b);
+		return NULL;
+	}
 	return sb_detach(&b, NULL);
 }
 

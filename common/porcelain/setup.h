@@ -42,16 +42,17 @@ void sc_setup_free(struct sc_setup *s);
 enum { SC_SETUP_CONFIG, SC_SETUP_PROFILE, SC_SETUP_DEPS, SC_SETUP_NFILES };
 extern const char *const sc_setup_files[SC_SETUP_NFILES];
 
-/* The work tree holding REPO (allocated); dies unless it is one. */
-char *sc_setup_work_tree(const char *repo);
+/* The work tree holding REPO (allocated), or NULL with what is wrong in
+ * WHY. */
+char *sc_setup_work_tree(const char *repo, struct strbuf *why);
 /* owner/name of TOP's origin remote when it is on GitHub, else NULL. */
 char *sc_setup_origin_slug(const char *top);
 /* Dies naming the first of the files that is there already. */
 void sc_setup_refuse_existing(const char *top);
 /* GIVEN, else origin's default branch, else the branch checked out in
- * TOP (allocated); dies when none is, or when the name is one a
- * workflow's `branches` cannot hold plainly. */
-char *sc_setup_base_branch(const char *top, const char *given);
+ * TOP (allocated); NULL with what is wrong in WHY when none is, or when
+ * the name is one a workflow's `branches` cannot hold plainly. */
+char *sc_setup_base_branch(const char *top, const char *given, struct strbuf *why);
 /* The three texts into TOP, all or none; .sphereceti is read back by git
  * and sc-plan's reader before the others are written. */
 void sc_setup_write_all(const char *top, struct strbuf text[SC_SETUP_NFILES]);

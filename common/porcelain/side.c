@@ -259,7 +259,7 @@ static void preflight(struct sc_run *r, int side)
 		             "Lake could not load the %s workspace in the sandbox: likely a dependency not "
 		             "prepared in a checkout of T with this toolchain (HEAD not at its manifest rev, a "
 		             "missing lakefile.lean config cache) or git refusing its owner; prepare "
-		             "--dependencies with `lake build` in a trusted checkout of T; %s (%s)",
+		             "the dependencies folder with `lake build` in a trusted checkout of T; %s (%s)",
 		             sc_side_name(side), hint, r->o.deps);
 	}
 	sc_run_seal_config(r, side);
@@ -421,7 +421,7 @@ static void check_dep_builds(struct sc_run *r, int side)
 			sc_stage_die(rc, SC_EXIT_USAGE,
 			             "dependency \"%s\" was not prepared for this toolchain and "
 			             "workspace: Lake finds its built modules out of date and would rebuild "
-			             "them into the read-only --dependencies; prepare it with `lake build` "
+			             "them into the read-only dependencies folder; prepare it with `lake build` "
 			             "in a trusted checkout of T with this toolchain (no LEAN_GITHASH or "
 			             "option changes); %s (%s/%s)",
 			             p->name, hint, r->o.deps, p->name);

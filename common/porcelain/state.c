@@ -52,7 +52,7 @@ char *sc_run_log_path(const struct sc_run *r, int side, const char *name)
 char *sc_run_output_hint(const struct sc_run *r, int side, const char *name)
 {
 	if (!r->o.keep_logs)
-		return xstrdup("rerun with --keep-logs to keep Lake's output");
+		return xstrdup(r->o.keep_logs_hint);
 	char *stem = sc_workspace_stem(sc_side_name(side), name);
 	char *hint = xasprintf("Lake's output: logs/%s.log", stem);
 	free(stem);

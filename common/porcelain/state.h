@@ -40,6 +40,7 @@ struct sc_run_opts {
 	int attribute;             /* --attribute: Lean's profile of each flagged file */
 	int quiet;
 	int keep_logs; /* candidate output into WS/logs/, bounded */
+	const char *keep_logs_hint; /* without keep_logs: how the operator keeps it */
 	/* From GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID (NULL when
 	 * unset or empty), checked as sc-report checks them, passed to it. */
 	const char *server_url, *ci_repository, *ci_run_id;

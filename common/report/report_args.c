@@ -20,7 +20,8 @@ int sc_is_uid_gid(const char *s)
 	return sc_uid_gid_parse(s, &uid, &gid) == 0;
 }
 
-static int threshold(const char *v, const char *name, long long *out, struct strbuf *err)
+static int threshold(const char *v, const char *name, long long max, long long *out,
+                     struct strbuf *err)
 {
 	if (!v)
 		return 0;
@@ -28,25 +29,29 @@ static int threshold(const char *v, const char *name, long long *out, struct str
 		sb_addf(err, "%s wants a decimal number with at most 3 decimals (%s)", name, v);
 		return -1;
 	}
-	if (strcmp(name, "--threshold-ratio") == 0 && *out > 1000000) {
-		sb_addf(err, "--threshold-ratio must be at most 1000 (%s)", v);
+	if (*out > max) {
+		struct strbuf m = STRBUF_INIT;
+		sc_format_milli(max, &m);
+		sb_addf(err, "%s must be at most %s (%s)", name, m.buf, v);
+		sb_release(&m);
 		return -1;
 	}
 	return 0;
 }
 
 /* The environment block's facts: one printable line each, as recorded. */
-static int check_env(const struct sc_report_args *a, struct strbuf *err)
+static int check_env(const struct sc_report_args *a, const struct sc_report_arg_names *n,
+                     struct strbuf *err)
 {
 	if (a->lean_sha256 && !sc_is_lower_hex(a->lean_sha256, 64))
-		sb_addf(err, "--lean-sha256 is not a SHA-256 hex digest (%s)", a->lean_sha256);
+		sb_addf(err, "%s is not a SHA-256 hex digest (%s)", n->lean_sha256, a->lean_sha256);
 	else if (a->lake_sha256 && !sc_is_lower_hex(a->lake_sha256, 64))
-		sb_addf(err, "--lake-sha256 is not a SHA-256 hex digest (%s)", a->lake_sha256);
+		sb_addf(err, "%s is not a SHA-256 hex digest (%s)", n->lake_sha256, a->lake_sha256);
 	else if (a->lean_version && (!*a->lean_version || strlen(a->lean_version) > 512 ||
 	                             !sc_is_printable_utf8(a->lean_version)))
-		sb_adds(err, "--lean-version must be one printable UTF-8 line (argv)");
+		sb_addf(err, "%s must be one printable UTF-8 line (argv)", n->lean_version);
 	else if (a->sandbox_user && !sc_is_uid_gid(a->sandbox_user))
-		sb_addf(err, "--sandbox-user is not UID:GID in decimal (%s)", a->sandbox_user);
+		sb_addf(err, "%s is not UID:GID in decimal (%s)", n->sandbox_user, a->sandbox_user);
 	else
 		return 0;
 	return -1;
@@ -103,21 +108,21 @@ int sc_report_links_check(const char *server_url, const char *ci_repository,
 
 /* Standard input can be read once: "-" at most once among the files.  A
  * file's name is in report.json, which holds only UTF-8. */
-static int check_samples(const struct sc_argv *samples, const char *out_dir,
+static int check_samples(const struct sc_argv *samples, const char *out_dir, const char *flag,
                          struct strbuf *err)
 {
 	size_t stdin_uses = 0;
 	for (size_t i = 0; i < samples->n; i++) {
 		const char *name = sc_samples_source_name(samples->v[i], out_dir);
 		if (!sc_is_utf8(name, strlen(name))) {
-			sb_adds(err, "--samples names a file whose name is not UTF-8 (argv)");
+			sb_addf(err, "%s names a file whose name is not UTF-8 (argv)", flag);
 			return -1;
 		}
 		stdin_uses += strcmp(samples->v[i], "-") == 0;
 	}
 	if (stdin_uses <= 1)
 		return 0;
-	sb_adds(err, "--samples names stdin ('-') more than once (argv)");
+	sb_addf(err, "%s names stdin ('-') more than once (argv)", flag);
 	return -1;
 }
 
@@ -136,30 +141,30 @@ static int check_out_dir(const char *dir, struct strbuf *err)
 }
 
 int sc_report_thresholds_check(const char *ratio, const char *delta, const char *added,
-                               struct sc_thresholds *th, struct strbuf *err)
+                               const char *const names[3], struct sc_thresholds *th,
+                               struct strbuf *err)
 {
 	sc_thresholds_default(th);
-	if (threshold(ratio, "--threshold-ratio", &th->ratio_milli, err) < 0 ||
-	    threshold(delta, "--threshold-delta", &th->delta_ms, err) < 0 ||
-	    threshold(added, "--threshold-added", &th->added_ms, err) < 0)
+	if (threshold(ratio, names[0], SC_MAX_RATIO_MILLI, &th->ratio_milli, err) < 0 ||
+	    threshold(delta, names[1], SC_MAX_MS, &th->delta_ms, err) < 0 ||
+	    threshold(added, names[2], SC_MAX_MS, &th->added_ms, err) < 0)
 		return -1;
 	return 0;
 }
 
-int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *th,
-                         struct strbuf *err)
+int sc_report_args_check(const struct sc_report_args *a, const struct sc_report_arg_names *n,
+                         struct sc_thresholds *th, struct strbuf *err)
 {
-	if (sc_report_thresholds_check(a->ratio, a->delta, a->added, th, err) < 0)
+	if (sc_report_thresholds_check(a->ratio, a->delta, a->added, n->thresholds, th, err) < 0)
 		return -1;
 	if (a->run_id && !sc_is_lower_hex(a->run_id, SC_RUN_ID_HEXSZ)) {
-		sb_addf(err, "--run-id is not a run ID of %d lowercase hex digits (%s)",
+		sb_addf(err, "%s is not a run ID of %d lowercase hex digits (%s)", n->run_id,
 		        SC_RUN_ID_HEXSZ, a->run_id);
 		return -1;
 	}
-	static const char *const link_names[3] = {"--server-url", "--ci-repository", "--ci-run-id"};
-	if (check_env(a, err) < 0 ||
-	    sc_report_links_check(a->server_url, a->ci_repository, a->ci_run_id, link_names, err) < 0 ||
-	    check_samples(&a->samples, a->out_dir, err) < 0)
+	if (check_env(a, n, err) < 0 ||
+	    sc_report_links_check(a->server_url, a->ci_repository, a->ci_run_id, n->links, err) < 0 ||
+	    check_samples(&a->samples, a->out_dir, n->samples, err) < 0)
 		return -1;
 	return check_out_dir(a->out_dir, err);
 }

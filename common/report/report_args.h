@@ -19,16 +19,27 @@ struct sc_report_args {
 	struct sc_argv samples;
 };
 
+/* What the caller calls each value in a message (its option or its
+ * environment variable): the program that owns the option names it. */
+struct sc_report_arg_names {
+	const char *run_id, *lean_version, *lean_sha256, *lake_sha256, *sandbox_user, *samples;
+	const char *thresholds[3]; /* ratio, delta, added */
+	const char *links[3];      /* server URL, CI repository, CI run ID */
+};
+
 /* Checks every value, in a fixed order, and sets th from the thresholds.
- * Returns 0, or -1 with the first problem, "what (where)", in err.  All
- * are bad input, the output directory included (the operator named it). */
-int sc_report_args_check(const struct sc_report_args *a, struct sc_thresholds *th,
-                         struct strbuf *err);
+ * Returns 0, or -1 with the first problem, "what (where)", in err, the
+ * value named as N names it.  All are bad input, the output directory
+ * included (the operator named it). */
+int sc_report_args_check(const struct sc_report_args *a, const struct sc_report_arg_names *n,
+                         struct sc_thresholds *th, struct strbuf *err);
 
 /* The thresholds alone (NULL: the default), as sc-report checks them, so
- * that profile-run refuses a bad one before anything runs. */
+ * that profile-run refuses a bad one before anything runs; names[3] as in
+ * struct sc_report_arg_names. */
 int sc_report_thresholds_check(const char *ratio, const char *delta, const char *added,
-                               struct sc_thresholds *th, struct strbuf *err);
+                               const char *const names[3], struct sc_thresholds *th,
+                               struct strbuf *err);
 
 /* The link facts, as sc-report checks them; names[3] spell where each came
  * from in the message ("--server-url" or "GITHUB_SERVER_URL", ...), so that

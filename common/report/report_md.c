@@ -196,7 +196,7 @@ static void headline(struct strbuf *md, const struct ctx *c)
 	size_t n = r->n_files;
 	if (strcmp(status, "no_changes") == 0 &&
 	    strcmp(r->plan->merge_base, r->plan->head) == 0) {
-		sb_addf(md, "%sThe head is already in the base%s (merged, or --base and --head "
+		sb_addf(md, "%sThe head is already in the base%s (merged, or base and head "
 		            "swapped): nothing was measured.", b, b);
 	} else if (strcmp(status, "no_changes") == 0) {
 		sb_adds(md, "No changed Lean files between the merge base and head: nothing was "
@@ -517,7 +517,7 @@ static void importers(struct strbuf *md, const struct ctx *c)
 	size_t n = order(r, IMPORTERS, idx);
 	sb_adds(md, "## Unchanged files that import a changed file\n\n");
 	sb_addf(md, "%zu qualified (unchanged library or roadmap files that import a modified or "
-	            "added one at the head), %zu measured (--importers %u), judged as modified "
+	            "added one at the head), %zu measured (at most %u), judged as modified "
 	            "files.\n\n",
 	        p->importers_qualified, n, p->importers_limit);
 	if (n) {

@@ -26,6 +26,8 @@ struct sc_thresholds {
 };
 
 #define SC_DEFAULT_RATIO_MILLI 1500
+/* The largest ratio threshold: 1000x. */
+#define SC_MAX_RATIO_MILLI 1000000
 #define SC_DEFAULT_DELTA_MS 30000
 #define SC_DEFAULT_ADDED_MS 150000
 

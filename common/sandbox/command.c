@@ -85,19 +85,19 @@ static void check_sealed(const char *tree, const char *const *sealed)
 {
 	int tfd = open(tree, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (tfd < 0)
-		sc_die_path_errno("cannot open --tree (%s)", tree);
+		sc_die_path_errno("cannot open the tree (%s)", tree);
 	for (const char *const *p = sealed; p && *p; p++) {
 		const char *rel = *p + strlen(SC_SANDBOX_LAKE "/");
 		if (strncmp(*p, SC_SANDBOX_LAKE "/", strlen(SC_SANDBOX_LAKE "/")) != 0 || !*rel ||
 		    strncmp(rel, "packages", 8) == 0 || strstr(*p, "/../") || strstr(*p, "//") ||
 		    strcmp(*p + strlen(*p) - 3, "/..") == 0)
-			sc_die("--read-only names a path below the tree's .lake, not its packages (%s)", *p);
+			sc_die("a read-only path must lie below the tree's .lake, not its packages (%s)", *p);
 		struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
 		                       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
 		int fd = (int)syscall(SYS_openat2, tfd, *p, &how, sizeof how);
 		struct stat st;
 		if (fd < 0 || fstat(fd, &st) < 0 || !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
-			sc_die("--read-only is not a folder or file of the tree reached through no link (%s)", *p);
+			sc_die("a read-only path is not a folder or file of the tree reached through no link (%s)", *p);
 		close(fd);
 	}
 	close(tfd);
@@ -149,7 +149,7 @@ static struct lake_owner lake_owner(const struct sc_sandbox *sb)
 	if (!sb->own_uid)
 		return o;
 	if (stat(sb->tree, &st) < 0)
-		sc_die_path_errno("cannot read the owner of --tree (%s)", sb->tree);
+		sc_die_path_errno("cannot read the owner of the tree (%s)", sb->tree);
 	o.uid = (long)st.st_uid, o.gid = (long)st.st_gid;
 	return o;
 }
@@ -217,7 +217,7 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 {
 	double timeout;
 	if (sc_parse_seconds(spec->timeout, &timeout) < 0)
-		sc_die("--timeout must be a number of seconds in (0, %d] (%s)", SC_SECONDS_MAX,
+		sc_die("the timeout must be a number of seconds in (0, %d] (%s)", SC_SECONDS_MAX,
 		       spec->timeout);
 	struct mounts m;
 	check_mounts(spec, &m);

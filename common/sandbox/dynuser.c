@@ -132,6 +132,6 @@ int sc_dynuser_acquire_at(unsigned start, unsigned *uid, struct strbuf *err)
 	close(dfd);
 	if (!got)
 		sb_addf(err, "no free sandbox uid in %u-%u: each is a user, a group, a process's or "
-		        "another run's; name one with --sandbox-user", SC_DYNUSER_FIRST, SC_DYNUSER_LAST);
+		        "another run's: name the sandbox's user", SC_DYNUSER_FIRST, SC_DYNUSER_LAST);
 	return got ? 0 : -1;
 }

@@ -44,13 +44,13 @@ enum sc_toolchain_misnamed sc_toolchain_misnamed(const char *dir, const char *le
 	const char *tc = lean_toolchain ? lean_toolchain : "$(cat lean-toolchain)";
 	struct stat st;
 	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		sb_addf(err, "--toolchain is a file, not a toolchain folder; " TOOLCHAIN_FIX(tc));
-		sb_addf(err, " (--toolchain %s)", dir);
+		sb_addf(err, "the toolchain is a file, not a toolchain folder; " TOOLCHAIN_FIX(tc));
+		sb_addf(err, " (%s)", dir);
 		return SC_TOOLCHAIN_A_FILE;
 	}
 	if (stat(dir, &st) < 0 || !is_elan_folder(dir))
 		return SC_TOOLCHAIN_NOT_MISNAMED;
-	sb_addf(err, "--toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; "
+	sb_addf(err, "the toolchain is elan's folder, whose bin/lean is elan's proxy, not a toolchain; "
 	             TOOLCHAIN_FIX(tc));
 	if (lean_toolchain) {
 		/* elan's folder name for a toolchain: '/' -> "--", ':' -> "---". */
@@ -60,7 +60,7 @@ enum sc_toolchain_misnamed sc_toolchain_misnamed(const char *dir, const char *le
 		sb_addf(err, " (usually %s/toolchains/%s)", dir, name.buf);
 		sb_release(&name);
 	}
-	sb_addf(err, " (--toolchain %s)", dir);
+	sb_addf(err, " (%s)", dir);
 	return SC_TOOLCHAIN_ELAN_HOME;
 }
 
@@ -82,11 +82,11 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
 			n--;
 		if (n >= 4 && strncmp(dir + n - 4, "/bin", 4) == 0 && sc_is_executable_file(up))
 			sb_addf(err, "toolchain lacks executable bin/lean or bin/lake: this is its bin folder; "
-			        "pass the folder above it, --toolchain %.*s (--toolchain %s)",
+			        "pass the folder above it, %.*s (%s)",
 			        (int)(n - 4), dir, dir);
 		else
 			sb_addf(err, "toolchain lacks executable bin/lean or bin/lake: pass the folder "
-			        "`lean --print-prefix` prints in a checkout of T (--toolchain %s)", dir);
+			        "`lean --print-prefix` prints in a checkout of T (%s)", dir);
 		free(up);
 		goto out;
 	}
@@ -99,7 +99,7 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
 	const char *envp[] = {NULL};
 	int st = sc_spawn_capture(argv, envp, NULL, SC_NULL_ERR, &out);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		sb_addf(err, "bin/lean --version failed: %s (--toolchain %s)", sc_describe_status(st), dir);
+		sb_addf(err, "bin/lean --version failed: %s (%s)", sc_describe_status(st), dir);
 		goto out;
 	}
 	char *nl = memchr(out.buf, '\n', out.len);
@@ -113,7 +113,7 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
 	}
 	if (sc_sha256_file_hex(lean, info->lean_sha256) < 0 ||
 	    sc_sha256_file_hex(lake, info->lake_sha256) < 0) {
-		sb_addf(err, "cannot hash toolchain binaries: %s (--toolchain %s)", strerror(errno), dir);
+		sb_addf(err, "cannot hash toolchain binaries: %s (%s)", strerror(errno), dir);
 		goto out;
 	}
 	info->version_line = xstrdup(out.buf);
@@ -296,7 +296,7 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	struct stat st;
 	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		sb_addf(err, "dependency \"%s\" is missing or not an ordinary directory: prepare "
-		        "--dependencies as T's .lake/packages after `lake build` in a trusted checkout "
+		        "the dependencies folder as T's .lake/packages after `lake build` in a trusted checkout "
 		        "of T (README \"Running it for real\", step 4), so that it holds %s at %.12s (%s)",
 		        pkg->name, pkg->name, pkg->rev, dir);
 		goto out;
@@ -357,7 +357,7 @@ static int check_one(const char *deps, const struct sc_manifest_pkg *pkg, struct
 	free(root);
 	if (unbuilt) {
 		sb_addf(err, "dependency \"%s\" was never built: its .lake/build holds no module; "
-		        "prepare --dependencies with `lake build` in a trusted checkout of T (README "
+		        "prepare the dependencies folder with `lake build` in a trusted checkout of T (README "
 		        "\"Running it for real\", step 4) (%s)", pkg->name, dir);
 		goto out;
 	}
@@ -372,7 +372,7 @@ int sc_check_dependencies(const char *deps, const struct sc_manifest *m, struct 
 {
 	struct stat st;
 	if (stat(deps, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		sb_addf(err, "dependencies folder is missing (--dependencies %s)", deps);
+		sb_addf(err, "dependencies folder is missing (%s)", deps);
 		return -1;
 	}
 	for (size_t i = 0; i < m->n; i++)

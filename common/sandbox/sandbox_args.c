@@ -279,25 +279,25 @@ int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbu
 	const char *colon = strchr(name, ':');
 	if (colon) {
 		if (sc_uid_gid_parse(name, uid, gid) < 0) {
-			sb_addf(err, "--sandbox-user wants USER or UID:GID (%s)", name);
+			sb_addf(err, "the sandbox's user is a USER or UID:GID");
 			return -1;
 		}
 	} else {
 		errno = 0;
 		struct passwd *pw = getpwnam(name);
 		if (!pw) {
-			sb_addf(err, "no such user for --sandbox-user (%s)", name);
+			sb_addf(err, "no such user");
 			return -1;
 		}
 		*uid = (unsigned)pw->pw_uid;
 		*gid = (unsigned)pw->pw_gid;
 	}
 	if (*uid == 0 || *gid == 0) {
-		sb_addf(err, "the sandbox never runs as root: name an unprivileged user (--sandbox-user %s)", name);
+		sb_addf(err, "the sandbox never runs as root: name an unprivileged user");
 		return -1;
 	}
 	if (!root && (*uid != (unsigned)getuid() || *gid != (unsigned)getgid())) {
-		sb_addf(err, "only root can run the sandbox as another user (--sandbox-user %s)", name);
+		sb_addf(err, "only root can run the sandbox as another user");
 		return -1;
 	}
 	return 0;

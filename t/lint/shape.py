@@ -16,6 +16,12 @@ Rules, each finding one line "shape: error: what (where)"; exit 1 if any:
   one-table    a cmd/*.c file but the standalone ones does not call sc_parse_options,
                or any file but util/options.c includes <getopt.h>
   strbuf-null  `X.buf ? X.buf : ...`: strbuf's buf is never NULL
+  flag-words   a string in common/ names an option of a cmd/ option table
+               among other words: a library says what is wrong with a
+               value, the program that owns the option names it
+               (Documentation/architecture.txt "Layers").  A string that
+               is the flag alone, "--NAME" or "--NAME=%s", is an argv
+               element for a spawned stage, not a message
 """
 import os
 import re
@@ -25,6 +31,9 @@ CMD_MAX = 250
 FN_MAX = 80
 STANDALONE = {"sc-applyuidgid.c", "sc-init.c", "sc-sandbox-probe.c"}
 NAME = re.compile(r"^[A-Za-z_].*?\b(\w+)\s*\(")
+OPTION = re.compile(r'SC_OPT_\w+\(\s*(?:(?:0|\'.\')\s*,\s*)?"([a-z0-9-]+)"')
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 GUARD = re.compile(r"([\w.>-]+)\.buf \? \1\.buf :|([\w.>-]+)->buf \? \2->buf :")
 
 
@@ -57,8 +66,31 @@ def sources(root):
                     yield os.path.relpath(path, root), path
 
 
+def option_names(root):
+    names = set()
+    for rel, path in sources(root):
+        if rel.startswith("cmd" + os.sep):
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                names.update(OPTION.findall(fh.read()))
+    return names
+
+
+def flag_words(rel, text, options):
+    """Strings of a common/ file that name an option among other words."""
+    if not rel.startswith("common" + os.sep):
+        return
+    text = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    for n, line in enumerate(text.split("\n"), 1):
+        for m in STRING.finditer(line):
+            s = m.group(0)[1:-1]
+            for name in re.findall(r"--([a-z0-9][a-z0-9-]*)", s):
+                if name in options and s not in (f"--{name}", f"--{name}=%s"):
+                    yield f"a library names no option: --{name} in a message ({rel}:{n})"
+
+
 def check(root):
     found = []
+    options = option_names(root)
     for rel, path in sources(root):
         with open(path, encoding="utf-8", errors="replace") as fh:
             text = fh.read()
@@ -84,6 +116,7 @@ def check(root):
                 found.append(f"options are parsed by util/options only: <getopt.h> ({rel}:{n})")
             if GUARD.search(line):
                 found.append(f"strbuf's buf is never NULL: drop the guard ({rel}:{n})")
+        found.extend(flag_words(rel, text, options))
     return found
 
 

@@ -226,7 +226,7 @@ END_TEST
 
 START_TEST(log_paths_and_hints)
 {
-	struct sc_run r = {.ws = "/w"};
+	struct sc_run r = {.ws = "/w", .o.keep_logs_hint = "rerun with --keep-logs to keep Lake's output"};
 	char *p = sc_run_log_path(&r, SC_SIDE_HEAD, "prebuild");
 	ck_assert_str_eq(p, "/w/logs/head-prebuild.log");
 	free(p);

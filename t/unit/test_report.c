@@ -53,7 +53,12 @@ static const char *problem(const struct sc_report_args *a, struct sc_thresholds 
 {
 	static struct strbuf err = STRBUF_INIT;
 	sb_reset(&err);
-	if (sc_report_args_check(a, th, &err) == 0)
+	static const struct sc_report_arg_names names = {
+		"--run-id", "--lean-version", "--lean-sha256", "--lake-sha256", "--sandbox-user", "--samples",
+		{"--threshold-ratio", "--threshold-delta", "--threshold-added"},
+		{"--server-url", "--ci-repository", "--ci-run-id"},
+	};
+	if (sc_report_args_check(a, &names, th, &err) == 0)
 		ck_assert_uint_eq(err.len, 0);
 	return err.buf;
 }
@@ -260,20 +265,25 @@ START_TEST(samples_bad_line_is_bad_input)
 }
 END_TEST
 
+/* A plan of one library file, Lib/A.lean, up to its change. */
+#define ONE_FILE_PLAN_START \
+	"{\"schema\": \"sphereceti.plan/1\", \"profiler_version\": \"0.1.0\", " \
+	"\"object_format\": \"sha1\", \"revisions\": {\"tooling\": \"1111111111111111111111111111111111111111\", " \
+	"\"base_tip\": \"2222222222222222222222222222222222222222\", " \
+	"\"merge_base\": \"3333333333333333333333333333333333333333\", " \
+	"\"head\": \"4444444444444444444444444444444444444444\"}, " \
+	"\"config\": {\"library\": [\"Lib\"], \"roadmap\": [], \"github\": null, " \
+	"\"tooling_path\": null, \"bwrap_pins\": []}, " \
+	"\"lake\": {\"lakefile.toml\": null, \"lakefile.lean\": null, \"lake-manifest.json\": null, " \
+	"\"lean-toolchain\": null}, \"lean_toolchain\": null, \"status\": \"changes\", " \
+	"\"files\": [{\"id\": \"Lib.A\", \"path\": \"Lib/A.lean\", \"module\": \"Lib.A\", " \
+	
+
 /* A report of a one-file plan with no samples (status error). */
 static void make_report(struct sc_plan *p, struct sc_report *r, struct sc_report_env *env)
 {
 	static const char plan[] =
-		"{\"schema\": \"sphereceti.plan/1\", \"profiler_version\": \"0.1.0\", "
-		"\"object_format\": \"sha1\", \"revisions\": {\"tooling\": \"1111111111111111111111111111111111111111\", "
-		"\"base_tip\": \"2222222222222222222222222222222222222222\", "
-		"\"merge_base\": \"3333333333333333333333333333333333333333\", "
-		"\"head\": \"4444444444444444444444444444444444444444\"}, "
-		"\"config\": {\"library\": [\"Lib\"], \"roadmap\": [], \"github\": null, "
-		"\"tooling_path\": null, \"bwrap_pins\": []}, "
-		"\"lake\": {\"lakefile.toml\": null, \"lakefile.lean\": null, \"lake-manifest.json\": null, "
-		"\"lean-toolchain\": null}, \"lean_toolchain\": null, \"status\": \"changes\", "
-		"\"files\": [{\"id\": \"Lib.A\", \"path\": \"Lib/A.lean\", \"module\": \"Lib.A\", "
+		ONE_FILE_PLAN_START
 		"\"role\": \"library\", \"change\": \"added\", \"base_blob\": null, "
 		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}]}";
 	struct strbuf err = STRBUF_INIT;
@@ -336,16 +346,7 @@ static struct sc_sample_in in_at(const char *sample, const char *rev, double cpu
 START_TEST(repeats_make_the_median)
 {
 	static const char plan[] =
-		"{\"schema\": \"sphereceti.plan/1\", \"profiler_version\": \"0.1.0\", "
-		"\"object_format\": \"sha1\", \"revisions\": {\"tooling\": \"1111111111111111111111111111111111111111\", "
-		"\"base_tip\": \"2222222222222222222222222222222222222222\", "
-		"\"merge_base\": \"3333333333333333333333333333333333333333\", "
-		"\"head\": \"4444444444444444444444444444444444444444\"}, "
-		"\"config\": {\"library\": [\"Lib\"], \"roadmap\": [], \"github\": null, "
-		"\"tooling_path\": null, \"bwrap_pins\": []}, "
-		"\"lake\": {\"lakefile.toml\": null, \"lakefile.lean\": null, \"lake-manifest.json\": null, "
-		"\"lean-toolchain\": null}, \"lean_toolchain\": null, \"status\": \"changes\", "
-		"\"files\": [{\"id\": \"Lib.A\", \"path\": \"Lib/A.lean\", \"module\": \"Lib.A\", "
+		ONE_FILE_PLAN_START
 		"\"role\": \"library\", \"change\": \"modified\", "
 		"\"base_blob\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
 		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}]}";
