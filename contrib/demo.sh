@@ -14,6 +14,10 @@ cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ]; then
 	bash contrib/install-deps.sh run
 fi
+# Two demos at once share the build: each builds and installs under a
+# lock of the tree's own (make would race on the same outputs).
+exec 9<Makefile
+flock 9
 make all fixture
 parent=${TMPDIR:-/tmp}
 if [ "$(id -u)" = 0 ]; then
@@ -31,6 +35,7 @@ work=$(mktemp -d "$parent/sphereceti-demo.XXXXXX")
 chmod 0711 "$work"
 # DESTDIR only: the build keeps its own paths (a prefix would rebuild it)
 make --no-print-directory install DESTDIR="$work/sphereceti" >/dev/null
+flock -u 9
 cp -a build/fixture/toolchain "$work/toolchain"
 chmod -R go+rX "$work/toolchain"
 sc=$(find "$work/sphereceti" -path '*/bin/sphereceti' -type f)
