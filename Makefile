@@ -46,13 +46,13 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 COMMON_LIB := $(BUILD)/libsccommon.a
 
 # Every cmd/X.c is an executable X.  The standalone programs run between
-# GNU time and the candidate: the host step (sc-applyuidgid), the sandbox's
+# GNU time and the candidate: the host step (sc-confine), the sandbox's
 # PID 1 (sc-init) and the self-test's probe, its command (sc-sandbox-probe).
 # They are static, with nothing of the library but its one argv number
 # parser and error line, because they run inside the sandbox or right
 # before it: nothing they load can come from what candidate code touched.
 # They go to libexec, not bin.
-STANDALONE     := sc-applyuidgid sc-init sc-sandbox-probe
+STANDALONE     := sc-confine sc-init sc-sandbox-probe
 STANDALONE_LIB := common/util/die.c common/util/decimal.c common/util/fdkeep.c
 CMD_SRC   := $(filter-out $(STANDALONE:%=cmd/%.c),$(wildcard cmd/*.c))
 CMD_BIN   := $(CMD_SRC:cmd/%.c=$(BUILD)/%)

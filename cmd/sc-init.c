@@ -15,7 +15,7 @@
  * the child).  CMD and everything it starts get /dev/null on 0, 1, 2 and
  * no other descriptor at all (candidate_descriptors).  We exit with CMD's
  * status (128 + signal when it was killed), so bwrap and GNU time pass it
- * on.  The host step before bwrap is sc-applyuidgid; the self-test's
+ * on.  The host step before bwrap is sc-confine; the self-test's
  * checks run as CMD (sc-sandbox-probe), seeing what a candidate sees.
  *
  * Static, no library but the one argv parser and error line

@@ -87,7 +87,7 @@ complete_count() {
 	. "$BATS_TEST_DIRNAME/../contrib/completion/sphereceti.bash"
 	for f in "$SRC"/cmd/sc-*.c; do
 		prog=$(basename "$f" .c)
-		case $prog in sc-applyuidgid | sc-init | sc-sandbox-probe) continue ;; esac
+		case $prog in sc-confine | sc-init | sc-sandbox-probe) continue ;; esac
 		# util/options.h's table
 		opts=$(grep -oE 'SC_OPT_[A-Z_]+\(([^,"]*, *)?"[a-z][a-z0-9-]+"' "$f" |
 			cut -d'"' -f2 | sed 's/^/--/' | sort -u)

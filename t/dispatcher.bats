@@ -90,17 +90,17 @@ load lib/plan
 	local p=$BATS_TEST_TMPDIR/prefix
 	mkdir -p "$p/bin" "$p/libexec/sphereceti"
 	cp "$SC_BIN"/sphereceti "$SC_BIN"/sc-plan "$SC_BIN"/sc-sandbox-exec "$p/bin/"
-	cp "$SC_BIN"/sc-applyuidgid "$SC_BIN"/sc-init "$SC_BIN"/sc-sandbox-probe "$p/libexec/sphereceti/"
+	cp "$SC_BIN"/sc-confine "$SC_BIN"/sc-init "$SC_BIN"/sc-sandbox-probe "$p/libexec/sphereceti/"
 	sandbox_reach "$p/libexec/sphereceti"  # the sandbox user binds sc-init from there
 	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
 	[ "$status" -eq 0 ]
 	[[ "$output" == "self-test ok"* ]]
 	# each standalone program is installed with sc-init, or nothing runs
-	rm "$p/libexec/sphereceti/sc-applyuidgid"
+	rm "$p/libexec/sphereceti/sc-confine"
 	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
 	[ "$status" -eq 2 ]
 	assert_error_line sc-sandbox-exec
-	[[ "$stderr" == *"sc-applyuidgid, installed with sc-init, is missing"* ]]
+	[[ "$stderr" == *"sc-confine, installed with sc-init, is missing"* ]]
 	rm "$p/libexec/sphereceti/sc-init"
 	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
 	[ "$status" -ne 0 ]

@@ -114,7 +114,7 @@ EOF
 }
 
 @test "the host step alone joins a new, empty session keyring (seccomp aside)" {
-	# The host step (sc-applyuidgid) runs a python3 that looks for the key
+	# The host step (sc-confine) runs a python3 that looks for the key
 	# its parent's session holds: not possessed, and its session keyring is
 	# another.
 	cat > "$W/operator.py" <<'EOF'
@@ -130,7 +130,7 @@ print("session", "same" if libc.syscall(250, 0, -3, 0) == %d else "new")
 print("secret", "found" if libc.syscall(250, 10, -3, b"user", b"sc-operator-secret", 0) >= 0 else "none")
 """ % mine])
 EOF
-	run --separate-stderr /usr/bin/python3 "$W/operator.py" "$SC_BIN/sc-applyuidgid" --uid 65534 --gid 65534 --keep-fd 3 -- 3>/dev/null
+	run --separate-stderr /usr/bin/python3 "$W/operator.py" "$SC_BIN/sc-confine" --uid 65534 --gid 65534 --keep-fd 3 -- 3>/dev/null
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "session new" ]
 	[ "${lines[1]}" = "secret none" ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The standalone programs that run between GNU time and the candidate
-# (sc-applyuidgid on the host, sc-init as the sandbox's PID 1): every bad
+# (sc-confine on the host, sc-init as the sandbox's PID 1): every bad
 # call is one error line "PROG: error: ... (...)", exit 2, before anything
 # runs; none ever dies of a signal, whatever its argv.
 load helpers
@@ -32,8 +32,8 @@ bad_calls() {
 		'5|--self-test|pid=1' '--host|65534|65534|5|--|/usr/bin/true' '--bogus' '-h|x' '--version|x'
 }
 
-@test "sc-applyuidgid: every bad call is one error line, exit 2, never a signal; nothing runs" {
-	bad_calls sc-applyuidgid '' '--uid' '--uid|65534' '--uid|65534|--gid|65534' \
+@test "sc-confine: every bad call is one error line, exit 2, never a signal; nothing runs" {
+	bad_calls sc-confine '' '--uid' '--uid|65534' '--uid|65534|--gid|65534' \
 		'--uid|65534|--gid|65534|--' '--gid|65534|--|/usr/bin/touch|/nonexistent/ran' \
 		'--uid|0|--gid|65534|--|/usr/bin/true' '--uid|65534|--gid|0|--|/usr/bin/true' \
 		'--uid|4294967295|--gid|65534|--|/usr/bin/true' '--uid|-1|--gid|65534|--|/usr/bin/true' \
@@ -49,22 +49,22 @@ bad_calls() {
 		'--uid|1|--gid|1|--tmpfs-size|1048576|--tmpfs-inodes|8|--|/usr/bin/true'
 }
 
-@test "sc-applyuidgid's bounded tmpfs stay in the chain's own mount namespace, even under a shared /" {
+@test "sc-confine's bounded tmpfs stay in the chain's own mount namespace, even under a shared /" {
 	[ "$(id -u)" -eq 0 ] || skip "needs a root operator to make a shared mount namespace"
 	# the inner command reads its own view; the outer shell, a peer of the
-	# one sc-applyuidgid copied, reads its view after the chain has gone
+	# one sc-confine copied, reads its view after the chain has gone
 	run --separate-stderr unshare --mount --propagation unchanged /usr/bin/bash -c '
 		mount --make-rshared / || exit 9
 		"$1" --uid 65534 --gid 65534 --tmpfs-size 1048576 --tmpfs-inodes 64 -- \
 			/usr/bin/grep -c " /sys/tmp .*nr_inodes=64" /proc/self/mountinfo || exit 8
-		/usr/bin/grep -c " /sys/tmp " /proc/self/mountinfo' _ "$SC_BIN/sc-applyuidgid"
+		/usr/bin/grep -c " /sys/tmp " /proc/self/mountinfo' _ "$SC_BIN/sc-confine"
 	[ "$status" -eq 1 ]
 	[ "$output" = $'1\n0' ]
 }
 
-@test "sc-applyuidgid keeps only 0-2 and each --keep-fd, then runs the program as the user" {
+@test "sc-confine keeps only 0-2 and each --keep-fd, then runs the program as the user" {
 	[ "$(id -u)" -eq 0 ] || skip "needs a root operator to drop to another uid"
-	run --separate-stderr "$SC_BIN/sc-applyuidgid" --uid 65534 --gid 65533 --keep-fd 5 -- \
+	run --separate-stderr "$SC_BIN/sc-confine" --uid 65534 --gid 65533 --keep-fd 5 -- \
 		/usr/bin/python3 -c 'import os; print(os.getresuid(), os.getresgid(), os.getgroups(), sorted(os.listdir("/proc/self/fd")))' \
 		5>/dev/null 6>/dev/null 7>/dev/null
 	[ "$status" -eq 0 ]

@@ -234,7 +234,7 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 	sb.lake_read_only = spec->lake_read_only;
 	check_reach(&sb, &m, init);
 	sb.keep_output = log != NULL;
-	char *host_step = sc_sandbox_beside_init(init, "sc-applyuidgid");
+	char *host_step = sc_sandbox_beside_init(init, "sc-confine");
 	sb.init = init, sb.host_step = host_step;
 	sb.tree = m.dir[0], sb.toolchain = m.dir[1], sb.deps = m.dir[2];
 	sb.lake_cache = m.dir[3];

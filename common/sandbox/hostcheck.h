@@ -22,7 +22,7 @@ void sc_sandbox_check_gnu_time(void);
  * configured with.  Canonical, allocated. */
 char *sc_sandbox_find_init(const char *libexecdir);
 
-/* NAME, a standalone program installed with sc-init (sc-applyuidgid,
+/* NAME, a standalone program installed with sc-init (sc-confine,
  * sc-sandbox-probe), in INIT's folder itself, not a link out of it: what
  * is checked of sc-init's place holds for it.  Canonical, allocated. */
 char *sc_sandbox_beside_init(const char *init, const char *name);

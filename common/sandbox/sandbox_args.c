@@ -109,7 +109,7 @@ static void lake_cache(const struct sc_sandbox *sb, struct sc_argv *a)
 	push3(a, "--setenv", "LAKE_CACHE_DIR", SC_SANDBOX_LAKE_CACHE);
 }
 
-/* Between GNU time and bwrap, on the host: sc-applyuidgid closes every
+/* Between GNU time and bwrap, on the host: sc-confine closes every
  * descriptor but 0-2, the report pipe and the seccomp filter (GNU time's -o
  * file among them), drops to the sandbox user, bounds its processes and
  * joins a new session keyring, then execs bwrap. */

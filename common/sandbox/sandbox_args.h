@@ -33,7 +33,7 @@
 struct sc_sandbox {
 	const char *bwrap;     /* canonical path of the bwrap binary */
 	const char *init;      /* canonical path of sc-init on the host */
-	const char *host_step; /* canonical path of sc-applyuidgid, beside it */
+	const char *host_step; /* canonical path of sc-confine, beside it */
 	const char *probe;     /* sc-sandbox-probe, bound at SC_SANDBOX_PROBE; NULL: none */
 	const char *tree;      /* canonical; read-only at /project, its .lake read-write */
 	const char *const *sealed; /* paths below TREE/.lake, read-only on top; NULL-terminated or NULL */
@@ -95,7 +95,7 @@ int sc_sandbox_max_procs(const char *s, unsigned *n, struct strbuf *why);
 #define SC_SANDBOX_MAX_FILES_FLOOR 256u
 unsigned sc_sandbox_max_files(unsigned long long file_max, unsigned max_procs);
 
-/* Append "sc-applyuidgid --uid UID --gid GID --max-procs N --tmpfs-size B --tmpfs-inodes N
+/* Append "sc-confine --uid UID --gid GID --max-procs N --tmpfs-size B --tmpfs-inodes N
  * --keep-fd FD --keep-fd FD --
  * bwrap OPTIONS -- /sc-init FD" to a (the seccomp filter's --keep-fd and bwrap's --seccomp
  * only when sb->seccomp_fd > 2); the caller appends "[--keep-output] -- CMD ARG...". */

@@ -163,7 +163,7 @@ int sc_selftest_run(struct sc_sandbox sb, const char *libexecdir)
 {
 	sc_sandbox_check_gnu_time();
 	char *init = sc_sandbox_find_init(libexecdir);
-	char *host_step = sc_sandbox_beside_init(init, "sc-applyuidgid");
+	char *host_step = sc_sandbox_beside_init(init, "sc-confine");
 	char *probe = sc_sandbox_beside_init(init, "sc-sandbox-probe");
 	/* A stop signal waits for the run loop; the folder is removed before
 	 * we die of it. */

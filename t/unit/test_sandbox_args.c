@@ -20,7 +20,7 @@ static void build_probe(const char *probe)
 {
 	static const char *const sealed[] = {".lake/config", NULL};
 	struct sc_sandbox sb = {.bwrap = "/usr/bin/bwrap", .init = "/opt/sc/sc-init",
-	                        .host_step = "/opt/sc/sc-applyuidgid", .probe = probe, .tree = "/w/head",
+	                        .host_step = "/opt/sc/sc-confine", .probe = probe, .tree = "/w/head",
 	                        .toolchain = "/tc", .deps = "/deps", .report_fd = 7, .uid = 65534,
 	                        .gid = 65533, .tmp_size = 1u << 20, .seccomp_fd = 9,
 	                        .sealed = sealed};
@@ -51,7 +51,7 @@ static int find(const char *const *words)
 START_TEST(host_step_then_bwrap)
 {
 	build();
-	const char *const head[] = {"/opt/sc/sc-applyuidgid", "--uid", "65534", "--gid", "65533",
+	const char *const head[] = {"/opt/sc/sc-confine", "--uid", "65534", "--gid", "65533",
 	                            "--max-procs", "4096", "--tmpfs-size", "1048576", "--tmpfs-inodes",
 	                            "1024", "--keep-fd", "7", "--keep-fd", "9", "--",
 	                            "/usr/bin/bwrap", NULL};

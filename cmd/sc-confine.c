@@ -1,8 +1,10 @@
-/* sc-applyuidgid: the host step between GNU time and bwrap, a chain-loading
- * program in the manner of s6-applyuidgid: change this process, exec the
- * rest.
+/* sc-confine: the host step between GNU time and bwrap, a chain-loading
+ * program (change this process, exec the rest) that does more than s6's
+ * s6-applyuidgid, its model, and so is not named after it.  Why one
+ * program and not a chain of one-job programs: Documentation/sandbox.txt
+ * "The host step".
  *
- *   sc-applyuidgid --uid UID --gid GID [--max-procs N] [--max-files N]
+ *   sc-confine --uid UID --gid GID [--max-procs N] [--max-files N]
  *                  [--tmpfs-size BYTES --tmpfs-inodes N] [--keep-fd FD]... -- PROG ARG...
  *
  * In order: close every descriptor but 0-2 and each --keep-fd (GNU time's
@@ -47,7 +49,7 @@
 #include "version.h"
 
 #define USAGE \
-	"usage: sc-applyuidgid --uid UID --gid GID [--max-procs N] [--max-files N] " \
+	"usage: sc-confine --uid UID --gid GID [--max-procs N] [--max-files N] " \
 	"[--tmpfs-size BYTES --tmpfs-inodes N] [--keep-fd FD]... -- PROG ARG..."
 #define KEEP_MAX 8
 
@@ -226,14 +228,14 @@ static void parse(int argc, char **argv, struct step *st)
 
 int main(int argc, char **argv)
 {
-	sc_set_progname("sc-applyuidgid");
+	sc_set_progname("sc-confine");
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		static const char help[] = USAGE "\nThe host step between GNU time and bwrap, started by\n"
 		                           "sc-sandbox-exec; see sc-sandbox-exec(1).\n";
 		return write(1, help, sizeof help - 1) < 0 ? 3 : 0;
 	}
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		static const char version[] = "sc-applyuidgid " SC_VERSION "\n";
+		static const char version[] = "sc-confine " SC_VERSION "\n";
 		return write(1, version, sizeof version - 1) < 0 ? 3 : 0;
 	}
 	struct step st = {0};
