@@ -105,15 +105,15 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 		sc_progress_next(&r->progress);
 	if (r->disk_full) {
 		if (layer == 0)
-			sc_step_disk_full(r, side, NULL);
+			sc_step_record_disk_full(r, side, NULL);
 		else
 			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)",
 			                sc_side_name(side), layer + 1, o->n_layers);
 		return 0;
 	}
 	if (!o->n_layers) {
-		sc_run_unmeasured(r, side, SC_PREBUILD_ID, "imports_unreadable",
-		                  "no selected module's import order could be read: nothing was built");
+		sc_run_record_unmeasured(r, side, SC_PREBUILD_ID, "imports_unreadable",
+		                         "no selected module's import order could be read: nothing was built");
 		sc_progress_say(&r->progress, "%s prebuild: not run (imports_unreadable)",
 		                sc_side_name(side));
 		return 0;
@@ -148,7 +148,7 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	int built = 0;
 	if (r->disk_full) {
 		if (layer == 0) {
-			sc_step_disk_full(r, side, NULL);
+			sc_step_record_disk_full(r, side, NULL);
 		} else {
 			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
 			sc_progress_say(&r->progress,

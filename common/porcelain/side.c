@@ -55,10 +55,10 @@ static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file
 static void all_disk_full(struct sc_run *r, int side, const struct sc_order *order);
 static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                       const char *name);
-static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
-                              const char *when);
-static int measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
-                    struct sc_sample *s);
+static int unchanged_or_recorded(struct sc_run *r, int side, const struct sc_plan_file *f,
+                                 const char *when);
+static int record_measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
+                           struct sc_sample *s);
 
 /* The import order of each side is read first, so that the progress
  * lines count every step, each prebuild layer too, once.  Without
@@ -202,7 +202,7 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 {
 	sc_progress_next(&r->progress);
 	if (r->disk_full) {
-		sc_step_disk_full(r, side, f);
+		sc_step_record_disk_full(r, side, f);
 		return;
 	}
 	if (built != 1) {
@@ -210,17 +210,17 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 		return;
 	}
 	if (violated) { /* measurement.txt "Import order": never a verdict then */
-		sc_run_unmeasured(r, side, f->id, "order_violated", violated);
+		sc_run_record_unmeasured(r, side, f->id, "order_violated", violated);
 		sc_progress_say(&r->progress, "%s %s: not run (order_violated: %s)", sc_side_name(side),
 		                f->path, violated);
 		return;
 	}
 	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
 	if (!sc_phase_can_start(left)) {
-		sc_run_unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
+		sc_run_record_unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
 		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)",
 		                sc_side_name(side), f->path);
-	} else if (measured_unchanged(r, side, f, "before")) {
+	} else if (unchanged_or_recorded(r, side, f, "before")) {
 		time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), 0);
 	}
 }
@@ -233,7 +233,7 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
 {
 	sc_progress_next(&r->progress);
 	char *detail = xasprintf("its import order cannot be read: %s", why);
-	sc_run_unmeasured(r, side, f->id, "imports_unreadable", detail);
+	sc_run_record_unmeasured(r, side, f->id, "imports_unreadable", detail);
 	sc_progress_say(&r->progress, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side),
 	                f->path, why);
 	free(detail);
@@ -442,7 +442,7 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
                           const struct sc_step *st)
 {
 	struct sc_sample s;
-	if (measured(r, side, f->id, st, &s)) {
+	if (record_measured(r, side, f->id, st, &s)) {
 		struct strbuf figures = STRBUF_INIT;
 		sc_run_sample_figures(&r->o.display, &s, &figures);
 		if (s.repeat)
@@ -487,12 +487,12 @@ static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file
 	free(name);
 	free(what);
 	if (r->disk_full) {
-		sc_step_disk_full(r, side, f);
+		sc_step_record_disk_full(r, side, f);
 	} else if (sc_step_record_outcome(r, rc) == SC_STEP_NOT_RUN) {
-		sc_run_unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
+		sc_run_record_unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
 		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side),
 		                f->path);
-	} else if (measured_unchanged(r, side, f, "after")) {
+	} else if (unchanged_or_recorded(r, side, f, "after")) {
 		record_sample(r, side, f, &st);
 	}
 	sc_step_release(&st);
@@ -540,17 +540,17 @@ static double repeat_file(struct sc_run *r, struct side_state ss[2], const struc
 			free(t);
 			r->samples.repeat = k;
 			if (r->disk_full) {
-				sc_step_disk_full(r, side, f);
+				sc_step_record_disk_full(r, side, f);
 			} else if (violated.len) {
-				sc_run_unmeasured(r, side, f->id, "order_violated", violated.buf);
+				sc_run_record_unmeasured(r, side, f->id, "order_violated", violated.buf);
 				sc_progress_say(&r->progress, "%s %s, repeat %u: not run (order_violated: %s)",
 				                sc_side_name(side), f->path, k, violated.buf);
 			} else if (!sc_phase_can_start(left)) {
-				sc_run_unmeasured(r, side, f->id, "deadline_exceeded",
-				                  "the timed phase budget was spent before this repeat");
+				sc_run_record_unmeasured(r, side, f->id, "deadline_exceeded",
+				                         "the timed phase budget was spent before this repeat");
 				sc_progress_say(&r->progress, "%s %s, repeat %u: not run (phase budget spent)",
 				                sc_side_name(side), f->path, k);
-			} else if (measured_unchanged(r, side, f, "before")) {
+			} else if (unchanged_or_recorded(r, side, f, "before")) {
 				time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), k);
 			}
 			r->samples.repeat = 0;
@@ -589,14 +589,14 @@ static double confirm_layer(struct sc_run *r, struct side_state ss[2], const int
  * sample): the file measured and the Lake configuration must still be the
  * plan's blobs, WHEN ("before" or "after") the sample.  1 if they are;
  * else the sample is the error source_changed. */
-static int measured_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
-                              const char *when)
+static int unchanged_or_recorded(struct sc_run *r, int side, const struct sc_plan_file *f,
+                                 const char *when)
 {
 	struct strbuf why = STRBUF_INIT;
 	int same = sc_run_measured_unchanged(r, side, f, &why);
 	if (!same) {
 		char *detail = xasprintf("%s its sample: %s", when, why.buf);
-		sc_run_unmeasured(r, side, f->id, "source_changed", detail);
+		sc_run_record_unmeasured(r, side, f->id, "source_changed", detail);
 		sc_progress_say(&r->progress,
 		                "%s %s: not measured (source changed %s its sample: %s)",
 		                sc_side_name(side), f->path, when, why.buf);
@@ -614,7 +614,7 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 	char *hint = sc_run_output_hint(r, side, name);
 	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
 	                         built ? "ran out of time" : "failed", hint);
-	sc_run_unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
+	sc_run_record_unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
 	free(detail);
 	free(hint);
 	sc_progress_say(&r->progress, "%s %s: not run (%s)", sc_side_name(side), f->path,
@@ -632,13 +632,13 @@ static void all_disk_full(struct sc_run *r, int side, const struct sc_order *ord
 	for (size_t i = 0; i < r->plan.n_files; i++)
 		if (sc_change_on_side(r->plan.files[i].change, side)) {
 			sc_progress_next(&r->progress);
-			sc_step_disk_full(r, side, &r->plan.files[i]);
+			sc_step_record_disk_full(r, side, &r->plan.files[i]);
 		}
 }
 
 /* sc_step_sample, then recorded.  Returns S->ok. */
-static int measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
-                    struct sc_sample *s)
+static int record_measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
+                           struct sc_sample *s)
 {
 	sc_step_sample(r, side, id, st, s);
 	return sc_run_record(r, s);

@@ -68,8 +68,8 @@ int sc_run_record(struct sc_run *r, struct sc_sample *s)
 }
 
 /* The sample "<side>:<id>" is REASON with DETAIL: nothing measured. */
-void sc_run_unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
-                       const char *detail)
+void sc_run_record_unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
+                              const char *detail)
 {
 	sc_run_stop_if_interrupted(r);
 	sc_samples_unmeasured(&r->samples, side, id, reason, detail);

@@ -100,7 +100,7 @@ char *sc_run_output_hint(const struct sc_run *r, int side, const char *name);
 int sc_run_record(struct sc_run *r, struct sc_sample *s);
 /* The sample "<side>:<id>" recorded as REASON with DETAIL: nothing
  * measured. */
-void sc_run_unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
-                       const char *detail);
+void sc_run_record_unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
+                              const char *detail);
 
 #endif

@@ -150,10 +150,10 @@ void sc_step_sample(const struct sc_run *r, int side, const char *id, const stru
 
 /* A sample (FILE, or the side's prebuild when FILE is NULL) not measured
  * because the disk is full. */
-void sc_step_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f)
+void sc_step_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f)
 {
 	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
-	sc_run_unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, "disk_full", detail);
+	sc_run_record_unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, "disk_full", detail);
 	sc_progress_say(&r->progress, "%s %s: not run (disk_full)", sc_side_name(side),
 	                f ? f->path : "prebuild");
 }

@@ -51,6 +51,6 @@ void sc_step_sample(const struct sc_run *r, int side, const char *id, const stru
 
 /* A sample (FILE, or the side's prebuild when FILE is NULL) recorded as
  * not measured because an earlier step left the disk full. */
-void sc_step_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f);
+void sc_step_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f);
 
 #endif
