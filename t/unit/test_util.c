@@ -146,6 +146,25 @@ START_TEST(every_printed_line_quoted)
 END_TEST
 
 /* sc-sandbox-exec's --timeout and profile-run's three timeouts. */
+/* An array a candidate's input fills one element at a time is grown a
+ * handful of times, never once per element (n^2 bytes copied). */
+START_TEST(arrays_grow_by_doubling)
+{
+	int *v = NULL;
+	size_t alloc = 0, grown = 0;
+	for (size_t n = 0; n < 100000; n++) {
+		size_t before = alloc;
+		v = xgrow(v, n, &alloc, sizeof *v);
+		grown += alloc != before;
+		ck_assert_uint_gt(alloc, n);
+		v[n] = (int)n;
+	}
+	ck_assert_uint_le(grown, 16);
+	ck_assert_int_eq(v[99999], 99999);
+	free(v);
+}
+END_TEST
+
 START_TEST(seconds_between_zero_and_a_day)
 {
 	double v = -1;
@@ -338,6 +357,7 @@ int main(void)
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("util");
 	tcase_add_test(tc, strbuf_never_null);
+	tcase_add_test(tc, arrays_grow_by_doubling);
 	tcase_add_test(tc, options_values_prefixes_lists);
 	tcase_add_test(tc, errno_input_or_system);
 	tcase_add_test(tc, every_printed_line_quoted);
