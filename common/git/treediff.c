@@ -30,8 +30,7 @@ struct level {
 
 static void push(struct level *l, const char *old_hex, const char *new_hex)
 {
-	if (l->n == l->alloc)
-		l->v = xrealloc(l->v, (l->alloc = l->alloc ? 2 * l->alloc : 16) * sizeof *l->v);
+	l->v = xgrow(l->v, l->n, &l->alloc, sizeof *l->v);
 	l->v[l->n++] = (struct pair){old_hex ? xstrdup(old_hex) : NULL, xstrdup(new_hex)};
 }
 
@@ -85,8 +84,7 @@ static int take(struct sc_catfile *c, const struct sc_git *g, const char *hex, s
 		return -1;
 	}
 	for (;;) {
-		if (l->n == l->alloc)
-			l->e = xrealloc(l->e, (l->alloc = l->alloc ? 2 * l->alloc : 64) * sizeof *l->e);
+		l->e = xgrow(l->e, l->n, &l->alloc, sizeof *l->e);
 		if ((r = sc_tree_next(l->buf.buf, l->buf.len, &pos, g->rawsz, &l->e[l->n])) != 1)
 			break;
 		l->n++;

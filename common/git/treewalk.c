@@ -9,10 +9,7 @@
 
 static size_t add_node(struct sc_tree *t)
 {
-	if (t->n == t->alloc) {
-		t->alloc = t->alloc ? 2 * t->alloc : 1024;
-		t->nodes = xrealloc(t->nodes, t->alloc * sizeof *t->nodes);
-	}
+	t->nodes = xgrow(t->nodes, t->n, &t->alloc, sizeof *t->nodes);
 	memset(&t->nodes[t->n], 0, sizeof *t->nodes);
 	return t->n++;
 }

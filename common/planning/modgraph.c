@@ -26,8 +26,7 @@ static void add(struct list *l, const struct sc_plan *p, const char *path, const
 		sb_release(&name);
 		return;
 	}
-	if (l->n == l->alloc)
-		l->m = xrealloc(l->m, (l->alloc = l->alloc ? 2 * l->alloc : 256) * sizeof *l->m);
+	l->m = xgrow(l->m, l->n, &l->alloc, sizeof *l->m);
 	l->m[l->n++] = (struct sc_modnode){.path = xstrdup(path), .name = sb_detach(&name, NULL),
 	                                   .blob = xstrdup(hex), .role = role};
 }
@@ -149,8 +148,7 @@ static void edges_of(struct sc_modgraph *mg, const struct sc_argv *mods, size_t 
 		if (v < 0 || stamp[v] == k)
 			continue;
 		stamp[v] = k;
-		if (mg->n_edges == *alloc)
-			mg->edges = xrealloc(mg->edges, (*alloc = *alloc ? 2 * *alloc : 1024) * sizeof *mg->edges);
+		mg->edges = xgrow(mg->edges, mg->n_edges, alloc, sizeof *mg->edges);
 		mg->edges[mg->n_edges++] = (size_t)v;
 	}
 	*n = mg->n_edges - *first;

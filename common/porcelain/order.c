@@ -70,10 +70,7 @@ static size_t node_of(struct graph *g, const char *name)
 			return g->slots[h] - 1;
 		h = (h + 1) & (g->nslots - 1);
 	}
-	if (g->n == g->cap) {
-		g->cap = g->cap ? g->cap * 2 : 64;
-		g->nodes = xrealloc(g->nodes, g->cap * sizeof *g->nodes);
-	}
+	g->nodes = xgrow(g->nodes, g->n, &g->cap, sizeof *g->nodes);
 	g->nodes[g->n] = (struct node){.name = xstrdup(name)};
 	g->slots[h] = ++g->n;
 	return g->n - 1;

@@ -255,9 +255,7 @@ static uint32_t decl_index(struct reader *r, char *name)
 			free(name);
 			return (uint32_t)(r->idx.slots[k] - 1);
 		}
-	if (a->n_decls == r->alloc_decls)
-		a->decls = xrealloc(a->decls, (r->alloc_decls = r->alloc_decls ? 2 * r->alloc_decls : 64) *
-		                                  sizeof *a->decls);
+	a->decls = xgrow(a->decls, a->n_decls, &r->alloc_decls, sizeof *a->decls);
 	a->decls[a->n_decls].name = name;
 	a->decls[a->n_decls].ms = 0;
 	r->idx.slots[k] = a->n_decls + 1;
@@ -435,8 +433,7 @@ static int on_key(void *ctx, const unsigned char *k, size_t n)
 
 static void push_u32(struct u32s *t, uint32_t v)
 {
-	if (t->n == t->alloc)
-		t->v = xrealloc(t->v, (t->alloc = t->alloc ? 2 * t->alloc : 256) * sizeof *t->v);
+	t->v = xgrow(t->v, t->n, &t->alloc, sizeof *t->v);
 	t->v[t->n++] = v;
 }
 
@@ -465,10 +462,7 @@ static int scalar(struct reader *r, int kind, const char *text, size_t n)
 		if (kind != 2)
 			return refuse(r, "stringArray holds something other than strings");
 		struct thread *t = &r->th;
-		if (t->n_strings == t->alloc_strings)
-			t->strings = xrealloc(t->strings, (t->alloc_strings = t->alloc_strings ? 2 * t->alloc_strings
-			                                                                      : 64) *
-			                                      sizeof *t->strings);
+		t->strings = xgrow(t->strings, t->n_strings, &t->alloc_strings, sizeof *t->strings);
 		t->strings[t->n_strings++] = xstrndup(text, n);
 		return 1;
 	}
@@ -483,10 +477,7 @@ static int scalar(struct reader *r, int kind, const char *text, size_t n)
 		if (*end || !isfinite(w) || w < 0 || w > 1e12)
 			return refuse(r, "a weight is negative or out of range");
 		struct thread *t = &r->th;
-		if (t->n_weight == t->alloc_weight)
-			t->weight = xrealloc(t->weight, (t->alloc_weight = t->alloc_weight ? 2 * t->alloc_weight
-			                                                                 : 256) *
-			                                    sizeof *t->weight);
+		t->weight = xgrow(t->weight, t->n_weight, &t->alloc_weight, sizeof *t->weight);
 		t->weight[t->n_weight++] = w;
 		return 1;
 	}
