@@ -50,6 +50,8 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
                          const char *failed, double phase_start, const char *violated);
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
                                const char *why);
+static void checked_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
+                           unsigned repeat, const char *violated, double left);
 static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
                            unsigned repeat);
 static void all_disk_full(struct sc_run *r, int side, const struct sc_order *order);
@@ -201,28 +203,38 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
                          const char *failed, double phase_start, const char *violated)
 {
 	sc_progress_next(&r->progress);
-	if (r->disk_full) {
-		sc_step_record_disk_full(r, side, f);
-		return;
-	}
-	if (built != 1) {
+	if (!r->disk_full && built != 1) {
 		not_built(r, side, f, built, *failed ? failed : "prebuild");
 		return;
 	}
-	if (violated) { /* measurement.txt "Import order": never a verdict then */
+	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
+	checked_sample(r, side, f, 0, violated, left);
+}
+
+/* What every sample, first or REPEAT, passes before it runs, in order: a
+ * full disk, the import order (VIOLATED, or NULL: measurement.txt "Import
+ * order", never a verdict then), the phase budget (LEFT), the tree still
+ * the plan's; then it is timed.  Each way out is recorded and said. */
+static void checked_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
+                           unsigned repeat, const char *violated, double left)
+{
+	char *label = repeat ? xasprintf("%s, repeat %u", f->path, repeat) : xstrdup(f->path);
+	if (r->disk_full) {
+		sc_step_record_disk_full(r, side, f);
+	} else if (violated) {
 		sc_run_record_unmeasured(r, side, f->id, "order_violated", violated);
 		sc_progress_say(&r->progress, "%s %s: not run (order_violated: %s)", sc_side_name(side),
-		                f->path, violated);
-		return;
-	}
-	double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
-	if (!sc_phase_can_start(left)) {
-		sc_run_record_unmeasured(r, side, f->id, "deadline_exceeded", "the timed phase budget was spent");
-		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)",
-		                sc_side_name(side), f->path);
+		                label, violated);
+	} else if (!sc_phase_can_start(left)) {
+		sc_run_record_unmeasured(r, side, f->id, "deadline_exceeded",
+		                         repeat ? "the timed phase budget was spent before this repeat"
+		                                : "the timed phase budget was spent");
+		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)", sc_side_name(side),
+		                label);
 	} else if (unchanged_or_recorded(r, side, f, "before")) {
-		time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), 0);
+		time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), repeat);
 	}
+	free(label);
 }
 
 /* A selected file whose import cone could not be read from the headers:
@@ -539,20 +551,7 @@ static double repeat_file(struct sc_run *r, struct side_state ss[2], const struc
 			                  ss[side].sampled, &violated);
 			free(t);
 			r->samples.repeat = k;
-			if (r->disk_full) {
-				sc_step_record_disk_full(r, side, f);
-			} else if (violated.len) {
-				sc_run_record_unmeasured(r, side, f->id, "order_violated", violated.buf);
-				sc_progress_say(&r->progress, "%s %s, repeat %u: not run (order_violated: %s)",
-				                sc_side_name(side), f->path, k, violated.buf);
-			} else if (!sc_phase_can_start(left)) {
-				sc_run_record_unmeasured(r, side, f->id, "deadline_exceeded",
-				                         "the timed phase budget was spent before this repeat");
-				sc_progress_say(&r->progress, "%s %s, repeat %u: not run (phase budget spent)",
-				                sc_side_name(side), f->path, k);
-			} else if (unchanged_or_recorded(r, side, f, "before")) {
-				time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), k);
-			}
+			checked_sample(r, side, f, k, violated.len ? violated.buf : NULL, left);
 			r->samples.repeat = 0;
 			sb_release(&violated);
 		}
