@@ -134,6 +134,13 @@ int sc_gitjob_finish(struct sc_gitjob *j, struct strbuf *out)
 	return WEXITSTATUS(st);
 }
 
+int sc_git_run_at(const char *repo, const char *const *args, struct strbuf *out)
+{
+	struct sc_gitjob j;
+	sc_gitjob_start_at(&j, repo, args);
+	return sc_gitjob_finish(&j, out);
+}
+
 void sc_git_open_start(struct sc_gitjob *j, const char *repo)
 {
 	static const char *const args[] = {"rev-parse", "--absolute-git-dir",
@@ -250,9 +257,9 @@ static struct sc_catfile *open_batch(const struct sc_git *g, int check)
 struct sc_catfile *sc_catfile_open(const struct sc_git *g) { return open_batch(g, 0); }
 struct sc_catfile *sc_catfile_open_check(const struct sc_git *g) { return open_batch(g, 1); }
 
-/* What git said before it stopped, as one printable line in WHY: its last
- * "fatal:" or "error:" line, else its first line; empty when it said
- * nothing we could read. */
+/* What git said before it stopped, as one line in WHY: its last "fatal:"
+ * or "error:" line, else its first line; empty when it said nothing we
+ * could read. */
 static void git_last_word(int fd, struct strbuf *why)
 {
 	char buf[4096];
@@ -276,9 +283,9 @@ static void git_last_word(int fd, struct strbuf *why)
 	}
 	if (!pick)
 		return;
+	/* at most 200 bytes of it; the error line quotes what it holds */
 	sb_adds(why, ": ");
-	for (size_t i = 0; pick[i] && i < 200; i++)
-		sb_addc(why, (unsigned char)pick[i] < 0x20 || pick[i] == 0x7f ? '?' : pick[i]);
+	sb_add(why, pick, strnlen(pick, 200));
 }
 
 /* Git's own words go into our one error line, never beside it. */

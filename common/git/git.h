@@ -116,6 +116,8 @@ void sc_gitjob_start_at(struct sc_gitjob *j, const char *repo, const char *const
 /* Collect all of its stdout into out (replacing it) and wait; returns the
  * exit code, or -1 when git was signalled or its output could not be read. */
 int sc_gitjob_finish(struct sc_gitjob *j, struct strbuf *out);
+/* Both at once: "git -C <repo> ARGS..." run and waited for. */
+int sc_git_run_at(const char *repo, const char *const *args, struct strbuf *out);
 
 /* sc_git_open in two halves (one git process instead of two, and other
  * jobs may run meanwhile); finish answers as sc_git_open does. */

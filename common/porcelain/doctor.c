@@ -8,7 +8,6 @@
 #include "sandbox/inputs.h"
 #include "util/die.h"
 #include "util/safefile.h"
-#include "util/spawn.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -25,16 +24,6 @@ void sc_doctor_line(struct sc_doctor *t, const char *status, const char *name, c
 	t->failed += strcmp(status, "FAIL") == 0;
 }
 
-/* git -C REPO ARGS...: its output into OUT; 0 when git exited 0. */
-static int git_out(const char *repo, const char *const *args, struct strbuf *out)
-{
-	const char **argv = sc_git_argv("git", "-C", repo, args);
-	sb_reset(out);
-	int st = sc_spawn_capture(argv, sc_git_env(), NULL, SC_NULL_IN | SC_NULL_ERR, out);
-	free(argv);
-	return st == 0 ? 0 : -1;
-}
-
 void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, struct sc_tooling_facts *tt)
 {
 	struct sc_git g;
@@ -47,7 +36,8 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 	}
 	sc_git_close(&g);
 	char *spec = xasprintf("%s^{commit}", rev);
-	if (git_out(repo, (const char *const[]){"rev-parse", "--verify", "--quiet", spec, NULL}, &out) < 0) {
+	if (sc_git_run_at(repo, (const char *const[]){"rev-parse", "--verify", "--quiet", spec, NULL},
+	                  &out) != 0) {
 		sb_addf(&why, "no commit %s in the repository: fetch it, or name the base branch's "
 		              "tip (%s)", rev, rev);
 		sc_doctor_line(t, "FAIL", "repository", why.buf);
@@ -58,8 +48,8 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 		sb_addf(&why, "%s at T %.12s", repo, out.buf);
 		sc_doctor_line(t, "ok", "repository", why.buf);
 		sb_reset(&why);
-		if (git_out(repo, (const char *const[]){"config", "--no-includes", "--blob", cfg, "--list",
-		                                       "-z", NULL}, &out) < 0)
+		if (sc_git_run_at(repo, (const char *const[]){"config", "--no-includes", "--blob", cfg,
+		                                              "--list", "-z", NULL}, &out) != 0)
 			sc_doctor_line(t, "FAIL", "configuration", "T has no .sphereceti: write it with `sphereceti "
 			                                 "init` in a checkout, and commit it to the base branch");
 		else if (sc_repoconfig_parse(out.buf, out.len, &tt->cfg, &err) < 0) {
@@ -69,12 +59,12 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 			tt->have_cfg = 1;
 			sc_doctor_line(t, "ok", "configuration", "T's .sphereceti reads as sc-plan reads it");
 		}
-		if (git_out(repo, (const char *const[]){"cat-file", "blob", tc, NULL}, &out) == 0) {
+		if (sc_git_run_at(repo, (const char *const[]){"cat-file", "blob", tc, NULL}, &out) == 0) {
 			tt->lean_toolchain = xstrndup(out.buf, strcspn(out.buf, "\r\n"));
 			tt->have_toolchain = 1;
 		}
 		sb_reset(&err);
-		if (git_out(repo, (const char *const[]){"cat-file", "blob", man, NULL}, &out) == 0 &&
+		if (sc_git_run_at(repo, (const char *const[]){"cat-file", "blob", man, NULL}, &out) == 0 &&
 		    sc_manifest_parse(out.buf, out.len, &tt->manifest, &err) == 0)
 			tt->have_manifest = 1;
 		free(cfg), free(tc), free(man);

@@ -254,10 +254,7 @@ const char *const sc_setup_files[SC_SETUP_NFILES] = {".sphereceti", ".github/wor
  * something and exited 0. */
 static int git_line(const char *dir, const char *const *args, struct strbuf *out)
 {
-	const char **argv = sc_git_argv("git", "-C", dir, args);
-	sb_reset(out);
-	int st = sc_spawn_capture(argv, sc_git_env(), NULL, SC_NULL_IN | SC_NULL_ERR, out);
-	free(argv);
+	int st = sc_git_run_at(dir, args, out);
 	char *nl = memchr(out->buf, '\n', out->len);
 	if (nl) {
 		*nl = '\0';
