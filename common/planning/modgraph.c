@@ -106,35 +106,17 @@ static int by_blob(const void *a, const void *b)
 	return strcmp(sort_nodes[*(const size_t *)a].blob, sort_nodes[*(const size_t *)b].blob);
 }
 
-static size_t name_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037u; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return (size_t)h;
-}
-
 static void index_names(struct sc_modgraph *mg)
 {
-	for (mg->nslots = 16; mg->nslots < 2 * mg->n; mg->nslots *= 2)
-		;
-	mg->slots = xcalloc(mg->nslots, sizeof *mg->slots);
-	for (size_t i = 0; i < mg->n; i++) {
-		size_t k = name_hash(mg->m[i].name) & (mg->nslots - 1);
-		while (mg->slots[k])
-			k = (k + 1) & (mg->nslots - 1);
-		mg->slots[k] = i + 1;
-	}
+	sc_name_index_fit(&mg->idx, mg->n, SC_NAMED(mg->m, mg->n, struct sc_modnode, name));
 }
 
 long sc_modgraph_find(const struct sc_modgraph *mg, const char *name)
 {
-	if (!mg->nslots)
+	if (!mg->idx.nslots)
 		return -1;
-	for (size_t k = name_hash(name) & (mg->nslots - 1); mg->slots[k]; k = (k + 1) & (mg->nslots - 1))
-		if (strcmp(mg->m[mg->slots[k] - 1].name, name) == 0)
-			return (long)(mg->slots[k] - 1);
-	return -1;
+	size_t slot = *sc_name_index_slot(&mg->idx, name, SC_NAMED(mg->m, mg->n, struct sc_modnode, name));
+	return slot ? (long)(slot - 1) : -1;
 }
 
 /* The edges of one header's imports (names in MODS), each project module
@@ -282,7 +264,7 @@ void sc_modgraph_free(struct sc_modgraph *mg)
 	}
 	free(mg->m);
 	free(mg->edges);
-	free(mg->slots);
+	sc_name_index_free(&mg->idx);
 	free(mg->unreadable);
 	memset(mg, 0, sizeof *mg);
 }

@@ -9,6 +9,7 @@
  * modules and their edges: no import list is kept beyond its edges. */
 #include "contract/plan.h"
 #include "git/git.h"
+#include "util/nameindex.h"
 
 struct sc_modnode {
 	char *path, *name, *blob;
@@ -24,7 +25,7 @@ struct sc_modgraph {
 	size_t n;
 	size_t *edges;
 	size_t n_edges;
-	size_t *slots, nslots; /* names hashed: index + 1, 0 empty (a lookup an import) */
+	struct sc_name_index idx; /* by name (a lookup an import) */
 	char *unreadable; /* the graph itself could not be read (a root past the
 	                     bound), or NULL: then it is empty */
 };

@@ -2,6 +2,7 @@
 #include "planning/header.h"
 #include "util/argv.h"
 #include "util/die.h"
+#include "util/nameindex.h"
 #include "util/safepath.h"
 
 #include <errno.h>
@@ -32,47 +33,19 @@ struct graph {
 	enum sc_side side;
 	struct node *nodes;
 	size_t n, cap;
-	size_t *slots; /* open addressing over nodes; 0 empty, else index + 1 */
-	size_t nslots;
+	struct sc_name_index idx;
 };
-
-static size_t hash(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-static void grow(struct graph *g)
-{
-	size_t n = g->nslots ? g->nslots * 2 : 256;
-	size_t *s = xcalloc(n, sizeof *s);
-	for (size_t i = 0; i < g->n; i++) {
-		size_t h = hash(g->nodes[i].name) & (n - 1);
-		while (s[h])
-			h = (h + 1) & (n - 1);
-		s[h] = i + 1;
-	}
-	free(g->slots);
-	g->slots = s;
-	g->nslots = n;
-}
 
 /* The node of NAME, made when new. */
 static size_t node_of(struct graph *g, const char *name)
 {
-	if ((g->n + 1) * 2 > g->nslots)
-		grow(g);
-	size_t h = hash(name) & (g->nslots - 1);
-	while (g->slots[h]) {
-		if (strcmp(g->nodes[g->slots[h] - 1].name, name) == 0)
-			return g->slots[h] - 1;
-		h = (h + 1) & (g->nslots - 1);
-	}
+	sc_name_index_fit(&g->idx, g->n + 1, SC_NAMED(g->nodes, g->n, struct node, name));
+	size_t *slot = sc_name_index_slot(&g->idx, name, SC_NAMED(g->nodes, g->n, struct node, name));
+	if (*slot)
+		return *slot - 1;
 	g->nodes = xgrow(g->nodes, g->n, &g->cap, sizeof *g->nodes);
 	g->nodes[g->n] = (struct node){.name = xstrdup(name)};
-	g->slots[h] = ++g->n;
+	*slot = ++g->n;
 	return g->n - 1;
 }
 
@@ -239,7 +212,7 @@ void sc_order_side(const struct sc_plan *p, const char *tree, enum sc_side side,
 		free(g.nodes[i].bad);
 	}
 	free(g.nodes);
-	free(g.slots);
+	sc_name_index_free(&g.idx);
 	free(cone);
 }
 

@@ -9,6 +9,7 @@
  * to its stack's category. */
 #include "report/attribution.h"
 #include "util/die.h"
+#include "util/nameindex.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -41,11 +42,6 @@ struct thread {
 	unsigned seen; /* the tables met, one bit each: a second is refused */
 };
 
-struct key_index {
-	size_t *slots; /* decl index + 1 */
-	size_t nslots;
-};
-
 struct reader {
 	enum role stack[SC_ATTR_MAX_DEPTH + 2];
 	unsigned seen[SC_ATTR_MAX_DEPTH + 2]; /* per open map: the members read */
@@ -59,7 +55,7 @@ struct reader {
 	int threads_seen;
 	struct sc_attr *a;
 	size_t alloc_decls;
-	struct key_index idx;
+	struct sc_name_index idx; /* the decls by name */
 	struct strbuf *why;
 };
 
@@ -221,44 +217,21 @@ char *sc_attr_decl_name(const char *frame)
 
 /* ---- sums ---- */
 
-static size_t name_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037u; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return (size_t)h;
-}
-
-static void grow_index(struct reader *r)
-{
-	struct sc_attr *a = r->a;
-	free(r->idx.slots);
-	r->idx.nslots = r->idx.nslots ? 2 * r->idx.nslots : 64;
-	r->idx.slots = xcalloc(r->idx.nslots, sizeof *r->idx.slots);
-	for (size_t i = 0; i < a->n_decls; i++) {
-		size_t k = name_hash(a->decls[i].name) & (r->idx.nslots - 1);
-		while (r->idx.slots[k])
-			k = (k + 1) & (r->idx.nslots - 1);
-		r->idx.slots[k] = i + 1;
-	}
-}
-
 /* The sum named NAME (taken over), made when new. */
 static uint32_t decl_index(struct reader *r, char *name)
 {
 	struct sc_attr *a = r->a;
-	if (2 * (a->n_decls + 1) > r->idx.nslots)
-		grow_index(r);
-	size_t k = name_hash(name) & (r->idx.nslots - 1);
-	for (; r->idx.slots[k]; k = (k + 1) & (r->idx.nslots - 1))
-		if (strcmp(a->decls[r->idx.slots[k] - 1].name, name) == 0) {
-			free(name);
-			return (uint32_t)(r->idx.slots[k] - 1);
-		}
+	struct sc_named decls = SC_NAMED(a->decls, a->n_decls, struct sc_attr_sum, name);
+	sc_name_index_fit(&r->idx, a->n_decls + 1, decls);
+	size_t *slot = sc_name_index_slot(&r->idx, name, decls);
+	if (*slot) {
+		free(name);
+		return (uint32_t)(*slot - 1);
+	}
 	a->decls = xgrow(a->decls, a->n_decls, &r->alloc_decls, sizeof *a->decls);
 	a->decls[a->n_decls].name = name;
 	a->decls[a->n_decls].ms = 0;
-	r->idx.slots[k] = a->n_decls + 1;
+	*slot = a->n_decls + 1;
 	return (uint32_t)a->n_decls++;
 }
 
@@ -556,7 +529,7 @@ int sc_attr_parse(const char *buf, size_t len, struct sc_attr *a, struct strbuf 
 	if (st == yajl_status_ok && !r.threads_seen)
 		sb_adds(why, "no threads");
 	thread_reset(&r.th);
-	free(r.idx.slots);
+	sc_name_index_free(&r.idx);
 	if (!why->len)
 		collect_cats(&r);
 	for (size_t i = 0; i < r.n_cat_names; i++)
