@@ -28,32 +28,31 @@ int main(int argc, char **argv)
 	sc_set_progname("sc-doctor");
 	sc_check_stdout_at_exit();
 	static const char *sandbox_user, *tooling;
-	static struct sc_run r;
+	static struct sc_run_opts o;
 	static const struct sc_option opts[] = {
-		SC_OPT_STRING(0, "repo", &r.o.repo, "DIR", "the project's repository"),
+		SC_OPT_STRING(0, "repo", &o.repo, "DIR", "the project's repository"),
 		SC_OPT_STRING(0, "tooling", &tooling, "T", "the base branch's tip, whose .sphereceti counts"),
-		SC_OPT_STRING(0, "toolchain", &r.o.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
-		SC_OPT_STRING(0, "dependencies", &r.o.deps, "DIR", "prepared checkouts of the manifest's packages"),
-		SC_OPT_STRING(0, "cache", &r.o.lake_cache, "DIR", "a trusted Lake artifact cache"),
-		SC_OPT_STRING(0, "workspace", &r.o.workspace, "NEWDIR", "where a run's workspace would go"),
+		SC_OPT_STRING(0, "toolchain", &o.sandbox.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
+		SC_OPT_STRING(0, "dependencies", &o.sandbox.deps, "DIR", "prepared checkouts of the manifest's packages"),
+		SC_OPT_STRING(0, "cache", &o.sandbox.lake_cache, "DIR", "a trusted Lake artifact cache"),
+		SC_OPT_STRING(0, "workspace", &o.workspace, "NEWDIR", "where a run's workspace would go"),
 		SC_OPT_STRING(0, "sandbox-user", &sandbox_user, "USER|UID:GID", "who the sandbox runs as"),
-		SC_OPT_STRING(0, "bwrap", &r.o.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
+		SC_OPT_STRING(0, "bwrap", &o.sandbox.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, NULL};
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
-	if (!r.o.repo != !tooling)
-		sc_die("--repo and --tooling go together (%s)", r.o.repo ? "--tooling" : "--repo");
+	if (!o.repo != !tooling)
+		sc_die("--repo and --tooling go together (%s)", o.repo ? "--tooling" : "--repo");
 	struct strbuf why = STRBUF_INIT;
-	if (sc_sandbox_user(sandbox_user, &r.o.sandbox_uid, &r.o.sandbox_gid, &why) < 0)
+	if (sc_sandbox_user(sandbox_user, &o.sandbox.uid, &o.sandbox.gid, &why) < 0)
 		sc_die(sandbox_user ? "%s (--sandbox-user %s)" : "%s", why.buf,
 		       sandbox_user);
-	r.o.sandbox_user = xasprintf("%u:%u", r.o.sandbox_uid, r.o.sandbox_gid);
+	o.sandbox.user = xasprintf("%u:%u", o.sandbox.uid, o.sandbox.gid);
 	char *dir = sc_exec_dir();
-	r.dir = dir;
 	sc_stage_init_signals();
 
-	struct sc_doctor t = {0};
+	struct sc_doctor t = {.dir = dir};
 	struct sc_tooling_facts tt = {0};
 	sb_reset(&why);
 	if (sc_check_linux(&why) < 0)
@@ -61,27 +60,27 @@ int main(int argc, char **argv)
 	else
 		sc_doctor_line(&t, "ok", "host", "Linux, GNU time");
 	/* what no option names is skipped, saying which option would name it */
-	if (r.o.repo)
-		sc_doctor_tooling(&t, r.o.repo, tooling, &tt);
+	if (o.repo)
+		sc_doctor_tooling(&t, o.repo, tooling, &tt);
 	else
 		sc_doctor_line(&t, "skip", "repository", "no --repo and --tooling: T's files are not read");
-	sc_doctor_bwrap(&t, &r, &tt);
-	sc_doctor_sandbox(&t, &r);
-	if (r.o.toolchain)
-		sc_doctor_toolchain(&t, &r, &tt);
+	sc_doctor_bwrap(&t, &o, &tt);
+	sc_doctor_sandbox(&t, &o);
+	if (o.sandbox.toolchain)
+		sc_doctor_toolchain(&t, &o, &tt);
 	else
 		sc_doctor_line(&t, "skip", "toolchain", "no --toolchain");
-	if (r.o.deps)
-		sc_doctor_dependencies(&t, &r, &tt);
+	if (o.sandbox.deps)
+		sc_doctor_dependencies(&t, &o, &tt);
 	else
 		sc_doctor_line(&t, "skip", "dependencies", "no --dependencies");
-	if (r.o.workspace)
-		sc_doctor_workspace(&t, &r);
+	if (o.workspace)
+		sc_doctor_workspace(&t, &o);
 	else
 		sc_doctor_line(&t, "skip", "workspace", "no --workspace: where it goes is not looked at");
 
 	sc_tooling_facts_free(&tt);
-	free((char *)r.o.sandbox_user);
+	free((char *)o.sandbox.user);
 	free(dir);
 	sb_release(&why);
 	if (t.failed)

@@ -82,12 +82,12 @@ static void check_options(struct request *rq)
 	o->prebuild_timeout = seconds(rq->prebuild_timeout, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
 	o->sample_timeout = seconds(rq->sample_timeout, "--sample-timeout", SC_LIMIT_SAMPLE_S);
 	o->phase_timeout = seconds(rq->phase_timeout, "--phase-timeout", SC_LIMIT_PHASE_S);
-	o->progress_every = seconds(rq->progress_every, "--progress-every", SC_PROGRESS_EVERY_S);
+	o->sandbox.progress_every = seconds(rq->progress_every, "--progress-every", SC_PROGRESS_EVERY_S);
 	struct strbuf err = STRBUF_INIT;
-	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox_uid, &o->sandbox_gid, &err) < 0)
+	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox.uid, &o->sandbox.gid, &err) < 0)
 		sc_die(rq->sandbox_user ? "%s (--sandbox-user %s)" : "%s", err.buf,
 		       rq->sandbox_user);
-	o->sandbox_user = xasprintf("%u:%u", o->sandbox_uid, o->sandbox_gid);
+	o->sandbox.user = xasprintf("%u:%u", o->sandbox.uid, o->sandbox.gid);
 	struct sc_thresholds th;
 	static const char *const thresholds[3] = {"--threshold-ratio", "--threshold-delta",
 	                                          "--threshold-added"};
@@ -100,13 +100,13 @@ static void check_options(struct request *rq)
 		sc_die("--confirm wants a count of repeats from 0 to %d (--confirm %s)", SC_MAX_REPEATS,
 		       rq->confirm);
 	links(o, &err);
-	o->keep_logs_hint = "rerun with --keep-logs to keep Lake's output";
+	o->sandbox.keep_logs_hint = "rerun with --keep-logs to keep Lake's output";
 	unsigned long long bytes;
-	if (o->tmp_size && sc_sandbox_tmp_size(o->tmp_size, &bytes, &err) < 0)
-		sc_die("--tmp-size %s (--tmp-size %s)", err.buf, o->tmp_size);
+	if (o->sandbox.tmp_size && sc_sandbox_tmp_size(o->sandbox.tmp_size, &bytes, &err) < 0)
+		sc_die("--tmp-size %s (--tmp-size %s)", err.buf, o->sandbox.tmp_size);
 	unsigned n;
-	if (o->max_procs && sc_sandbox_max_procs(o->max_procs, &n, &err) < 0)
-		sc_die("--max-procs %s (--max-procs %s)", err.buf, o->max_procs);
+	if (o->sandbox.max_procs && sc_sandbox_max_procs(o->sandbox.max_procs, &n, &err) < 0)
+		sc_die("--max-procs %s (--max-procs %s)", err.buf, o->sandbox.max_procs);
 	sb_release(&err);
 }
 
@@ -117,7 +117,8 @@ static void check_options(struct request *rq)
 static int run(const struct sc_run_opts *o, const char *dir)
 {
 	struct sc_run r = {.o = *o, .dir = dir, .plan_json = STRBUF_INIT,
-	                   .progress = {.quiet = o->quiet}, .sealed = {SC_ARGV_INIT, SC_ARGV_INIT}};
+	                   .progress = {.quiet = o->quiet}};
+	sc_steps_init(&r.steps, &r.o.sandbox, dir, &r.progress);
 	sc_stage_init_signals();
 
 	sc_run_check_host(&r);
@@ -129,10 +130,11 @@ static int run(const struct sc_run_opts *o, const char *dir)
 	 * it; from here on an error line says that the folder must be
 	 * removed. */
 	r.ws = sc_workspace_claim(r.o.workspace, r.plan_json.buf, r.plan_json.len);
+	sc_steps_set_workspace(&r.steps, r.ws);
 	if (!r.plan.no_changes) {
 		sc_run_materialize(&r, &self_test);
 		sc_workspace_reserve(r.ws);
-		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox_gid : -1);
+		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox.gid : -1);
 		sc_run_measure(&r);
 		sc_workspace_restrict(r.ws, -1);
 	} else {
@@ -173,19 +175,19 @@ int main(int argc, char **argv)
 		            "each flagged file's time by declaration, from Lean's own profiler (advisory)"),
 		SC_OPT_REQUIRED_STRING(0, "workspace", &rq.o.workspace, "NEWDIR",
 		                       "the run's directory; must not exist"),
-		SC_OPT_REQUIRED_STRING(0, "toolchain", &rq.o.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
-		SC_OPT_REQUIRED_STRING(0, "dependencies", &rq.o.deps, "DIR",
+		SC_OPT_REQUIRED_STRING(0, "toolchain", &rq.o.sandbox.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
+		SC_OPT_REQUIRED_STRING(0, "dependencies", &rq.o.sandbox.deps, "DIR",
 		                       "prepared checkouts of the manifest's packages"),
-		SC_OPT_STRING(0, "cache", &rq.o.lake_cache, "DIR",
+		SC_OPT_STRING(0, "cache", &rq.o.sandbox.lake_cache, "DIR",
 		              "a trusted Lake artifact cache, read-only in the sandbox"),
 		SC_OPT_STRING(0, "prebuild-timeout", &rq.prebuild_timeout, "S", "per side (default " STR(SC_LIMIT_PREBUILD_S) ")"),
 		SC_OPT_STRING(0, "sample-timeout", &rq.sample_timeout, "S", "per sample (default " STR(SC_LIMIT_SAMPLE_S) ")"),
 		SC_OPT_STRING(0, "phase-timeout", &rq.phase_timeout, "S", "all samples (default " STR(SC_LIMIT_PHASE_S) ")"),
 		SC_OPT_STRING(0, "sandbox-user", &rq.sandbox_user, "USER|UID:GID", "who the sandbox runs as"),
-		SC_OPT_STRING(0, "tmp-size", &rq.o.tmp_size, "BYTES", "the sandbox's /tmp and /dev/shm (K, M, G)"),
-		SC_OPT_STRING(0, "max-procs", &rq.o.max_procs, "N", "the sandbox's processes (default 4096)"),
-		SC_OPT_STRING(0, "bwrap", &rq.o.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
-		SC_OPT_BOOL(0, "keep-logs", &rq.o.keep_logs, "keep Lake's output in NEWDIR/logs/"),
+		SC_OPT_STRING(0, "tmp-size", &rq.o.sandbox.tmp_size, "BYTES", "the sandbox's /tmp and /dev/shm (K, M, G)"),
+		SC_OPT_STRING(0, "max-procs", &rq.o.sandbox.max_procs, "N", "the sandbox's processes (default 4096)"),
+		SC_OPT_STRING(0, "bwrap", &rq.o.sandbox.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
+		SC_OPT_BOOL(0, "keep-logs", &rq.o.sandbox.keep_logs, "keep Lake's output in NEWDIR/logs/"),
 		SC_OPT_STRING(0, "progress-every", &rq.progress_every, "S",
 		              "a step still running says so every S seconds (default " STR(SC_PROGRESS_EVERY_S) ")"),
 		SC_OPT_BOOL('q', "quiet", &rq.o.quiet, "no progress lines"),
@@ -199,7 +201,7 @@ int main(int argc, char **argv)
 	check_options(&rq);
 	char *dir = sc_exec_dir();
 	int rc = run(&rq.o, dir);
-	free((char *)rq.o.sandbox_user);
+	free((char *)rq.o.sandbox.user);
 	free(dir);
 	return rc;
 }

@@ -48,9 +48,7 @@ static char *profile_rel(void)
 /* Is anything at REL beneath the side's tree?  A link counts. */
 static int present(const struct sc_run *r, int side, const char *rel)
 {
-	char *tree = sc_run_tree(r, side);
-	int tfd = open(tree, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	free(tree);
+	int tfd = open(r->steps.tree[side], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (tfd < 0)
 		return 1;
 	int fd = sc_open_beneath(tfd, rel);
@@ -67,9 +65,7 @@ static int present(const struct sc_run *r, int side, const char *rel)
 static char *keep_profile(const struct sc_run *r, int side, const struct sc_plan_file *f,
                           const char *rel, struct strbuf *note)
 {
-	char *tree = sc_run_tree(r, side);
-	int tfd = open(tree, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	free(tree);
+	int tfd = open(r->steps.tree[side], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	int fd = tfd < 0 ? -1 : sc_open_beneath(tfd, rel);
 	int e = errno;
 	if (tfd >= 0)
@@ -106,7 +102,7 @@ static void run_figures(struct sc_run *r, int side, const struct sc_plan_file *f
                         const struct sc_step *st, struct sc_attr_run *a, struct strbuf *note)
 {
 	struct sc_sample s;
-	sc_step_sample(r, side, f->id, st, &s); /* bound like a sample, never recorded */
+	sc_step_sample(&r->samples, side, f->id, st, &s); /* bound like a sample, never recorded */
 	if (s.ok && sc_sample_compared_ms(&s, &a->cpu_ms) == 0 && sc_seconds_to_ms(s.wall_s, &a->wall_ms) == 0)
 		a->has_figures = 1;
 	else if (!s.ok)
@@ -122,7 +118,7 @@ static void attribute_side(struct sc_run *r, int side, const struct sc_plan_file
 	struct strbuf note = STRBUF_INIT;
 	char *rel = profile_rel();
 	sc_progress_next(&r->progress);
-	if (r->disk_full) {
+	if (r->steps.disk_full) {
 		sb_adds(&note, "not run: a step left the disk full");
 	} else if (!sc_phase_can_start(left)) {
 		sb_adds(&note, "not run: the timed phase budget was spent");
@@ -134,16 +130,16 @@ static void attribute_side(struct sc_run *r, int side, const struct sc_plan_file
 		                     "-Dtrace.profiler.output.pp=true", NULL};
 		char *name = xasprintf("%s@attribution", f->id), *what = xasprintf("%s, attribution", f->path);
 		struct sc_step st;
-		int rc = sc_step_run(r, side, &st, name, what, sc_sample_timeout(left, r->o.sample_timeout), cmd,
+		int rc = sc_steps_run(&r->steps, side, &st, name, what, sc_sample_timeout(left, r->o.sample_timeout), cmd,
 		                     NULL, 0);
-		enum sc_step_outcome out = sc_step_record_outcome(r, rc);
-		if (r->disk_full)
+		enum sc_step_outcome out = sc_step_outcome_of(rc);
+		if (r->steps.disk_full)
 			sb_adds(&note, "a step left the disk full");
 		else if (out == SC_STEP_NOT_RUN)
 			sb_adds(&note, "sc-sandbox-exec could not run it");
 		else
 			run_figures(r, side, f, &st, &a, &note);
-		if (!r->disk_full && rc >= 0 && out != SC_STEP_NOT_RUN) {
+		if (!r->steps.disk_full && rc >= 0 && out != SC_STEP_NOT_RUN) {
 			struct strbuf why = STRBUF_INIT;
 			a.profile = keep_profile(r, side, f, rel, &why);
 			sb_add(&note, why.buf, why.len);

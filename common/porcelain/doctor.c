@@ -74,16 +74,16 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 }
 
 /* One sc-sandbox-exec check (the pin, the self-test): its own first line. */
-static int sandbox_check(const struct sc_run *r, const char *const *args, int sandbox,
-                         struct strbuf *first)
+static int sandbox_check(const struct sc_doctor *t, const struct sc_run_opts *o,
+                         const char *const *args, int sandbox, struct strbuf *first)
 {
 	struct sc_argv a = SC_ARGV_INIT;
 	for (const char *const *p = args; *p; p++)
 		sc_argv_push(&a, *p);
-	sc_run_push_bwrap(r, &a, sandbox);
+	sc_steps_push_bwrap(&o->sandbox, &a, sandbox);
 	struct sc_stage s;
 	struct strbuf out = STRBUF_INIT;
-	sc_stage_start(&s, r->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
+	sc_stage_start(&s, t->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
 	int rc = sc_stage_finish(&s, &out);
 	sb_add(first, out.buf, strcspn(out.buf, "\n"));
 	sb_release(&out);
@@ -91,10 +91,10 @@ static int sandbox_check(const struct sc_run *r, const char *const *args, int sa
 	return rc;
 }
 
-void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt)
+void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run_opts *o, const struct sc_tooling_facts *tt)
 {
 	struct strbuf l = STRBUF_INIT;
-	char *bwrap = sc_sandbox_resolve_bwrap(r->o.bwrap ? r->o.bwrap : "/usr/bin/bwrap");
+	char *bwrap = sc_sandbox_resolve_bwrap(o->sandbox.bwrap ? o->sandbox.bwrap : "/usr/bin/bwrap");
 	if (!tt->have_cfg) {
 		struct strbuf pin = STRBUF_INIT;
 		sc_bwrap_pin_line(bwrap, &pin);
@@ -116,7 +116,7 @@ void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run *r, const struct s
 			sc_doctor_line(t, "FAIL", "bubblewrap", l.buf);
 			sb_release(&pin);
 		} else {
-			int rc = sandbox_check(r, (const char *const *)pins.v, 0, &l);
+			int rc = sandbox_check(t, o, (const char *const *)pins.v, 0, &l);
 			sc_doctor_line(t, rc == 0 ? "ok" : "FAIL", "bubblewrap", l.buf);
 		}
 		sc_argv_release(&pins);
@@ -135,11 +135,11 @@ static int apparmor_restricts(void)
 	return on;
 }
 
-void sc_doctor_sandbox(struct sc_doctor *t, const struct sc_run *r)
+void sc_doctor_sandbox(struct sc_doctor *t, const struct sc_run_opts *o)
 {
 	struct strbuf l = STRBUF_INIT;
 	const char *args[] = {"--self-test", NULL};
-	int rc = sandbox_check(r, args, 1, &l);
+	int rc = sandbox_check(t, o, args, 1, &l);
 	if (rc != 0 && apparmor_restricts())
 		sb_adds(&l, "; Ubuntu restricts user namespaces here "
 		            "(kernel.apparmor_restrict_unprivileged_userns=1): load the AppArmor profile "
@@ -148,20 +148,20 @@ void sc_doctor_sandbox(struct sc_doctor *t, const struct sc_run *r)
 	sb_release(&l);
 }
 
-void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt)
+void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run_opts *o, const struct sc_tooling_facts *tt)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (sc_check_toolchain_folder(r, &why) < 0) {
+	if (sc_check_toolchain_folder(o, &why) < 0) {
 		sc_doctor_line(t, "FAIL", "toolchain", why.buf);
 	} else if (!tt->have_toolchain) {
 		sc_doctor_line(t, "skip", "toolchain", "its version is checked against T's lean-toolchain, "
 		                                        "not read");
 	} else {
 		struct sc_toolchain_info info;
-		if (sc_check_toolchain(r->o.toolchain, tt->lean_toolchain, &info, &why) < 0) {
+		if (sc_check_toolchain(o->sandbox.toolchain, tt->lean_toolchain, &info, &why) < 0) {
 			sc_doctor_line(t, "FAIL", "toolchain", why.buf);
 		} else {
-			sb_addf(&why, "%s (%s)", info.version_line, r->o.toolchain);
+			sb_addf(&why, "%s (%s)", info.version_line, o->sandbox.toolchain);
 			sc_doctor_line(t, "ok", "toolchain", why.buf);
 		}
 		sc_toolchain_info_free(&info);
@@ -169,33 +169,33 @@ void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run *r, const stru
 	sb_release(&why);
 }
 
-void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt)
+void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run_opts *o, const struct sc_tooling_facts *tt)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (sc_check_data_folders(r, &why) < 0) {
+	if (sc_check_data_folders(o, &why) < 0) {
 		sc_doctor_line(t, "FAIL", "dependencies", why.buf);
 	} else if (!tt->have_manifest) {
 		sc_doctor_line(t, "skip", "dependencies", "they are checked against T's lake-manifest.json, "
 		                                          "not read");
-	} else if (sc_check_dependencies(r->o.deps, &tt->manifest, &why) < 0) {
+	} else if (sc_check_dependencies(o->sandbox.deps, &tt->manifest, &why) < 0) {
 		sc_doctor_line(t, "FAIL", "dependencies", why.buf);
 	} else {
 		sb_addf(&why, "%zu package%s at T's manifest, clean, built (%s)", tt->manifest.n,
-		        tt->manifest.n == 1 ? "" : "s", r->o.deps);
+		        tt->manifest.n == 1 ? "" : "s", o->sandbox.deps);
 		sc_doctor_line(t, "ok", "dependencies", why.buf);
 	}
 	sb_release(&why);
 }
 
-void sc_doctor_workspace(struct sc_doctor *t, const struct sc_run *r)
+void sc_doctor_workspace(struct sc_doctor *t, const struct sc_run_opts *o)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (sc_check_workspace_place(r, &why) < 0)
+	if (sc_check_workspace_place(o, &why) < 0)
 		sc_doctor_line(t, "FAIL", "workspace", why.buf);
 	else
 		sc_doctor_line(t, "ok", "workspace", "the folder holding it has room, nothing overlaps");
 	sb_reset(&why);
-	if (sc_check_reachable(r, &why) < 0)
+	if (sc_check_reachable(o, &why) < 0)
 		sc_doctor_line(t, "FAIL", "reach", why.buf);
 	else if (geteuid() == 0)
 		sc_doctor_line(t, "ok", "reach", "the sandbox's user reaches every folder it mounts");

@@ -18,6 +18,7 @@ struct sc_tooling_facts {
 
 /* The lines so far: checks that ran, and how many failed. */
 struct sc_doctor {
+	const char *dir; /* exec dir: where the stages live */
 	int checks, failed;
 };
 
@@ -28,14 +29,14 @@ void sc_doctor_line(struct sc_doctor *t, const char *status, const char *name, c
  * .sphereceti, lean-toolchain and lake-manifest.json into TT. */
 void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev,
                        struct sc_tooling_facts *tt);
-void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run *r, const struct sc_tooling_facts *tt);
-void sc_doctor_sandbox(struct sc_doctor *t, const struct sc_run *r);
-void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run *r,
+void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run_opts *o, const struct sc_tooling_facts *tt);
+void sc_doctor_sandbox(struct sc_doctor *t, const struct sc_run_opts *o);
+void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run_opts *o,
                          const struct sc_tooling_facts *tt);
-void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run *r,
+void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run_opts *o,
                             const struct sc_tooling_facts *tt);
 /* Where the workspace would go, and what the sandbox's user can reach. */
-void sc_doctor_workspace(struct sc_doctor *t, const struct sc_run *r);
+void sc_doctor_workspace(struct sc_doctor *t, const struct sc_run_opts *o);
 void sc_tooling_facts_free(struct sc_tooling_facts *tt);
 
 #endif

@@ -22,7 +22,7 @@ static void prebuild_progress(struct sc_run *r, int side, const char *name, int 
 		free(what);
 		return;
 	}
-	char *hint = sc_run_output_hint(r, side, name);
+	char *hint = sc_step_output_hint(&r->steps, side, name);
 	sc_progress_say(&r->progress, "%s %s (%zu module%s): FAILED (%s; %s)", sc_side_name(side),
 	                what, nmod, s,
 	                out == SC_STEP_NOT_RUN ? "sandbox did not run" :
@@ -103,9 +103,9 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 {
 	if (layer > 0) /* each layer is a step; the first began with the side */
 		sc_progress_next(&r->progress);
-	if (r->disk_full) {
+	if (r->steps.disk_full) {
 		if (layer == 0)
-			sc_step_record_disk_full(r, side, NULL);
+			sc_run_record_disk_full(r, side, NULL);
 		else
 			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)",
 			                sc_side_name(side), layer + 1, o->n_layers);
@@ -140,15 +140,15 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	double t0 = sc_monotonic_now();
 	char *what = o->n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, o->n_layers)
 	                             : xstrdup("prebuild");
-	int rc = sc_step_run(r, side, &st, name, what, budget, cmd.v, NULL, 0);
+	int rc = sc_steps_run(&r->steps, side, &st, name, what, budget, cmd.v, NULL, 0);
 	free(what);
 	double wall = sc_monotonic_now() - t0;
 	pb->used += wall;
-	enum sc_step_outcome out = sc_step_record_outcome(r, rc);
+	enum sc_step_outcome out = sc_step_outcome_of(rc);
 	int built = 0;
-	if (r->disk_full) {
+	if (r->steps.disk_full) {
 		if (layer == 0) {
-			sc_step_record_disk_full(r, side, NULL);
+			sc_run_record_disk_full(r, side, NULL);
 		} else {
 			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
 			sc_progress_say(&r->progress,
@@ -158,7 +158,7 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	} else {
 		if (out != SC_STEP_NOT_RUN) {
 			struct sc_sample s;
-			sc_step_sample(r, side, SC_PREBUILD_ID, &st, &s);
+			sc_step_sample(&r->samples, side, SC_PREBUILD_ID, &st, &s);
 			prebuild_take(pb, &s);
 		} else {
 			prebuild_error(r, side, pb, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");

@@ -21,22 +21,22 @@
 
 /* The workspace, resolved through the folder that will hold it, must not
  * lie in or around the toolchain or the dependencies. */
-static int workspace_apart(const struct sc_run *r, struct strbuf *why)
+static int workspace_apart(const struct sc_run_opts *o, struct strbuf *why)
 {
-	const char *ws = r->o.workspace;
+	const char *ws = o->workspace;
 	char *pdir = sc_workspace_parent(ws);
 	char parent[PATH_MAX], tc[PATH_MAX], deps[PATH_MAX];
 	int rc = 0;
-	if (realpath(pdir, parent) && realpath(r->o.toolchain, tc) && realpath(r->o.deps, deps)) {
+	if (realpath(pdir, parent) && realpath(o->sandbox.toolchain, tc) && realpath(o->sandbox.deps, deps)) {
 		char *future = xasprintf("%s/%s", parent, strrchr(ws, '/') ? strrchr(ws, '/') + 1 : ws);
 		char cache[PATH_MAX];
 		if (sc_path_within(future, tc) || sc_path_within(tc, future))
-			rc = -1, sb_addf(why, "toolchain and workspace overlap (%s)", r->o.toolchain);
+			rc = -1, sb_addf(why, "toolchain and workspace overlap (%s)", o->sandbox.toolchain);
 		else if (sc_path_within(future, deps) || sc_path_within(deps, future))
-			rc = -1, sb_addf(why, "dependencies and workspace overlap (%s)", r->o.deps);
-		else if (r->o.lake_cache && realpath(r->o.lake_cache, cache) &&
+			rc = -1, sb_addf(why, "dependencies and workspace overlap (%s)", o->sandbox.deps);
+		else if (o->sandbox.lake_cache && realpath(o->sandbox.lake_cache, cache) &&
 		         (sc_path_within(future, cache) || sc_path_within(cache, future)))
-			rc = -1, sb_addf(why, "the Lake cache and workspace overlap (%s)", r->o.lake_cache);
+			rc = -1, sb_addf(why, "the Lake cache and workspace overlap (%s)", o->sandbox.lake_cache);
 		free(future);
 	}
 	free(pdir);
@@ -59,16 +59,16 @@ int sc_check_linux(struct strbuf *why)
 	return 0;
 }
 
-int sc_check_toolchain_folder(const struct sc_run *r, struct strbuf *why)
+int sc_check_toolchain_folder(const struct sc_run_opts *o, struct strbuf *why)
 {
 	struct stat st;
 	/* a file cannot wait; elan's folder waits for the plan, whose
 	 * lean-toolchain names the folder to pass (sc_check_toolchain) */
-	if (sc_toolchain_misnamed(r->o.toolchain, NULL, why) == SC_TOOLCHAIN_A_FILE)
+	if (sc_toolchain_misnamed(o->sandbox.toolchain, NULL, why) == SC_TOOLCHAIN_A_FILE)
 		return -1;
 	sb_reset(why);
-	if (stat(r->o.toolchain, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		sb_addf(why, "toolchain folder is missing (%s)", r->o.toolchain);
+	if (stat(o->sandbox.toolchain, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		sb_addf(why, "toolchain folder is missing (%s)", o->sandbox.toolchain);
 		return -1;
 	}
 	return 0;
@@ -77,39 +77,39 @@ int sc_check_toolchain_folder(const struct sc_run *r, struct strbuf *why)
 /* --cache is mounted read-only beside the toolchain and the dependencies:
  * disjoint from both (and from the workspace, checked with it), so no
  * mount ever exposes the operator's cache writable. */
-int sc_check_data_folders(const struct sc_run *r, struct strbuf *why)
+int sc_check_data_folders(const struct sc_run_opts *o, struct strbuf *why)
 {
 	struct stat st;
-	const char *c = r->o.lake_cache;
-	if (stat(r->o.deps, &st) < 0 || !S_ISDIR(st.st_mode))
-		sb_addf(why, "dependencies folder is missing (%s)", r->o.deps);
-	else if (r->o.toolchain && sc_paths_overlap(r->o.deps, r->o.toolchain))
-		sb_addf(why, "dependencies and toolchain overlap (%s)", r->o.deps);
+	const char *c = o->sandbox.lake_cache;
+	if (stat(o->sandbox.deps, &st) < 0 || !S_ISDIR(st.st_mode))
+		sb_addf(why, "dependencies folder is missing (%s)", o->sandbox.deps);
+	else if (o->sandbox.toolchain && sc_paths_overlap(o->sandbox.deps, o->sandbox.toolchain))
+		sb_addf(why, "dependencies and toolchain overlap (%s)", o->sandbox.deps);
 	else if (c && (stat(c, &st) < 0 || !S_ISDIR(st.st_mode)))
 		sb_addf(why, "the Lake cache folder is missing (%s)", c);
-	else if (c && r->o.toolchain && sc_paths_overlap(c, r->o.toolchain))
+	else if (c && o->sandbox.toolchain && sc_paths_overlap(c, o->sandbox.toolchain))
 		sb_addf(why, "the Lake cache and toolchain overlap (%s)", c);
-	else if (c && sc_paths_overlap(c, r->o.deps))
+	else if (c && sc_paths_overlap(c, o->sandbox.deps))
 		sb_addf(why, "the Lake cache and dependencies overlap (%s)", c);
 	return why->len ? -1 : 0;
 }
 
-int sc_check_workspace_place(const struct sc_run *r, struct strbuf *why)
+int sc_check_workspace_place(const struct sc_run_opts *o, struct strbuf *why)
 {
 	struct stat st;
-	if (lstat(r->o.workspace, &st) == 0) {
+	if (lstat(o->workspace, &st) == 0) {
 		sb_addf(why, "workspace already exists; runs are never resumed or overwritten (%s)",
-		        r->o.workspace);
+		        o->workspace);
 		return -1;
 	}
-	char *parent = sc_workspace_parent(r->o.workspace);
+	char *parent = sc_workspace_parent(o->workspace);
 	long long free_b, free_i;
 	int asked = 0;
 	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode))
 		sb_addf(why, "the folder that would hold the workspace is missing: create it first "
 		        "(mkdir -p %s), or name a workspace in a folder that exists (%s)",
-		        parent, r->o.workspace);
-	else if (workspace_apart(r, why) == 0)
+		        parent, o->workspace);
+	else if (workspace_apart(o, why) == 0)
 		asked = sc_workspace_room(parent, &free_b, &free_i) == 0;
 	if (asked && (unsigned long long)free_b < SC_WORKSPACE_MIN_FREE)
 		sb_addf(why, "only %lld MiB free where the workspace goes; profile-run needs at least "
@@ -125,8 +125,8 @@ int sc_check_workspace_place(const struct sc_run *r, struct strbuf *why)
 void sc_run_check_host(struct sc_run *r)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (sc_check_linux(&why) < 0 || sc_check_toolchain_folder(r, &why) < 0 ||
-	    sc_check_data_folders(r, &why) < 0 || sc_check_workspace_place(r, &why) < 0)
+	if (sc_check_linux(&why) < 0 || sc_check_toolchain_folder(&r->o, &why) < 0 ||
+	    sc_check_data_folders(&r->o, &why) < 0 || sc_check_workspace_place(&r->o, &why) < 0)
 		sc_die("%s", why.buf);
 	sb_release(&why);
 }
@@ -162,7 +162,7 @@ static void sandbox_check_start(struct sc_run *r, const char *const *args, struc
 	struct sc_argv a = SC_ARGV_INIT;
 	for (const char *const *p = args; *p; p++)
 		sc_argv_push(&a, *p);
-	sc_run_push_bwrap(r, &a, sandbox);
+	sc_steps_push_bwrap(&r->o.sandbox, &a, sandbox);
 	sc_stage_start(s, r->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
 	sc_argv_release(&a);
 }
@@ -190,16 +190,16 @@ void sc_run_finish_check(struct sc_run *r, struct sc_stage *s)
 /* Run as root, the sandbox runs as another user, which must reach what
  * bwrap mounts: the toolchain, the dependencies and (through the folder
  * that will hold it) the workspace, which does not exist yet. */
-int sc_check_reachable(const struct sc_run *r, struct strbuf *why)
+int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why)
 {
 	if (geteuid() != 0)
 		return 0;
-	char *ws_parent = r->o.workspace ? sc_workspace_parent(r->o.workspace) : NULL;
-	const char *paths[] = {ws_parent, r->o.toolchain, r->o.deps, r->o.lake_cache};
+	char *ws_parent = o->workspace ? sc_workspace_parent(o->workspace) : NULL;
+	const char *paths[] = {ws_parent, o->sandbox.toolchain, o->sandbox.deps, o->sandbox.lake_cache};
 	const char *inputs[] = {"the workspace", "the toolchain", "the dependencies", "the Lake cache"};
 	struct strbuf err = STRBUF_INIT;
 	for (int i = 0; i < 4 && !why->len; i++)
-		if (paths[i] && sc_sandbox_can_reach(paths[i], r->o.sandbox_uid, r->o.sandbox_gid, &err) < 0)
+		if (paths[i] && sc_sandbox_can_reach(paths[i], o->sandbox.uid, o->sandbox.gid, &err) < 0)
 			sb_addf(why, "%s: give it search permission (%s)", err.buf, inputs[i]);
 	sb_release(&err);
 	free(ws_parent);
@@ -210,10 +210,10 @@ int sc_check_reachable(const struct sc_run *r, struct strbuf *why)
 void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 {
 	struct strbuf err = STRBUF_INIT;
-	if (sc_check_reachable(r, &err) < 0)
+	if (sc_check_reachable(&r->o, &err) < 0)
 		sc_die("%s", err.buf);
 	if (!r->plan.n_bwrap_pins) {
-		char *bwrap = sc_sandbox_resolve_bwrap(r->o.bwrap ? r->o.bwrap : "/usr/bin/bwrap");
+		char *bwrap = sc_sandbox_resolve_bwrap(r->o.sandbox.bwrap ? r->o.sandbox.bwrap : "/usr/bin/bwrap");
 		struct strbuf line = STRBUF_INIT;
 		sc_bwrap_pin_line(bwrap, &line);
 		free(bwrap);
@@ -234,10 +234,10 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 	const char *self_test_args[] = {"--self-test", NULL};
 	sandbox_check_start(r, self_test_args, self_test, 1);
 
-	if (sc_check_toolchain(r->o.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
+	if (sc_check_toolchain(r->o.sandbox.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
 		sc_die("%s", err.buf);
 	read_manifest(r, &r->manifest);
-	if (sc_check_dependencies(r->o.deps, &r->manifest, &err) < 0)
+	if (sc_check_dependencies(r->o.sandbox.deps, &r->manifest, &err) < 0)
 		sc_die("%s", err.buf);
 	sb_release(&err);
 	sc_run_stop_if_interrupted(r);
@@ -245,5 +245,5 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 
 int sc_run_preflight_diagnosis(const struct sc_run *r, struct strbuf *why)
 {
-	return sc_dependency_config_problem(r->o.deps, &r->manifest, r->tc.version_line, why);
+	return sc_dependency_config_problem(r->o.sandbox.deps, &r->manifest, r->tc.version_line, why);
 }

@@ -9,14 +9,14 @@
 /* Each precondition alone, for profile-run and sphereceti doctor alike:
  * 0, or -1 with what is wrong and its fix in WHY (one line). */
 int sc_check_linux(struct strbuf *why);                                  /* and GNU time */
-int sc_check_toolchain_folder(const struct sc_run *r, struct strbuf *why);
+int sc_check_toolchain_folder(const struct sc_run_opts *o, struct strbuf *why);
 /* The dependencies folder, and --cache apart from it and the toolchain. */
-int sc_check_data_folders(const struct sc_run *r, struct strbuf *why);
+int sc_check_data_folders(const struct sc_run_opts *o, struct strbuf *why);
 /* A workspace that does not exist, in a folder that does, with room,
  * lying in or around none of the data folders. */
-int sc_check_workspace_place(const struct sc_run *r, struct strbuf *why);
+int sc_check_workspace_place(const struct sc_run_opts *o, struct strbuf *why);
 /* Run as root: the sandbox's user reaches every folder bwrap mounts. */
-int sc_check_reachable(const struct sc_run *r, struct strbuf *why);
+int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why);
 
 /* The host, before the plan: what needs neither the plan nor the
  * workspace, the first four above, the first failing dying with its line

@@ -64,9 +64,8 @@ void sc_run_materialize(struct sc_run *r, struct sc_stage *self_test)
 {
 	char *plan_path = xasprintf("%s/plan.json", r->ws);
 	struct sc_stage job[2];
-	char *dest[2];
+	char *const *dest = r->steps.tree;
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
-		dest[side] = sc_run_tree(r, side);
 		const char *args[] = {"--repo", r->o.repo, "--commit", sc_plan_side_rev(&r->plan, side),
 		                      "--dest", dest[side], "--plan", plan_path, NULL};
 		sc_stage_start(&job[side], r->dir, "materialize", args, SC_STAGE_ALL_OUTPUT);
@@ -90,12 +89,11 @@ void sc_run_materialize(struct sc_run *r, struct sc_stage *self_test)
 			             "could not materialize the %s tree (%s)", sc_side_name(side), dest[side]);
 		}
 		sb_release(&out[side]);
-		free(dest[side]);
 	}
 	free(plan_path);
 	make_folder(r->ws, "raw", "raw counter folder");
 	/* Untrusted text lives apart from raw/, which is parsed. */
-	if (r->o.keep_logs)
+	if (r->o.sandbox.keep_logs)
 		make_folder(r->ws, "logs", "the log folder");
 }
 
@@ -105,10 +103,10 @@ static void report_args(const struct sc_run *r, const char *plan, const char *sa
                         const char *attribution, struct sc_argv *a)
 {
 	const char *fixed[] = {"--plan", plan, "--samples", samples, "--out-dir", r->ws,
-	                       "--run-id", r->run_id, "--sandbox-user", r->o.sandbox_user, NULL};
+	                       "--run-id", r->run_id, "--sandbox-user", r->o.sandbox.user, NULL};
 	for (const char *const *p = fixed; *p; p++)
 		sc_argv_push(a, *p);
-	if (r->o.lake_cache)
+	if (r->o.sandbox.lake_cache)
 		sc_argv_push(a, "--lake-cache");
 	if (attribution) {
 		sc_argv_push(a, "--attribution");
@@ -181,7 +179,7 @@ int sc_run_report(struct sc_run *r)
 	sc_workspace_complete(r->ws);
 	print_headline(r, json);
 	free(json);
-	if (r->system_failed)
+	if (r->steps.system_failed)
 		return SC_EXIT_SYSTEM;
 	return rc == 0 && !r->measurement_failed && !r->samples.failed ? SC_EXIT_OK : SC_EXIT_FAIL;
 }
@@ -195,7 +193,6 @@ void sc_run_release(struct sc_run *r)
 	sc_attr_list_free(&r->attr);
 	free(r->first);
 	sb_release(&r->plan_json);
-	sc_argv_release(&r->sealed[0]);
-	sc_argv_release(&r->sealed[1]);
+	sc_steps_release(&r->steps);
 	free(r->ws);
 }

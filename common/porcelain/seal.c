@@ -15,53 +15,43 @@
 static const char *const config_cache[] = {".lake/config", ".lake/lakefile.olean",
                                            ".lake/lakefile.olean.trace", NULL};
 
-void sc_run_prepare_tree(struct sc_run *r, int side)
+void sc_seal_prepare_tree(const struct sc_steps *steps, int side)
 {
-	char *lake = xasprintf("%s/%s/.lake", r->ws, sc_side_name(side));
+	const struct sc_step_opts *o = steps->o;
+	char *lake = xasprintf("%s/.lake", steps->tree[side]);
 	if (mkdir(lake, 0755) < 0) {
 		if (errno == EEXIST)
 			sc_die("the %s revision has a .lake of its own: Lake's build folder is never taken from "
 			       "Git (%s)", sc_side_name(side), lake);
 		sc_die_sys_errno("cannot create the %s tree's .lake (%s)", sc_side_name(side), lake);
 	}
-	if (geteuid() == 0 && lchown(lake, r->o.sandbox_uid, r->o.sandbox_gid) < 0)
+	if (geteuid() == 0 && lchown(lake, o->uid, o->gid) < 0)
 		sc_die_sys_errno("cannot hand the %s tree's .lake to the sandbox user %s (%s)",
-		                 sc_side_name(side), r->o.sandbox_user, lake);
+		                 sc_side_name(side), o->user, lake);
 	free(lake);
 }
 
-void sc_run_seal_config(struct sc_run *r, int side)
+void sc_seal_find_config(const char *tree, struct sc_argv *out)
 {
-	sc_argv_release(&r->sealed[side]);
-	r->sealed[side] = (struct sc_argv)SC_ARGV_INIT;
 	for (const char *const *p = config_cache; *p; p++) {
-		char *path = xasprintf("%s/%s/%s", r->ws, sc_side_name(side), *p);
+		char *path = xasprintf("%s/%s", tree, *p);
 		struct stat st;
 		if (lstat(path, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
-			sc_argv_push(&r->sealed[side], *p);
+			sc_argv_push(out, *p);
 		free(path);
 	}
 }
 
-void sc_run_push_sealed(const struct sc_run *r, int side, struct sc_argv *a)
+int sc_seal_unchanged(const char *tree, int side, const struct sc_plan *plan,
+                      const struct sc_plan_file *f, struct strbuf *why)
 {
-	for (size_t i = 0; i < r->sealed[side].n; i++) {
-		sc_argv_push(a, "--read-only");
-		sc_argv_push(a, r->sealed[side].v[i]);
-	}
-}
-
-int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_plan_file *f,
-                              struct strbuf *why)
-{
-	char *tree = sc_run_tree(r, side);
 	const char *blob = side == SC_SIDE_BASE ? f->base_blob : f->head_blob;
 	struct strbuf one = STRBUF_INIT;
 	int same = sc_source_is_blob(tree, f->path, blob, &one);
 	if (!same)
 		sb_addf(why, "%s is not the plan's blob %.12s: %s", f->path, blob, one.buf);
 	for (int i = 0; same && i < SC_LAKE_NFILES; i++) {
-		const char *want = r->plan.lake_blobs[i];
+		const char *want = plan->lake_blobs[i];
 		sb_reset(&one);
 		if (want && !sc_source_is_blob(tree, sc_lake_files[i], want, &one)) {
 			sb_addf(why, "%s is not the plan's blob %.12s: %s", sc_lake_files[i], want, one.buf);
@@ -87,7 +77,6 @@ int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_
 	}
 	free(overrides);
 	sb_release(&one);
-	free(tree);
 	return same;
 }
 
@@ -99,13 +88,13 @@ int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_
  * candidate ran as the operator, and .lake goes, as it goes after a side
  * that filled the disk (bytes or inodes).  The rest of the tree was
  * read-only in the sandbox and stays the operator's. */
-int sc_run_give_back(struct sc_run *r, int side, struct strbuf *why)
+int sc_seal_give_back(const struct sc_steps *steps, int side, struct strbuf *why)
 {
-	char *lake = xasprintf("%s/%s/.lake", r->ws, sc_side_name(side)), *where = NULL;
+	char *lake = xasprintf("%s/.lake", steps->tree[side]), *where = NULL;
 	int rc = 0;
 	/* a side that filled the disk gives the space back, or the next run
 	 * on this file system could not even make its workspace */
-	if (geteuid() == 0 && !r->disk_full) {
+	if (geteuid() == 0 && !steps->disk_full) {
 		if (sc_fswalk_seal(lake, -1, -1, &where) < 0 || chmod(lake, 0) < 0) {
 			sb_addf(why, "cannot close what candidate code wrote in the %s tree: %s (%s)",
 			        sc_side_name(side), strerror(errno), where ? where : lake);

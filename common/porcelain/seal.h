@@ -7,24 +7,24 @@
  * selected source and the Lake configuration files are checked against
  * the plan's blobs before and after each sample; after the side's last
  * step what candidate code wrote (.lake) is closed to the operator. */
-#include "porcelain/state.h"
+#include "contract/plan.h"
+#include "porcelain/step.h"
 
 /* The tree's .lake, new (a committed .lake is refused) and the sandbox
  * user's, before candidate code first runs in the tree. */
-void sc_run_prepare_tree(struct sc_run *r, int side);
+void sc_seal_prepare_tree(const struct sc_steps *steps, int side);
 
-/* After the preflight: the compiled configuration it left under .lake
- * (.lake/config from Lean 4.31, .lake/lakefile.olean* before), to be
- * mounted read-only in every later step (sc-sandbox-exec --read-only). */
-void sc_run_seal_config(struct sc_run *r, int side);
-/* "--read-only PATH" for each sealed path of the side, appended to A. */
-void sc_run_push_sealed(const struct sc_run *r, int side, struct sc_argv *a);
+/* After the preflight: the compiled configuration it left under TREE's
+ * .lake (.lake/config from Lean 4.31, .lake/lakefile.olean* before), to be
+ * mounted read-only in every later step (sc-sandbox-exec --read-only):
+ * each path, relative to TREE, appended to OUT. */
+void sc_seal_find_config(const char *tree, struct sc_argv *out);
 
-/* 1 when the selected source and every Lake configuration file of the
- * side's tree are still the plan's blobs (absent ones still absent); else
- * 0 with what differs in WHY. */
-int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_plan_file *f,
-                              struct strbuf *why);
+/* 1 when the selected source F and every Lake configuration file of the
+ * side's TREE are still PLAN's blobs (absent ones still absent); else 0
+ * with what differs in WHY. */
+int sc_seal_unchanged(const char *tree, int side, const struct sc_plan *plan,
+                      const struct sc_plan_file *f, struct strbuf *why);
 
 /* After the side's last sandboxed step, the tree's .lake, everything
  * candidate code wrote: as root, left the run's own uid's, setuid and
@@ -32,6 +32,6 @@ int sc_run_measured_unchanged(const struct sc_run *r, int side, const struct sc_
  * link followed, closed folders entered, past errors).  The tree keeps its
  * sources, the operator's.  Returns 0, or -1 with the first failure in
  * WHY. */
-int sc_run_give_back(struct sc_run *r, int side, struct strbuf *why);
+int sc_seal_give_back(const struct sc_steps *steps, int side, struct strbuf *why);
 
 #endif

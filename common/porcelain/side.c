@@ -77,11 +77,9 @@ void sc_run_measure(struct sc_run *r)
 	sc_schedule_sides(&r->plan, on_side);
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
 		if (on_side[side]) {
-			char *tree = sc_run_tree(r, side);
-			sc_order_side(&r->plan, tree, side, &order[side]);
+			sc_order_side(&r->plan, r->steps.tree[side], side, &order[side]);
 			n_layers[side] = order[side].n_layers;
 			layers = n_layers[side] > layers ? n_layers[side] : layers;
-			free(tree);
 		}
 	r->progress.steps = sc_schedule_steps(on_side, n_layers);
 	r->first = xcalloc(r->plan.n_files + 1, sizeof *r->first);
@@ -131,13 +129,13 @@ void sc_run_measure(struct sc_run *r)
  * full already: every step of the side is disk_full then. */
 static int side_open(struct sc_run *r, int side, struct side_state *ss, int lockstep)
 {
-	if (r->disk_full) {
+	if (r->steps.disk_full) {
 		if (lockstep) /* its first layer's step: numbered here, not by the caller */
 			sc_progress_next(&r->progress);
 		all_disk_full(r, side, ss->order);
 		return 0;
 	}
-	sc_run_prepare_tree(r, side);
+	sc_seal_prepare_tree(&r->steps, side);
 	preflight(r, side);
 	if (!r->deps_checked) {
 		check_targets_known(r, side);
@@ -155,6 +153,7 @@ static double side_layer(struct sc_run *r, int side, struct side_state *ss, int 
                          double phase_used)
 {
 	const struct sc_order *order = ss->order;
+	const char *tree = r->steps.tree[side];
 	struct strbuf violated = STRBUF_INIT;
 	ss->built = sc_prebuild_layer(r, side, order, layer, &ss->pb);
 	double phase_start = sc_phase_resume(phase_used, sc_monotonic_now());
@@ -162,9 +161,7 @@ static double side_layer(struct sc_run *r, int side, struct side_state *ss, int 
 		if (order->layer[i] != layer)
 			continue;
 		sb_reset(&violated);
-		char *t = sc_run_tree(r, side);
-		sc_order_violated(&r->plan, order, t, side, layer, ss->sampled, &violated);
-		free(t);
+		sc_order_violated(&r->plan, order, tree, side, layer, ss->sampled, &violated);
 		measure_file(r, side, &r->plan.files[i], ss->built, ss->pb.failed, phase_start,
 		             violated.len ? violated.buf : NULL);
 		ss->sampled[i] = 1;
@@ -187,7 +184,7 @@ static void side_close(struct sc_run *r, int side, struct side_state *ss)
 static void give_back(struct sc_run *r, int side)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (sc_run_give_back(r, side, &why) < 0) {
+	if (sc_seal_give_back(&r->steps, side, &why) < 0) {
 		/* the measurement stands and its report is written; the run
 		 * exits 1 and says what is left (rm -rf removes it) */
 		sc_warning("%s; remove the workspace with rm -rf", why.buf);
@@ -203,7 +200,7 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
                          const char *failed, double phase_start, const char *violated)
 {
 	sc_progress_next(&r->progress);
-	if (!r->disk_full && built != 1) {
+	if (!r->steps.disk_full && built != 1) {
 		not_built(r, side, f, built, *failed ? failed : "prebuild");
 		return;
 	}
@@ -219,8 +216,8 @@ static void checked_sample(struct sc_run *r, int side, const struct sc_plan_file
                            unsigned repeat, const char *violated, double left)
 {
 	char *label = repeat ? xasprintf("%s, repeat %u", f->path, repeat) : xstrdup(f->path);
-	if (r->disk_full) {
-		sc_step_record_disk_full(r, side, f);
+	if (r->steps.disk_full) {
+		sc_run_record_disk_full(r, side, f);
 	} else if (violated) {
 		sc_run_record_unmeasured(r, side, f->id, "order_violated", violated);
 		sc_progress_say(&r->progress, "%s %s: not run (order_violated: %s)", sc_side_name(side),
@@ -259,22 +256,24 @@ static void preflight(struct sc_run *r, int side)
 {
 	const char *cmd[] = {"lake", "env", "true", NULL};
 	struct sc_step st;
-	int rc = sc_step_run(r, side, &st, "preflight", NULL, r->o.prebuild_timeout, cmd, NULL, 0);
+	int rc = sc_steps_run(&r->steps, side, &st, "preflight", NULL, r->o.prebuild_timeout, cmd, NULL, 0);
 	struct strbuf why = STRBUF_INIT;
 	if (rc == 1 && sc_run_preflight_diagnosis(r, &why))
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake could not load the %s workspace in the sandbox: %s (%s)",
-		             sc_side_name(side), why.buf, r->o.deps);
+		             sc_side_name(side), why.buf, r->o.sandbox.deps);
 	sb_release(&why);
 	if (rc != 0) {
-		char *hint = sc_run_output_hint(r, side, "preflight");
+		char *hint = sc_step_output_hint(&r->steps, side, "preflight");
 		sc_stage_die(rc, SC_EXIT_USAGE,
 		             "Lake could not load the %s workspace in the sandbox: likely a dependency not "
 		             "prepared in a checkout of T with this toolchain (HEAD not at its manifest rev, a "
 		             "missing lakefile.lean config cache) or git refusing its owner; prepare "
 		             "the dependencies folder with `lake build` in a trusted checkout of T; %s (%s)",
-		             sc_side_name(side), hint, r->o.deps);
+		             sc_side_name(side), hint, r->o.sandbox.deps);
 	}
-	sc_run_seal_config(r, side);
+	struct sc_argv sealed = SC_ARGV_INIT;
+	sc_seal_find_config(r->steps.tree[side], &sealed);
+	sc_steps_set_sealed(&r->steps, side, &sealed);
 	sc_step_release(&st);
 }
 
@@ -327,10 +326,10 @@ static void check_targets_known(struct sc_run *r, int side)
 	sc_argv_push(&cmd, "--no-build");
 	sc_order_push_targets(&r->plan, NULL, 0, &cmd);
 	const char *name = "lake-targets";
-	char *log = r->o.keep_logs ? sc_run_log_path(r, side, name)
+	char *log = r->o.sandbox.keep_logs ? sc_step_log_path(&r->steps, side, name)
 	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
 	struct sc_step st;
-	int rc = sc_step_run(r, side, &st, name, "check of the selected modules", r->o.prebuild_timeout,
+	int rc = sc_steps_run(&r->steps, side, &st, name, "check of the selected modules", r->o.prebuild_timeout,
 	                     (const char *const *)cmd.v, log, 0);
 	if (rc != 0 && rc != 1)
 		sc_stage_die(rc, SC_EXIT_USAGE, "Lake's check of the selected modules did not run in the "
@@ -340,7 +339,7 @@ static void check_targets_known(struct sc_run *r, int side)
 	if (rc == 1 && sc_step_exited_with(&st, 1) &&
 	    sc_read_file(log, &out, SC_SANDBOX_LOG_MAX + 4096) == 0)
 		f = unknown_target(&r->plan, out.buf, out.len);
-	if (!r->o.keep_logs)
+	if (!r->o.sandbox.keep_logs)
 		unlink(log);
 	sb_release(&out);
 	sc_argv_release(&cmd);
@@ -373,7 +372,7 @@ static int push_olean_target(const char *rel, const struct stat *st, void *ctx)
 /* The "+A.B" targets of one dependency's prepared modules, pushed onto CMD. */
 static void push_dep_targets(struct sc_run *r, const struct sc_manifest_pkg *p, struct sc_argv *cmd)
 {
-	char *lib = xasprintf("%s/%s%s%s/.lake/build/lib/lean", r->o.deps, p->name, p->subdir ? "/" : "",
+	char *lib = xasprintf("%s/%s%s%s/.lake/build/lib/lean", r->o.sandbox.deps, p->name, p->subdir ? "/" : "",
 	                      p->subdir ? p->subdir : "");
 	struct stat st;
 	char *where = NULL;
@@ -398,7 +397,7 @@ static int deps_up_to_date(struct sc_run *r, int side, size_t first, size_t n, c
 	int rc = 0;
 	if (cmd.n > fixed) {
 		struct sc_step step;
-		rc = sc_step_run(r, side, &step, name, "check of the prepared dependencies",
+		rc = sc_steps_run(&r->steps, side, &step, name, "check of the prepared dependencies",
 		                 r->o.prebuild_timeout, (const char *const *)cmd.v, NULL, 0);
 		sc_step_release(&step);
 	}
@@ -428,7 +427,7 @@ static void check_dep_builds(struct sc_run *r, int side)
 		char *name = xasprintf("preflight-%s", p->name);
 		int rc = deps_up_to_date(r, side, i, 1, name);
 		if (rc != 0) {
-			char *hint = sc_run_output_hint(r, side, name);
+			char *hint = sc_step_output_hint(&r->steps, side, name);
 			free(name);
 			sc_stage_die(rc, SC_EXIT_USAGE,
 			             "dependency \"%s\" was not prepared for this toolchain and "
@@ -436,15 +435,15 @@ static void check_dep_builds(struct sc_run *r, int side)
 			             "them into the read-only dependencies folder; prepare it with `lake build` "
 			             "in a trusted checkout of T with this toolchain (no LEAN_GITHASH or "
 			             "option changes); %s (%s/%s)",
-			             p->name, hint, r->o.deps, p->name);
+			             p->name, hint, r->o.sandbox.deps, p->name);
 		}
 		free(name);
 	}
-	char *hint = sc_run_output_hint(r, side, "dependencies-preflight");
+	char *hint = sc_step_output_hint(&r->steps, side, "dependencies-preflight");
 	sc_stage_die(all, SC_EXIT_USAGE,
 	             "Lake finds the prepared dependencies out of date together, each up to date "
 	             "alone; prepare them with `lake build` in a trusted checkout of T with this "
-	             "toolchain; %s (%s)", hint, r->o.deps);
+	             "toolchain; %s (%s)", hint, r->o.sandbox.deps);
 }
 
 /* ---- each selected file ---- */
@@ -474,7 +473,7 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
 				first->all[side][first->n[side]++] = ms;
 		}
 	} else {
-		char *hint = r->o.keep_logs ? sc_run_output_hint(r, side, f->id) : xstrdup("");
+		char *hint = r->o.sandbox.keep_logs ? sc_step_output_hint(&r->steps, side, f->id) : xstrdup("");
 		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path,
 		                s.error, *hint ? "; " : "", hint);
 		free(hint);
@@ -495,12 +494,12 @@ static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file
 	char *name = repeat ? xasprintf("%s@%u", f->id, repeat) : xstrdup(f->id);
 	char *what = repeat ? xasprintf("%s, repeat %u", f->path, repeat) : xstrdup(f->path);
 	r->samples.repeat = repeat; /* what the sample is bound as, whatever it comes to */
-	int rc = sc_step_run(r, side, &st, name, what, timeout, cmd, NULL, r->o.confirm > 0);
+	int rc = sc_steps_run(&r->steps, side, &st, name, what, timeout, cmd, NULL, r->o.confirm > 0);
 	free(name);
 	free(what);
-	if (r->disk_full) {
-		sc_step_record_disk_full(r, side, f);
-	} else if (sc_step_record_outcome(r, rc) == SC_STEP_NOT_RUN) {
+	if (r->steps.disk_full) {
+		sc_run_record_disk_full(r, side, f);
+	} else if (sc_step_outcome_of(rc) == SC_STEP_NOT_RUN) {
 		sc_run_record_unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
 		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side),
 		                f->path);
@@ -545,11 +544,9 @@ static double repeat_file(struct sc_run *r, struct side_state ss[2], const struc
 			sc_progress_next(&r->progress);
 			double left = sc_phase_left(r->o.phase_timeout, phase_start, sc_monotonic_now());
 			struct strbuf violated = STRBUF_INIT;
-			char *t = sc_run_tree(r, side);
 			size_t i = (size_t)(f - r->plan.files);
-			sc_order_violated(&r->plan, ss[side].order, t, side, ss[side].order->layer[i],
-			                  ss[side].sampled, &violated);
-			free(t);
+			sc_order_violated(&r->plan, ss[side].order, r->steps.tree[side], side,
+			                  ss[side].order->layer[i], ss[side].sampled, &violated);
 			r->samples.repeat = k;
 			checked_sample(r, side, f, k, violated.len ? violated.buf : NULL, left);
 			r->samples.repeat = 0;
@@ -592,7 +589,7 @@ static int unchanged_or_recorded(struct sc_run *r, int side, const struct sc_pla
                                  const char *when)
 {
 	struct strbuf why = STRBUF_INIT;
-	int same = sc_run_measured_unchanged(r, side, f, &why);
+	int same = sc_seal_unchanged(r->steps.tree[side], side, &r->plan, f, &why);
 	if (!same) {
 		char *detail = xasprintf("%s its sample: %s", when, why.buf);
 		sc_run_record_unmeasured(r, side, f->id, "source_changed", detail);
@@ -610,7 +607,7 @@ static int unchanged_or_recorded(struct sc_run *r, int side, const struct sc_pla
 static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                       const char *name)
 {
-	char *hint = sc_run_output_hint(r, side, name);
+	char *hint = sc_step_output_hint(&r->steps, side, name);
 	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
 	                         built ? "ran out of time" : "failed", hint);
 	sc_run_record_unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
@@ -631,7 +628,7 @@ static void all_disk_full(struct sc_run *r, int side, const struct sc_order *ord
 	for (size_t i = 0; i < r->plan.n_files; i++)
 		if (sc_change_on_side(r->plan.files[i].change, side)) {
 			sc_progress_next(&r->progress);
-			sc_step_record_disk_full(r, side, &r->plan.files[i]);
+			sc_run_record_disk_full(r, side, &r->plan.files[i]);
 		}
 }
 
@@ -639,6 +636,6 @@ static void all_disk_full(struct sc_run *r, int side, const struct sc_order *ord
 static int record_measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
                            struct sc_sample *s)
 {
-	sc_step_sample(r, side, id, st, s);
+	sc_step_sample(&r->samples, side, id, st, s);
 	return sc_run_record(r, s);
 }

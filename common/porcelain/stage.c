@@ -43,6 +43,16 @@ void sc_stage_init_signals(void)
 
 int sc_stage_interrupted(void) { return interrupted; }
 
+void sc_stage_stop_if_interrupted(const char *workspace)
+{
+	int sig = interrupted;
+	/* 128+N is the shell's code for death by signal N: no named die
+	 * function fits it. */
+	if (sig)
+		sc_die_code(128 + sig, "interrupted by signal %d; the workspace is incomplete (%s)", sig,
+		            workspace);
+}
+
 void sc_stage_start(struct sc_stage *s, const char *dir, const char *stage,
                     const char *const *args, int output)
 {

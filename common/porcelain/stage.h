@@ -15,6 +15,9 @@
 void sc_stage_init_signals(void);
 /* The signal that interrupted us, or 0. */
 int sc_stage_interrupted(void);
+/* Dies with 128+N when signal N interrupted the run (the stages got it),
+ * saying that WORKSPACE is incomplete. */
+void sc_stage_stop_if_interrupted(const char *workspace);
 
 /* Run <dir>/sc-<stage> ARGS... (args NULL-terminated, without argv[0]).
  * stdout is collected into out when non-NULL, else inherited; stderr is

@@ -1,62 +1,12 @@
 #include "porcelain/state.h"
 #include "porcelain/stage.h"
-#include "porcelain/workspace.h"
 #include "util/die.h"
 
 #include <stdlib.h>
 
 void sc_run_stop_if_interrupted(const struct sc_run *r)
 {
-	int sig = sc_stage_interrupted();
-	/* 128+N is the shell's code for death by signal N: no named die
-	 * function fits it. */
-	if (sig)
-		sc_die_code(128 + sig, "interrupted by signal %d; the workspace is incomplete (%s)", sig,
-		            r->ws ? r->ws : r->o.workspace);
-}
-
-void sc_run_push_bwrap(const struct sc_run *r, struct sc_argv *a, int sandbox)
-{
-	if (r->o.bwrap) {
-		sc_argv_push(a, "--bwrap");
-		sc_argv_push(a, r->o.bwrap);
-	}
-	if (!sandbox)
-		return;
-	sc_argv_push(a, "--sandbox-user");
-	sc_argv_push(a, r->o.sandbox_user);
-	if (r->o.tmp_size) {
-		sc_argv_push(a, "--tmp-size");
-		sc_argv_push(a, r->o.tmp_size);
-	}
-	if (r->o.max_procs) {
-		sc_argv_push(a, "--max-procs");
-		sc_argv_push(a, r->o.max_procs);
-	}
-}
-
-char *sc_run_tree(const struct sc_run *r, int side)
-{
-	return xasprintf("%s/%s", r->ws, sc_side_name(side));
-}
-
-
-char *sc_run_log_path(const struct sc_run *r, int side, const char *name)
-{
-	char *stem = sc_workspace_stem(sc_side_name(side), name);
-	char *path = xasprintf("%s/logs/%s.log", r->ws, stem);
-	free(stem);
-	return path;
-}
-
-char *sc_run_output_hint(const struct sc_run *r, int side, const char *name)
-{
-	if (!r->o.keep_logs)
-		return xstrdup(r->o.keep_logs_hint);
-	char *stem = sc_workspace_stem(sc_side_name(side), name);
-	char *hint = xasprintf("Lake's output: logs/%s.log", stem);
-	free(stem);
-	return hint;
+	sc_stage_stop_if_interrupted(r->ws ? r->ws : r->o.workspace);
 }
 
 /* S recorded (porcelain/samples.h), unless the run was interrupted
@@ -85,4 +35,12 @@ void sc_run_sample_figures(const struct sc_display *d, const struct sc_sample *s
 	sb_adds(out, " s CPU, ");
 	sc_format_wall(wall, out);
 	sb_adds(out, " s wall");
+}
+
+void sc_run_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f)
+{
+	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
+	sc_run_record_unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, "disk_full", detail);
+	sc_progress_say(&r->progress, "%s %s: not run (disk_full)", sc_side_name(side),
+	                f ? f->path : "prebuild");
 }

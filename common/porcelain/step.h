@@ -1,16 +1,71 @@
 #ifndef SC_PORCELAIN_STEP_H
 #define SC_PORCELAIN_STEP_H
-/* One sandboxed step of a side (the preflight, a check, a prebuild layer,
- * a sample): sc-sandbox-exec run on the side's tree with the run's
- * options, its raw documents kept in WS/raw/<side>-<name>.time and
- * .status for inspection, and its status line checked once, as it
- * arrives, by the contract (contract/rawsample.h), and kept.  After each
- * step the workspace's room is looked at: a step that left the disk full
- * makes it and every later one disk_full (the run's disk_full), never a
- * machine failure. */
+/* The sandboxed steps of one run (the preflight, a check, a prebuild
+ * layer, a sample): sc-sandbox-exec run on a side's tree with what the
+ * steps are handed and nothing else of the run, its raw documents kept in
+ * WS/raw/<side>-<name>.time and .status for inspection, and its status
+ * line checked once, as it arrives, by the contract (contract/rawsample.h),
+ * and kept.  A step returns what happened to it; the two things that
+ * change the rest of the run are kept here, by their one writer, for the
+ * run to read: a step that failed as a system (the run ends with
+ * SC_EXIT_SYSTEM once its report is written) and a step that left the disk
+ * full (it and every later step are disk_full, never a machine failure). */
 #include "contract/sample.h"
 #include "contract/status.h"
-#include "porcelain/state.h"
+#include "porcelain/progress.h"
+#include "porcelain/samples.h"
+#include "util/argv.h"
+
+/* The operator's options that every sandboxed call is given. */
+struct sc_step_opts {
+	const char *toolchain, *deps;
+	const char *lake_cache;   /* --cache: the operator's Lake artifact cache, or NULL */
+	const char *bwrap;        /* the operator's bubblewrap, or NULL */
+	const char *user; /* the sandbox's "UID:GID", resolved (by default one of the run's own,
+	                   * held for the whole run: both sides, every sandbox) */
+	unsigned uid, gid;
+	const char *tmp_size;  /* validated; passed on as given */
+	const char *max_procs; /* validated; passed on as given */
+	int keep_logs;         /* candidate output into WS/logs/, bounded */
+	const char *keep_logs_hint; /* without keep_logs: how the operator keeps it */
+	double progress_every; /* seconds between "still running" lines */
+};
+
+struct sc_steps {
+	/* handed over once */
+	const struct sc_step_opts *o;
+	const char *dir;              /* exec dir: where the stages live */
+	struct sc_progress *progress; /* where a step still running says so */
+	/* the workspace and the sides' trees in it, once claimed */
+	const char *ws;
+	char *tree[2];
+	/* per side: paths below .lake read-only after the preflight */
+	struct sc_argv sealed[2];
+	/* what the steps came to: written here alone */
+	int system_failed;
+	int disk_full;
+};
+
+/* STEPS handed the options, the stages' folder and the progress lines. */
+void sc_steps_init(struct sc_steps *steps, const struct sc_step_opts *o, const char *dir,
+                   struct sc_progress *progress);
+/* The workspace WS claimed: the sides' trees are in it. */
+void sc_steps_set_workspace(struct sc_steps *steps, const char *ws);
+void sc_steps_release(struct sc_steps *steps);
+
+/* The operator's bubblewrap, when named, for every sandbox-exec call; with
+ * SANDBOX, the sandbox user, /tmp size and process bound for a call that
+ * starts one. */
+void sc_steps_push_bwrap(const struct sc_step_opts *o, struct sc_argv *a, int sandbox);
+/* After the side's preflight: PATHS below its tree (seal.h), taken over,
+ * mounted read-only in every later step of the side. */
+void sc_steps_set_sealed(struct sc_steps *steps, int side, struct sc_argv *paths);
+
+/* Where --keep-logs keeps one sandboxed invocation's output:
+ * WS/logs/<side>-<name>.log (allocated). */
+char *sc_step_log_path(const struct sc_steps *steps, int side, const char *name);
+/* What a failure line says about Lake's output (allocated). */
+char *sc_step_output_hint(const struct sc_steps *steps, int side, const char *name);
 
 struct sc_step {
 	char *time_file, *status_file;
@@ -26,18 +81,19 @@ struct sc_step {
  * the tree's .lake read-only too (a sample under --confirm leaves nothing
  * for the next: Documentation/measurement.txt "Confirmation").
  * Returns sc-sandbox-exec's exit code (1 when the step filled the disk:
- * it ran, but its counters are not to be trusted). */
-int sc_step_run(struct sc_run *r, int side, struct sc_step *st, const char *name, const char *what,
-                double timeout, const char *const *cmd, const char *log, int lake_ro);
+ * it ran, but its counters are not to be trusted), and records in STEPS a
+ * system failure or a full disk. */
+int sc_steps_run(struct sc_steps *steps, int side, struct sc_step *st, const char *name,
+                 const char *what, double timeout, const char *const *cmd, const char *log,
+                 int lake_ro);
 void sc_step_release(struct sc_step *st);
 
 /* What sc-sandbox-exec's exit code RC makes of a step: 0 ran and
  * succeeded, 1 ran and failed (its status line says how), 2 did not run;
  * 3 or a signal (sc-sandbox-exec itself was killed: its sandbox ends with
- * it and leaves no status line) did not run either: recorded in R, so that
- * the run ends with SC_EXIT_SYSTEM once its report is written. */
+ * it and leaves no status line) did not run either, a system failure. */
 enum sc_step_outcome { SC_STEP_OK, SC_STEP_FAILED, SC_STEP_NOT_RUN };
-enum sc_step_outcome sc_step_record_outcome(struct sc_run *r, int rc);
+enum sc_step_outcome sc_step_outcome_of(int rc);
 
 /* 1 when the status line says the command ran out of time. */
 int sc_step_timed_out(const struct sc_step *st);
@@ -46,11 +102,7 @@ int sc_step_exited_with(const struct sc_step *st, int code);
 
 /* The sample "<side>:<id>" from a step that ran (sc-sandbox-exec exited 0
  * or 1): its status line and time file, into S, bound, not recorded. */
-void sc_step_sample(const struct sc_run *r, int side, const char *id, const struct sc_step *st,
+void sc_step_sample(const struct sc_samples *sm, int side, const char *id, const struct sc_step *st,
                     struct sc_sample *s);
-
-/* A sample (FILE, or the side's prebuild when FILE is NULL) recorded as
- * not measured because an earlier step left the disk full. */
-void sc_step_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f);
 
 #endif

@@ -211,35 +211,33 @@ END_TEST
 
 START_TEST(sandboxed_step_outcome)
 {
-	struct sc_run r = {0};
-	ck_assert_int_eq(sc_step_record_outcome(&r, 0), SC_STEP_OK);
-	ck_assert_int_eq(sc_step_record_outcome(&r, 1), SC_STEP_FAILED);
-	ck_assert_int_eq(sc_step_record_outcome(&r, 2), SC_STEP_NOT_RUN);
-	ck_assert_int_eq(r.system_failed, 0); /* did not run: its own error line */
-	ck_assert_int_eq(sc_step_record_outcome(&r, 3), SC_STEP_NOT_RUN);
-	ck_assert_int_eq(r.system_failed, 1);
-	r.system_failed = 0;
-	ck_assert_int_eq(sc_step_record_outcome(&r, 128 + 9), SC_STEP_NOT_RUN);
-	ck_assert_int_eq(r.system_failed, 1);
+	ck_assert_int_eq(sc_step_outcome_of(0), SC_STEP_OK);
+	ck_assert_int_eq(sc_step_outcome_of(1), SC_STEP_FAILED);
+	ck_assert_int_eq(sc_step_outcome_of(2), SC_STEP_NOT_RUN);
+	ck_assert_int_eq(sc_step_outcome_of(3), SC_STEP_NOT_RUN);
+	ck_assert_int_eq(sc_step_outcome_of(128 + 9), SC_STEP_NOT_RUN);
 }
 END_TEST
 
 START_TEST(log_paths_and_hints)
 {
-	struct sc_run r = {.ws = "/w", .o.keep_logs_hint = "rerun with --keep-logs to keep Lake's output"};
-	char *p = sc_run_log_path(&r, SC_SIDE_HEAD, "prebuild");
+	struct sc_step_opts o = {.keep_logs_hint = "rerun with --keep-logs to keep Lake's output"};
+	struct sc_steps steps;
+	sc_steps_init(&steps, &o, "/x", NULL);
+	sc_steps_set_workspace(&steps, "/w");
+	char *p = sc_step_log_path(&steps, SC_SIDE_HEAD, "prebuild");
 	ck_assert_str_eq(p, "/w/logs/head-prebuild.log");
 	free(p);
-	p = sc_run_output_hint(&r, SC_SIDE_BASE, "Foo.Bar");
+	p = sc_step_output_hint(&steps, SC_SIDE_BASE, "Foo.Bar");
 	ck_assert_str_eq(p, "rerun with --keep-logs to keep Lake's output");
 	free(p);
-	r.o.keep_logs = 1;
-	p = sc_run_output_hint(&r, SC_SIDE_BASE, "Foo.Bar");
+	o.keep_logs = 1;
+	p = sc_step_output_hint(&steps, SC_SIDE_BASE, "Foo.Bar");
 	ck_assert_str_eq(p, "Lake's output: logs/base-Foo.Bar.log");
 	free(p);
-	p = sc_run_tree(&r, SC_SIDE_BASE);
-	ck_assert_str_eq(p, "/w/base");
-	free(p);
+	ck_assert_str_eq(steps.tree[SC_SIDE_BASE], "/w/base");
+	ck_assert_str_eq(steps.tree[SC_SIDE_HEAD], "/w/head");
+	sc_steps_release(&steps);
 }
 END_TEST
 
