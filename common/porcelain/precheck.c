@@ -242,8 +242,3 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 	sb_release(&err);
 	sc_run_stop_if_interrupted(r);
 }
-
-int sc_run_preflight_diagnosis(const struct sc_run *r, struct strbuf *why)
-{
-	return sc_dependency_config_problem(r->o.sandbox.deps, &r->manifest, r->tc.version_line, why);
-}

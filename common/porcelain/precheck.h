@@ -33,9 +33,4 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test);
  * that the workspace stays). */
 void sc_run_finish_check(struct sc_run *r, struct sc_stage *check);
 
-/* After the preflight failed: 1 with why naming the dependency whose
- * compiled lakefile.lean configuration Lake could not use (see
- * sc_dependency_config_problem), 0 when no dependency looks so. */
-int sc_run_preflight_diagnosis(const struct sc_run *r, struct strbuf *why);
-
 #endif

@@ -1,31 +1,22 @@
 /* One side's measurement, read top-down: sc_run_measure takes the sides in
- * turn, measure_side runs one side's steps in order (preflight, the checks
- * of T's configuration, prebuild, each selected file), and the last part
- * of this file is what every step shares: the sandboxed call, and its
- * outcome turned into a sample by the contract layer (contract/rawsample). */
+ * turn (or, with --confirm or --attribute, both layer by layer); a side
+ * opens (its tree handed over, the preflight and the checks of T's
+ * configuration: preflight.c), then each layer is prebuilt and its
+ * selected files sampled, each sample recorded or why not; confirmation
+ * repeats follow a layer, and a full disk makes every later step
+ * disk_full. */
 #include "porcelain/side.h"
-#include "contract/leanpath.h"
-#include "contract/manifest.h"
 #include "porcelain/attribute.h"
 #include "porcelain/order.h"
-#include "porcelain/precheck.h"
 #include "porcelain/prebuild.h"
+#include "porcelain/preflight.h"
 #include "porcelain/schedule.h"
 #include "porcelain/seal.h"
-#include "porcelain/stage.h"
 #include "porcelain/step.h"
-#include "porcelain/workspace.h"
-#include "sandbox/sandbox_args.h"
 #include "util/die.h"
-#include "util/fswalk.h"
-#include "util/safefile.h"
 #include "util/spawn.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 
 /* One side's measurement under way. */
@@ -43,9 +34,6 @@ static void side_close(struct sc_run *r, int side, struct side_state *ss);
 static void give_back(struct sc_run *r, int side);
 static double confirm_layer(struct sc_run *r, struct side_state ss[2], const int open[2], int layer,
                             double phase_used);
-static void preflight(struct sc_run *r, int side);
-static void check_targets_known(struct sc_run *r, int side);
-static void check_dep_builds(struct sc_run *r, int side);
 static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                          const char *failed, double phase_start, const char *violated);
 static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_file *f,
@@ -136,10 +124,12 @@ static int side_open(struct sc_run *r, int side, struct side_state *ss, int lock
 		return 0;
 	}
 	sc_seal_prepare_tree(&r->steps, side);
-	preflight(r, side);
+	const struct sc_preflight pf = {&r->plan, &r->manifest, r->tc.version_line,
+	                                r->o.prebuild_timeout};
+	sc_preflight_side(&r->steps, side, &pf);
 	if (!r->deps_checked) {
-		check_targets_known(r, side);
-		check_dep_builds(r, side);
+		sc_preflight_check_config(&r->steps, side, &pf);
+		r->deps_checked = 1;
 	}
 	ss->sampled = xcalloc(r->plan.n_files + 1, 1);
 	return 1;
@@ -246,204 +236,6 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
 	sc_progress_say(&r->progress, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side),
 	                f->path, why);
 	free(detail);
-}
-
-/* ---- the preflight and the checks of T's configuration ---- */
-
-/* Lake loads the workspace read-only before anything is built (Documentation/
- * lake-fidelity.txt "Real Lake": git in every dependency, the lakefile.lean config cache). */
-static void preflight(struct sc_run *r, int side)
-{
-	const char *cmd[] = {"lake", "env", "true", NULL};
-	struct sc_step st;
-	int rc = sc_steps_run(&r->steps, side, &st, "preflight", NULL, r->o.prebuild_timeout, cmd, NULL, 0);
-	struct strbuf why = STRBUF_INIT;
-	if (rc == 1 && sc_run_preflight_diagnosis(r, &why))
-		sc_stage_die(rc, SC_EXIT_USAGE, "Lake could not load the %s workspace in the sandbox: %s (%s)",
-		             sc_side_name(side), why.buf, r->o.sandbox.deps);
-	sb_release(&why);
-	if (rc != 0) {
-		char *hint = sc_step_output_hint(&r->steps, side, "preflight");
-		sc_stage_die(rc, SC_EXIT_USAGE,
-		             "Lake could not load the %s workspace in the sandbox: likely a dependency not "
-		             "prepared in a checkout of T with this toolchain (HEAD not at its manifest rev, a "
-		             "missing lakefile.lean config cache) or git refusing its owner; prepare "
-		             "the dependencies folder with `lake build` in a trusted checkout of T; %s (%s)",
-		             sc_side_name(side), hint, r->o.sandbox.deps);
-	}
-	struct sc_argv sealed = SC_ARGV_INIT;
-	sc_seal_find_config(r->steps.tree[side], &sealed);
-	sc_steps_set_sealed(&r->steps, side, &sealed);
-	sc_step_release(&st);
-}
-
-/* The selected file whose module Lake's output OUT (LEN bytes) names in a
- * line "error: unknown module `A.B`" (Lake could not resolve the target),
- * or NULL.  CLI/Error.lean CliError.toString: unknownModule is "unknown
- * module `A.B`", logged as "error: ..." (Util/MainM.lean MainM.error);
- * older wording quoted with ' is taken too.  Only a whole line matches. */
-static const struct sc_plan_file *unknown_target(const struct sc_plan *p, const char *out,
-                                                 size_t len)
-{
-	static const char prefix[] = "error: unknown module ";
-	const char *end = out + len;
-	for (const char *line = out; line < end;) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
-		size_t n = (size_t)((nl ? nl : end) - line);
-		if (n > sizeof prefix + 1 && memcmp(line, prefix, sizeof prefix - 1) == 0) {
-			const char *q = line + sizeof prefix - 1;
-			size_t m = n - (sizeof prefix - 1) - 2;
-			if ((*q == '`' || *q == '\'') && q[m + 1] == *q)
-				for (size_t i = 0; i < p->n_files; i++)
-					if (strlen(p->files[i].module) == m &&
-					    memcmp(p->files[i].module, q + 1, m) == 0)
-						return &p->files[i];
-		}
-		line = nl ? nl + 1 : end;
-	}
-	return NULL;
-}
-
-/* A selected file that no lean_lib of T's lakefile.lean builds (sc-plan
- * checks a lakefile.toml's itself): Lake resolves every target by name
- * (Config/Workspace.lean findTargetModule?, Config/LeanLib.lean
- * isBuildableModule, never the file) before it checks or builds anything,
- * and an unresolved one is "error: unknown module `A.B`", exit 1
- * (CLI/Build.lean parseTargetSpecs, CLI/Error.lean, CLI/Main.lean).  So
- * one `lake build --no-build` of both sides' targets, in the first side's
- * tree after its preflight (T's configuration, no candidate code: nothing
- * is elaborated), names such a module before any prebuild.  Its output is
- * read for that one line only, and only when Lake exited 1; anything else
- * (out of date: 3, a module's broken header: 1 without that line) is the
- * prebuild's to report.  Both sides load T's configuration: one call. */
-static void check_targets_known(struct sc_run *r, int side)
-{
-	if (!r->plan.lake_blobs[SC_LAKE_LEAN])
-		return;
-	struct sc_argv cmd = SC_ARGV_INIT;
-	sc_argv_push(&cmd, "lake");
-	sc_argv_push(&cmd, "build");
-	sc_argv_push(&cmd, "--no-build");
-	sc_order_push_targets(&r->plan, NULL, 0, &cmd);
-	const char *name = "lake-targets";
-	char *log = r->o.sandbox.keep_logs ? sc_step_log_path(&r->steps, side, name)
-	                           : sc_workspace_raw(r->ws, sc_side_name(side), name, "log");
-	struct sc_step st;
-	int rc = sc_steps_run(&r->steps, side, &st, name, "check of the selected modules", r->o.prebuild_timeout,
-	                     (const char *const *)cmd.v, log, 0);
-	if (rc != 0 && rc != 1)
-		sc_stage_die(rc, SC_EXIT_USAGE, "Lake's check of the selected modules did not run in the "
-		             "sandbox (%s)", r->ws);
-	struct strbuf out = STRBUF_INIT;
-	const struct sc_plan_file *f = NULL;
-	if (rc == 1 && sc_step_exited_with(&st, 1) &&
-	    sc_read_file(log, &out, SC_SANDBOX_LOG_MAX + 4096) == 0)
-		f = unknown_target(&r->plan, out.buf, out.len);
-	if (!r->o.sandbox.keep_logs)
-		unlink(log);
-	sb_release(&out);
-	sc_argv_release(&cmd);
-	free(log);
-	sc_step_release(&st);
-	if (f) /* the plan's: still ours; nothing else is left to leak */
-		sc_die_policy("not measured: no lean_lib of T's configuration builds module %s, so %s "
-		              "cannot be measured (Lake: \"unknown module\"): add it to a lean_lib's roots "
-		              "or globs, or drop its root from .sphereceti (lakefile.lean at %.12s)",
-		              f->module, f->path, r->plan.tooling);
-}
-
-/* sc_fswalk_list's visit: the "+A.B" target of every prepared module
- * (A/B.olean) below a dependency's build/lib/lean, pushed onto CTX. */
-static int push_olean_target(const char *rel, const struct stat *st, void *ctx)
-{
-	size_t n = strlen(rel);
-	if (S_ISDIR(st->st_mode) || S_ISLNK(st->st_mode) || n <= 6 ||
-	    strcmp(rel + n - 6, ".olean") != 0)
-		return 0;
-	char *lean = xasprintf("%.*s.lean", (int)(n - 6), rel);
-	struct strbuf mod = STRBUF_INIT;
-	if (sc_lean_module_of(lean, &mod) == 0)
-		sc_argv_push_owned(ctx, xasprintf("+%s", mod.buf));
-	sb_release(&mod);
-	free(lean);
-	return 0;
-}
-
-/* The "+A.B" targets of one dependency's prepared modules, pushed onto CMD. */
-static void push_dep_targets(struct sc_run *r, const struct sc_manifest_pkg *p, struct sc_argv *cmd)
-{
-	char *lib = xasprintf("%s/%s%s%s/.lake/build/lib/lean", r->o.sandbox.deps, p->name, p->subdir ? "/" : "",
-	                      p->subdir ? p->subdir : "");
-	struct stat st;
-	char *where = NULL;
-	/* a link in its place is not followed, as no link below it is */
-	if (lstat(lib, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    sc_fswalk_list(lib, push_olean_target, cmd, &where) != 0)
-		sc_die_sys_errno("cannot list dependency \"%s\"'s build (%s)", p->name, where ? where : lib);
-	free(lib);
-}
-
-/* `lake build --no-build` of the prepared modules of the dependencies
- * FIRST .. FIRST + N: Lake's exit code, 0 when there are none. */
-static int deps_up_to_date(struct sc_run *r, int side, size_t first, size_t n, const char *name)
-{
-	struct sc_argv cmd = SC_ARGV_INIT;
-	sc_argv_push(&cmd, "lake");
-	sc_argv_push(&cmd, "build");
-	sc_argv_push(&cmd, "--no-build");
-	size_t fixed = cmd.n;
-	for (size_t i = first; i < first + n; i++)
-		push_dep_targets(r, &r->manifest.pkgs[i], &cmd);
-	int rc = 0;
-	if (cmd.n > fixed) {
-		struct sc_step step;
-		rc = sc_steps_run(&r->steps, side, &step, name, "check of the prepared dependencies",
-		                 r->o.prebuild_timeout, (const char *const *)cmd.v, NULL, 0);
-		sc_step_release(&step);
-	}
-	sc_argv_release(&cmd);
-	return rc;
-}
-
-/* Lake rebuilds a dependency module whose trace is stale (another Lean
- * githash or toolchain, other options, sources changed since its build)
- * into the dependency's own build folder: read-only here, so the prebuild
- * would fail on it.  Before any candidate code runs, every dependency's
- * prepared modules (its .lake/build oleans) must be up to date:
- * `lake build --no-build` (exit 3 otherwise) on all of them at once, one
- * workspace load (a Mathlib workspace takes seconds to load, and it has
- * eight dependencies); only when that fails, one dependency at a time, so
- * that the error names it.  The dependencies are the same for both sides:
- * checked once. */
-static void check_dep_builds(struct sc_run *r, int side)
-{
-	r->deps_checked = 1;
-	/* named apart from every "preflight-NAME" */
-	int all = deps_up_to_date(r, side, 0, r->manifest.n, "dependencies-preflight");
-	if (all == 0)
-		return;
-	for (size_t i = 0; i < r->manifest.n; i++) {
-		const struct sc_manifest_pkg *p = &r->manifest.pkgs[i];
-		char *name = xasprintf("preflight-%s", p->name);
-		int rc = deps_up_to_date(r, side, i, 1, name);
-		if (rc != 0) {
-			char *hint = sc_step_output_hint(&r->steps, side, name);
-			free(name);
-			sc_stage_die(rc, SC_EXIT_USAGE,
-			             "dependency \"%s\" was not prepared for this toolchain and "
-			             "workspace: Lake finds its built modules out of date and would rebuild "
-			             "them into the read-only dependencies folder; prepare it with `lake build` "
-			             "in a trusted checkout of T with this toolchain (no LEAN_GITHASH or "
-			             "option changes); %s (%s/%s)",
-			             p->name, hint, r->o.sandbox.deps, p->name);
-		}
-		free(name);
-	}
-	char *hint = sc_step_output_hint(&r->steps, side, "dependencies-preflight");
-	sc_stage_die(all, SC_EXIT_USAGE,
-	             "Lake finds the prepared dependencies out of date together, each up to date "
-	             "alone; prepare them with `lake build` in a trusted checkout of T with this "
-	             "toolchain; %s (%s)", hint, r->o.sandbox.deps);
 }
 
 /* ---- each selected file ---- */
