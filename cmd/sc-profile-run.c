@@ -132,7 +132,11 @@ static int run(const struct sc_run_opts *o, const char *dir)
 	r.ws = sc_workspace_claim(r.o.workspace, r.plan_json.buf, r.plan_json.len);
 	sc_steps_set_workspace(&r.steps, r.ws);
 	if (!r.plan.no_changes) {
-		sc_run_materialize(&r, &self_test);
+		struct sc_stage trees[2];
+		sc_run_materialize_start(&r, trees);
+		/* the self-test's failure is told before a tree's */
+		sc_run_finish_check(&r, &self_test);
+		sc_run_materialize_finish(&r, trees);
 		sc_workspace_reserve(r.ws);
 		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox.gid : -1);
 		sc_run_measure(&r);

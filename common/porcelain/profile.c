@@ -59,18 +59,20 @@ static void make_folder(const char *ws, const char *name, const char *what)
 }
 
 /* Both trees from blobs, written side by side; kept in the workspace for
- * inspection.  A failed self-test is reported before a failed tree. */
-void sc_run_materialize(struct sc_run *r, struct sc_stage *self_test)
+ * inspection. */
+void sc_run_materialize_start(struct sc_run *r, struct sc_stage job[2])
 {
 	char *plan_path = xasprintf("%s/plan.json", r->ws);
-	struct sc_stage job[2];
-	char *const *dest = r->steps.tree;
 	for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
 		const char *args[] = {"--repo", r->o.repo, "--commit", sc_plan_side_rev(&r->plan, side),
-		                      "--dest", dest[side], "--plan", plan_path, NULL};
+		                      "--dest", r->steps.tree[side], "--plan", plan_path, NULL};
 		sc_stage_start(&job[side], r->dir, "materialize", args, SC_STAGE_ALL_OUTPUT);
 	}
-	sc_run_finish_check(r, self_test);
+	free(plan_path);
+}
+
+void sc_run_materialize_finish(struct sc_run *r, struct sc_stage job[2])
+{
 	/* Both end before either failure is told: dying first would send the
 	 * other SIGTERM mid-write, its temporary tree left in a workspace we
 	 * just said stays for inspection. */
@@ -86,11 +88,11 @@ void sc_run_materialize(struct sc_run *r, struct sc_stage *self_test)
 			sc_forward_lines(stderr, out[side].buf, out[side].len);
 			/* a tree refused as bad input (past a bound) stays that */
 			sc_stage_die(rc[side], rc[side] == SC_EXIT_USAGE ? SC_EXIT_USAGE : SC_EXIT_FAIL,
-			             "could not materialize the %s tree (%s)", sc_side_name(side), dest[side]);
+			             "could not materialize the %s tree (%s)", sc_side_name(side),
+			             r->steps.tree[side]);
 		}
 		sb_release(&out[side]);
 	}
-	free(plan_path);
 	make_folder(r->ws, "raw", "raw counter folder");
 	/* Untrusted text lives apart from raw/, which is parsed. */
 	if (r->o.sandbox.keep_logs)

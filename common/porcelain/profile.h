@@ -12,10 +12,11 @@
  * sample) and parsed, and the run ID drawn.  Dies with sc-plan's exit code
  * (a change it does not measure stays 4) when it refuses. */
 void sc_run_make_plan(struct sc_run *r);
-/* Both trees written from blobs side by side into the workspace; the
- * self-test SELF_TEST, started before, is finished in between, so that its
- * failure is told before a tree's. */
-void sc_run_materialize(struct sc_run *r, struct sc_stage *self_test);
+/* Both trees started from blobs side by side into the workspace, as JOB. */
+void sc_run_materialize_start(struct sc_run *r, struct sc_stage job[2]);
+/* Both trees written: a failed one dies with its line, once both ended.
+ * The raw/ and logs/ folders made. */
+void sc_run_materialize_finish(struct sc_run *r, struct sc_stage job[2]);
 /* samples.jsonl (and attribution.json) written, sc-report run, its
  * headline printed.  Returns the run's exit code: 0 a complete
  * measurement, 1 a measurement error, 3 a sandbox stage failed as a system
