@@ -6,6 +6,7 @@
 #include "porcelain/precheck.h"
 #include "porcelain/stage.h"
 #include "sandbox/sandbox_args.h"
+#include "sandbox/user.h"
 #include "util/closeout.h"
 #include "util/die.h"
 #include "util/execdir.h"

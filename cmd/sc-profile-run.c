@@ -12,6 +12,7 @@
 #include "porcelain/workspace.h"
 #include "report/report_args.h"
 #include "sandbox/sandbox_args.h"
+#include "sandbox/user.h"
 #include "util/closeout.h"
 #include "util/decimal.h"
 #include "util/die.h"

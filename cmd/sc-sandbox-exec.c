@@ -12,6 +12,7 @@
 #include "sandbox/exec.h"
 #include "sandbox/hostcheck.h"
 #include "sandbox/sandbox_args.h"
+#include "sandbox/user.h"
 #include "sandbox/selftest.h"
 #include "util/argv.h"
 #include "util/closeout.h"

@@ -7,6 +7,7 @@
 #include "sandbox/hostcheck.h"
 #include "sandbox/inputs.h"
 #include "sandbox/sandbox_args.h"
+#include "sandbox/user.h"
 #include "util/die.h"
 #include "util/pathcheck.h"
 

@@ -1,5 +1,6 @@
 #include "sandbox/hostcheck.h"
 #include "sandbox/gnutime.h"
+#include "sandbox/user.h"
 #include "util/die.h"
 #include "util/execdir.h"
 #include "util/pathcheck.h"

@@ -1,12 +1,7 @@
 #include "sandbox/sandbox_args.h"
-#include "sandbox/dynuser.h"
-#include "util/decimal.h"
 #include "util/strbuf.h"
-#include "contract/sandboxuser.h"
 #include "contract/timefile.h"
 
-#include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,135 +244,6 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	sc_argv_push(a, "--");
 	sc_argv_push(a, SC_SANDBOX_INIT);
 	sc_argv_push_owned(a, xasprintf("%d", sb->report_fd));
-}
-
-/* A size or count of --tmp-size and --max-procs: below 2^32 - 1. */
-static int parse_count(const char *s, size_t n, unsigned *v)
-{
-	unsigned long long x;
-	if (sc_decimal(s, n, 0, 0xfffffffeull, &x) < 0)
-		return -1;
-	*v = (unsigned)x;
-	return 0;
-}
-
-int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbuf *err)
-{
-	int root = geteuid() == 0;
-	if (!spec && !root) {
-		*uid = (unsigned)getuid();
-		*gid = (unsigned)getgid();
-		return 0;
-	}
-	if (!spec) {
-		if (sc_dynuser_acquire(uid, err) < 0)
-			return -1;
-		*gid = *uid;
-		return 0;
-	}
-	const char *name = spec;
-	const char *colon = strchr(name, ':');
-	if (colon) {
-		if (sc_uid_gid_parse(name, uid, gid) < 0) {
-			sb_addf(err, "the sandbox's user is a USER or UID:GID");
-			return -1;
-		}
-	} else {
-		errno = 0;
-		struct passwd *pw = getpwnam(name);
-		if (!pw) {
-			sb_addf(err, "no such user");
-			return -1;
-		}
-		*uid = (unsigned)pw->pw_uid;
-		*gid = (unsigned)pw->pw_gid;
-	}
-	if (*uid == 0 || *gid == 0) {
-		sb_addf(err, "the sandbox never runs as root: name an unprivileged user");
-		return -1;
-	}
-	if (!root && (*uid != (unsigned)getuid() || *gid != (unsigned)getgid())) {
-		sb_addf(err, "only root can run the sandbox as another user");
-		return -1;
-	}
-	return 0;
-}
-
-static int may_search(const struct stat *st, unsigned uid, unsigned gid)
-{
-	if (st->st_uid == uid)
-		return (st->st_mode & S_IXUSR) != 0;
-	if (st->st_gid == gid)
-		return (st->st_mode & S_IXGRP) != 0;
-	return (st->st_mode & S_IXOTH) != 0;
-}
-
-int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct strbuf *err)
-{
-	char *real = realpath(path, NULL);
-	if (!real)
-		return 0; /* missing: the caller's own use of it says so */
-	int rc = 0;
-	size_t n = strlen(real);
-	for (size_t i = 1; i <= n && rc == 0; i++) {
-		if (real[i] != '/' && real[i] != '\0')
-			continue;
-		char c = real[i];
-		real[i] = '\0';
-		struct stat st;
-		if (stat(i == 0 ? "/" : real, &st) == 0 && S_ISDIR(st.st_mode) && !may_search(&st, uid, gid)) {
-			sb_addf(err, "the sandbox user %u:%u cannot search %s (mode %03o, owner %u:%u)", uid, gid,
-			        real, (unsigned)(st.st_mode & 0777), (unsigned)st.st_uid, (unsigned)st.st_gid);
-			rc = -1;
-		}
-		real[i] = c;
-	}
-	free(real);
-	return rc;
-}
-
-int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes, struct strbuf *why)
-{
-	size_t n = strlen(s);
-	unsigned long long mult = 1;
-	if (n > 0 && strchr("KMG", s[n - 1])) {
-		mult = s[n - 1] == 'K' ? 1ull << 10 : s[n - 1] == 'M' ? 1ull << 20 : 1ull << 30;
-		n--;
-	}
-	unsigned v;
-	if (parse_count(s, n, &v) < 0 || (unsigned long long)v * mult < (1ull << 20)) {
-		sb_adds(why, "wants bytes (K, M, G suffixes allowed), at least 1M");
-		return -1;
-	}
-	*bytes = (unsigned long long)v * mult;
-	return 0;
-}
-
-unsigned sc_sandbox_max_files(unsigned long long file_max, unsigned max_procs)
-{
-	unsigned long long n = max_procs ? file_max / 2 / max_procs : SC_SANDBOX_MAX_FILES_CEIL;
-	if (n > SC_SANDBOX_MAX_FILES_CEIL)
-		n = SC_SANDBOX_MAX_FILES_CEIL;
-	if (n < SC_SANDBOX_MAX_FILES_FLOOR)
-		n = SC_SANDBOX_MAX_FILES_FLOOR;
-	return (unsigned)n;
-}
-
-unsigned sc_sandbox_tmp_inodes(unsigned long long bytes)
-{
-	unsigned long long n = bytes >> 14;
-	return n < 1024 ? 1024 : n > 0xfffffffeull ? 0xfffffffeu : (unsigned)n;
-}
-
-int sc_sandbox_max_procs(const char *s, unsigned *n, struct strbuf *why)
-{
-	unsigned v;
-	if (parse_count(s, strlen(s), &v) < 0 || v < SC_SANDBOX_MAX_PROCS_MIN || v > (1u << 22)) {
-		sb_addf(why, "wants a count from %u to %u", SC_SANDBOX_MAX_PROCS_MIN, 1u << 22);
-		return -1;
-	}
-	*n = v;
-	return 0;
 }
 
 void sc_sandbox_time_argv(const char *time_file, struct sc_argv *a)

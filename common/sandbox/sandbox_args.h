@@ -5,6 +5,7 @@
  * page describe the same sandbox. */
 #include "util/argv.h" /* struct sc_argv */
 #include "util/strbuf.h"
+#include "sandbox/bounds.h"
 
 /* Fixed places inside the sandbox. */
 #define SC_SANDBOX_PROJECT "/project"
@@ -19,13 +20,6 @@
  * sandbox's own in its private /tmp. */
 #define SC_SANDBOX_LAKE_CACHE "/lake-cache"
 #define SC_SANDBOX_OWN_CACHE "/tmp/lake-cache"
-/* The private /tmp lives in host RAM: bounded.  1 GiB by default. */
-#define SC_SANDBOX_TMP_DEFAULT (1ull << 30)
-/* RLIMIT_NPROC of the sandbox user (--max-procs): counts threads too.  Above
- * what real Lake and Lean start on a big machine (about one Lean per core,
- * each with up to a worker thread per core: 4096 covers 60 cores), far below
- * what stalls a host. */
-#define SC_SANDBOX_MAX_PROCS_DEFAULT 4096u
 #include "contract/scratch.h"
 #include "sandbox/gnutime.h"
 #define SC_GNU_TIME SC_GNU_TIME_PATH
@@ -53,47 +47,6 @@ struct sc_sandbox {
 
 /* --log keeps at most this much of a run's stdout and stderr (together). */
 #define SC_SANDBOX_LOG_MAX (2u << 20)
-
-/* Who the sandbox runs as.  spec is NULL (the default), "USER" or
- * "UID:GID".  A root operator gets a uid/gid of the run's own by default
- * (sandbox/dynuser.h: held until this process exits) and may name any user
- * but root; any other operator runs the sandbox as itself.  Returns 0, or
- * -1 with a message in err. */
-int sc_sandbox_user(const char *spec, unsigned *uid, unsigned *gid, struct strbuf *err);
-
-/* Can uid:gid (no supplementary groups: the host step clears them) search
- * every folder from / down to path, path included?  bwrap, already running
- * as that user, must reach what it mounts.  Returns 0, or -1 naming the
- * first folder it cannot pass in err (a path that does not resolve is not
- * judged here: 0).  Only meaningful for a root operator
- * (any other runs the sandbox as itself, with its groups). */
-int sc_sandbox_can_reach(const char *path, unsigned uid, unsigned gid, struct strbuf *err);
-
-/* --tmp-size: bytes, with an optional K, M or G suffix (powers of 1024),
- * at least 1 MiB.  Returns 0, or -1 when s is not such a size, with what
- * such a value wants in WHY (the caller names its flag). */
-int sc_sandbox_tmp_size(const char *s, unsigned long long *bytes, struct strbuf *why);
-
-/* The inodes of a bounded tmpfs of BYTES: one per 16 KiB, never fewer
- * than 1024 (65536 for the default 1 GiB).  An empty file uses no block
- * but about a KiB of host memory, charged to no process.
- * Documentation/threat-model.txt "Kernel-wide pools". */
-unsigned sc_sandbox_tmp_inodes(unsigned long long bytes);
-
-/* --max-procs: a decimal count in [SC_SANDBOX_MAX_PROCS_MIN, 4194304].
- * Returns 0, or -1 when s is not such a count, with what such a value
- * wants in WHY. */
-#define SC_SANDBOX_MAX_PROCS_MIN 8u
-int sc_sandbox_max_procs(const char *s, unsigned *n, struct strbuf *why);
-
-/* The open files each sandboxed process may hold, so that all of them
- * together (MAX_PROCS of them) hold at most half of the kernel's file
- * table (fs.file-max, FILE_MAX): never above 1024, the usual default under
- * which Lean and Lake run, nor below 256.  Documentation/threat-model.txt
- * "Kernel-wide pools". */
-#define SC_SANDBOX_MAX_FILES_CEIL 1024u
-#define SC_SANDBOX_MAX_FILES_FLOOR 256u
-unsigned sc_sandbox_max_files(unsigned long long file_max, unsigned max_procs);
 
 /* Append "sc-confine --uid UID --gid GID --max-procs N --tmpfs-size B --tmpfs-inodes N
  * --keep-fd FD --keep-fd FD --

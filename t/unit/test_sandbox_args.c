@@ -13,6 +13,7 @@
 
 #include "sandbox/dynuser.h"
 #include "sandbox/sandbox_args.h"
+#include "sandbox/user.h"
 
 static struct sc_argv a = SC_ARGV_INIT;
 
