@@ -125,8 +125,10 @@ static int run(const struct sc_run_opts *o, const char *dir)
 	sc_run_check_host(&r);
 	sc_run_make_plan(&r);
 	sc_samples_init(&r.samples, &r.plan, r.run_id, r.digest);
+	sc_run_check_sandbox(&r);
 	struct sc_stage self_test;
-	sc_run_check_preconditions(&r, &self_test);
+	sc_run_start_self_test(&r, &self_test);
+	sc_run_check_inputs(&r);
 	/* A fresh workspace, claimed with mkdir so two runs can never share
 	 * it; from here on an error line says that the folder must be
 	 * removed. */

@@ -207,12 +207,12 @@ int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why)
 	return why->len ? -1 : 0;
 }
 
-/* The pin comes first: the self-test runs bwrap. */
-void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
+void sc_run_check_sandbox(struct sc_run *r)
 {
 	struct strbuf err = STRBUF_INIT;
 	if (sc_check_reachable(&r->o, &err) < 0)
 		sc_die("%s", err.buf);
+	sb_release(&err);
 	if (!r->plan.n_bwrap_pins) {
 		char *bwrap = sc_sandbox_resolve_bwrap(r->o.sandbox.bwrap ? r->o.sandbox.bwrap : "/usr/bin/bwrap");
 		struct strbuf line = STRBUF_INIT;
@@ -232,9 +232,17 @@ void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test)
 	sandbox_check_start(r, pins.v, &check, 0);
 	sc_argv_release(&pins);
 	sc_run_finish_check(r, &check);
+}
+
+void sc_run_start_self_test(struct sc_run *r, struct sc_stage *self_test)
+{
 	const char *self_test_args[] = {"--self-test", NULL};
 	sandbox_check_start(r, self_test_args, self_test, 1);
+}
 
+void sc_run_check_inputs(struct sc_run *r)
+{
+	struct strbuf err = STRBUF_INIT;
 	if (sc_check_toolchain(r->o.sandbox.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
 		sc_die("%s", err.buf);
 	read_manifest(r, &r->manifest);

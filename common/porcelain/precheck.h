@@ -23,11 +23,18 @@ int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why);
  * (the reach is checked with the preconditions). */
 void sc_run_check_host(struct sc_run *r);
 
-/* The preconditions, after the plan: what needs the plan: the sandbox user reaches what bwrap mounts, the
- * bubblewrap pin, the toolchain, the dependencies.  The sandbox self-test
- * burns CPU for a while, so it is left running in SELF_TEST beside the
- * rest; sc_run_finish_check waits for it before anything else. */
-void sc_run_check_preconditions(struct sc_run *r, struct sc_stage *self_test);
+/* The preconditions, after the plan, in the order cmd/sc-profile-run.c
+ * calls them.  The sandbox first: the sandbox user reaches what bwrap
+ * mounts, and the operator's bubblewrap is one .sphereceti pins (the
+ * self-test runs it). */
+void sc_run_check_sandbox(struct sc_run *r);
+/* The sandbox self-test burns CPU for a while: it is started into
+ * SELF_TEST and left running beside the rest; sc_run_finish_check waits
+ * for it. */
+void sc_run_start_self_test(struct sc_run *r, struct sc_stage *self_test);
+/* The toolchain, T's lake-manifest.json (read once, into the run), and
+ * the dependencies it names. */
+void sc_run_check_inputs(struct sc_run *r);
 /* Waits for a sandbox-exec check (the pin, the self-test); a failed one
  * dies with its own error line (once the workspace exists: ours, saying
  * that the workspace stays). */
