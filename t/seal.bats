@@ -351,6 +351,32 @@ teardown() {
 	grep -q 'head prebuild, layer 2 of 2: not run (disk_full)' <<<"$stderr"
 }
 
+@test "attack: a prebuild that fills the disk before a file's repeats: each repeat is disk_full, bound as that repeat" {
+	small_fs 64M
+	WS=$SMALL/ws
+	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
+		'        while True:' '            f.write(b"x" * (1 << 20)); f.flush(); n += 1' 'except OSError:' '    pass'
+	# X comes after Y on the base side, first on the head's: its repeats
+	# wait for the second layer, whose head prebuild (Helper, for Z) fills
+	# the disk.
+	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./fill.py'
+	ex_lean "$R" Demo/Y.lean '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/X.lean 'import Demo.Y' '-- fixture: cpu=0.05'
+	M=$(ex_commit "$R" "a base where X imports Y")
+	T=$M B=$M
+	candidate
+	ex_lean "$R" Demo/Y.lean '-- reworded' '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/X.lean '-- fixture: cpu=0.6'
+	ex_lean "$R" Demo/W.lean '-- fixture: cpu=0.05'
+	ex_lean "$R" Demo/Z.lean 'import Demo.W' 'import Demo.Helper' '-- fixture: cpu=0.05'
+	head_commit
+	profile --confirm 2 --threshold-delta 0.1
+	[ "$status" -eq 1 ]
+	[ "$(file_field Demo/Z.lean .head.error)" = disk_full ]
+	[ "$(jq -r 'select(.sample | test("Demo.X$")) | "\(.sample) \(.repeat // 0) \(.error // "ok")"' "$WS/samples.jsonl" | tr '\n' ,)" = "head:Demo.X 0 ok,base:Demo.X 0 ok,base:Demo.X 1 disk_full,head:Demo.X 1 disk_full,base:Demo.X 2 disk_full,head:Demo.X 2 disk_full," ]
+	[ ! -e "$WS/INCOMPLETE" ]
+}
+
 @test "attack: a prebuild that takes every inode (bytes to spare): its side is disk_full, the report is written, exit 1, and the next run can start" {
 	small_fs 256M 3000
 	WS=$SMALL/ws

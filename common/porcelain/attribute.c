@@ -20,7 +20,7 @@
  * judge it (Documentation/measurement.txt "Confirmation")? */
 static int flagged(const struct sc_run *r, const struct sc_plan_file *f)
 {
-	const struct sc_first_cpu *c = &r->first[f - r->plan.files];
+	const struct sc_file_cpu *c = sc_samples_cpu(&r->samples, f);
 	int base = sc_change_on_side(f->change, SC_SIDE_BASE);
 	if (!sc_change_on_side(f->change, SC_SIDE_HEAD) || !c->ok[SC_SIDE_HEAD] ||
 	    (base && !c->ok[SC_SIDE_BASE]))
@@ -102,7 +102,7 @@ static void run_figures(struct sc_run *r, int side, const struct sc_plan_file *f
                         const struct sc_step *st, struct sc_attr_run *a, struct strbuf *note)
 {
 	struct sc_sample s;
-	sc_step_sample(&r->samples, side, f->id, st, &s); /* bound like a sample, never recorded */
+	sc_step_sample(&r->samples, side, f->id, 0, st, &s); /* bound like a sample, never recorded */
 	if (s.ok && sc_sample_compared_ms(&s, &a->cpu_ms) == 0 && sc_seconds_to_ms(s.wall_s, &a->wall_ms) == 0)
 		a->has_figures = 1;
 	else if (!s.ok)

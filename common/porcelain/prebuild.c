@@ -80,7 +80,7 @@ static void prebuild_error(struct sc_run *r, int side, struct sc_prebuilt *pb, c
                            const char *detail)
 {
 	struct sc_sample s;
-	sc_samples_bind(&r->samples, side, SC_PREBUILD_ID, &s);
+	sc_samples_bind(&r->samples, side, SC_PREBUILD_ID, 0, &s);
 	sc_sample_unmeasured(&s, reason, detail);
 	prebuild_take(pb, &s);
 }
@@ -105,14 +105,14 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 		sc_progress_next(&r->progress);
 	if (r->steps.disk_full) {
 		if (layer == 0)
-			sc_run_record_disk_full(r, side, NULL);
+			sc_run_record_disk_full(r, side, NULL, 0);
 		else
 			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)",
 			                sc_side_name(side), layer + 1, o->n_layers);
 		return 0;
 	}
 	if (!o->n_layers) {
-		sc_run_record_unmeasured(r, side, SC_PREBUILD_ID, "imports_unreadable",
+		sc_run_record_unmeasured(r, side, SC_PREBUILD_ID, 0, "imports_unreadable",
 		                         "no selected module's import order could be read: nothing was built");
 		sc_progress_say(&r->progress, "%s prebuild: not run (imports_unreadable)",
 		                sc_side_name(side));
@@ -148,7 +148,7 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	int built = 0;
 	if (r->steps.disk_full) {
 		if (layer == 0) {
-			sc_run_record_disk_full(r, side, NULL);
+			sc_run_record_disk_full(r, side, NULL, 0);
 		} else {
 			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
 			sc_progress_say(&r->progress,
@@ -158,7 +158,7 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	} else {
 		if (out != SC_STEP_NOT_RUN) {
 			struct sc_sample s;
-			sc_step_sample(&r->samples, side, SC_PREBUILD_ID, &st, &s);
+			sc_step_sample(&r->samples, side, SC_PREBUILD_ID, 0, &st, &s);
 			prebuild_take(pb, &s);
 		} else {
 			prebuild_error(r, side, pb, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");

@@ -193,7 +193,6 @@ void sc_run_release(struct sc_run *r)
 	sc_manifest_free(&r->manifest);
 	sc_samples_release(&r->samples);
 	sc_attr_list_free(&r->attr);
-	free(r->first);
 	sb_release(&r->plan_json);
 	sc_steps_release(&r->steps);
 	free(r->ws);

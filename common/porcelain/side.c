@@ -46,9 +46,9 @@ static void all_disk_full(struct sc_run *r, int side, const struct sc_order *ord
 static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                       const char *name);
 static int unchanged_or_recorded(struct sc_run *r, int side, const struct sc_plan_file *f,
-                                 const char *when);
-static int record_measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
-                           struct sc_sample *s);
+                                 unsigned repeat, const char *when);
+static int record_measured(struct sc_run *r, int side, const char *id, unsigned repeat,
+                           const struct sc_step *st, struct sc_sample *s);
 
 /* The import order of each side is read first, so that the progress
  * lines count every step, each prebuild layer too, once.  Without
@@ -70,7 +70,6 @@ void sc_run_measure(struct sc_run *r)
 			layers = n_layers[side] > layers ? n_layers[side] : layers;
 		}
 	r->progress.steps = sc_schedule_steps(on_side, n_layers);
-	r->first = xcalloc(r->plan.n_files + 1, sizeof *r->first);
 	struct side_state ss[2] = {{.order = &order[0]}, {.order = &order[1]}};
 	/* both trees stay open to the end: repeats and attribution runs come
 	 * after both sides' first samples */
@@ -207,18 +206,18 @@ static void checked_sample(struct sc_run *r, int side, const struct sc_plan_file
 {
 	char *label = repeat ? xasprintf("%s, repeat %u", f->path, repeat) : xstrdup(f->path);
 	if (r->steps.disk_full) {
-		sc_run_record_disk_full(r, side, f);
+		sc_run_record_disk_full(r, side, f, repeat);
 	} else if (violated) {
-		sc_run_record_unmeasured(r, side, f->id, "order_violated", violated);
+		sc_run_record_unmeasured(r, side, f->id, repeat, "order_violated", violated);
 		sc_progress_say(&r->progress, "%s %s: not run (order_violated: %s)", sc_side_name(side),
 		                label, violated);
 	} else if (!sc_phase_can_start(left)) {
-		sc_run_record_unmeasured(r, side, f->id, "deadline_exceeded",
+		sc_run_record_unmeasured(r, side, f->id, repeat, "deadline_exceeded",
 		                         repeat ? "the timed phase budget was spent before this repeat"
 		                                : "the timed phase budget was spent");
 		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)", sc_side_name(side),
 		                label);
-	} else if (unchanged_or_recorded(r, side, f, "before")) {
+	} else if (unchanged_or_recorded(r, side, f, repeat, "before")) {
 		time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), repeat);
 	}
 	free(label);
@@ -232,7 +231,7 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
 {
 	sc_progress_next(&r->progress);
 	char *detail = xasprintf("its import order cannot be read: %s", why);
-	sc_run_record_unmeasured(r, side, f->id, "imports_unreadable", detail);
+	sc_run_record_unmeasured(r, side, f->id, 0, "imports_unreadable", detail);
 	sc_progress_say(&r->progress, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side),
 	                f->path, why);
 	free(detail);
@@ -242,10 +241,10 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
 
 /* The counters of a sample that ran, recorded; its progress line. */
 static void record_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
-                          const struct sc_step *st)
+                          unsigned repeat, const struct sc_step *st)
 {
 	struct sc_sample s;
-	if (record_measured(r, side, f->id, st, &s)) {
+	if (record_measured(r, side, f->id, repeat, st, &s)) {
 		struct strbuf figures = STRBUF_INIT;
 		sc_run_sample_figures(&r->o.display, &s, &figures);
 		if (s.repeat)
@@ -254,16 +253,6 @@ static void record_sample(struct sc_run *r, int side, const struct sc_plan_file 
 		else
 			sc_progress_say(&r->progress, "%s %s: %s", sc_side_name(side), f->path, figures.buf);
 		sb_release(&figures);
-		struct sc_first_cpu *first = &r->first[f - r->plan.files];
-		long long ms;
-		if (sc_sample_compared_ms(&s, &ms) == 0) {
-			if (!s.repeat) {
-				first->ms[side] = ms;
-				first->ok[side] = 1;
-			}
-			if (first->n[side] <= SC_MAX_REPEATS)
-				first->all[side][first->n[side]++] = ms;
-		}
 	} else {
 		char *hint = r->o.sandbox.keep_logs ? sc_step_output_hint(&r->steps, side, f->id) : xstrdup("");
 		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path,
@@ -285,21 +274,20 @@ static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file
 	/* a repeat's raw files apart from the first's: '@' is in no module name */
 	char *name = repeat ? xasprintf("%s@%u", f->id, repeat) : xstrdup(f->id);
 	char *what = repeat ? xasprintf("%s, repeat %u", f->path, repeat) : xstrdup(f->path);
-	r->samples.repeat = repeat; /* what the sample is bound as, whatever it comes to */
 	int rc = sc_steps_run(&r->steps, side, &st, name, what, timeout, cmd, NULL, r->o.confirm > 0);
 	free(name);
 	free(what);
 	if (r->steps.disk_full) {
-		sc_run_record_disk_full(r, side, f);
+		sc_run_record_disk_full(r, side, f, repeat);
 	} else if (sc_step_outcome_of(rc) == SC_STEP_NOT_RUN) {
-		sc_run_record_unmeasured(r, side, f->id, "sandbox_failed", "sc-sandbox-exec could not run the sample");
+		sc_run_record_unmeasured(r, side, f->id, repeat, "sandbox_failed",
+		                         "sc-sandbox-exec could not run the sample");
 		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side),
 		                f->path);
-	} else if (unchanged_or_recorded(r, side, f, "after")) {
-		record_sample(r, side, f, &st);
+	} else if (unchanged_or_recorded(r, side, f, repeat, "after")) {
+		record_sample(r, side, f, repeat, &st);
 	}
 	sc_step_release(&st);
-	r->samples.repeat = 0;
 }
 
 /* ---- confirmation (--confirm) ---- */
@@ -309,7 +297,7 @@ static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file
  * threshold)?  Documentation/measurement.txt "Confirmation". */
 static int near_threshold(const struct sc_run *r, const struct sc_plan_file *f)
 {
-	const struct sc_first_cpu *first = &r->first[f - r->plan.files];
+	const struct sc_file_cpu *first = sc_samples_cpu(&r->samples, f);
 	int base = sc_change_on_side(f->change, SC_SIDE_BASE), head = sc_change_on_side(f->change, SC_SIDE_HEAD);
 	if (!head || (base && !first->ok[SC_SIDE_BASE]) || !first->ok[SC_SIDE_HEAD])
 		return 0; /* removed files are never flagged; a failed side has no verdict */
@@ -339,9 +327,7 @@ static double repeat_file(struct sc_run *r, struct side_state ss[2], const struc
 			size_t i = (size_t)(f - r->plan.files);
 			sc_order_violated(&r->plan, ss[side].order, r->steps.tree[side], side,
 			                  ss[side].order->layer[i], ss[side].sampled, &violated);
-			r->samples.repeat = k;
 			checked_sample(r, side, f, k, violated.len ? violated.buf : NULL, left);
-			r->samples.repeat = 0;
 			sb_release(&violated);
 		}
 	return sc_monotonic_now() - phase_start;
@@ -378,13 +364,13 @@ static double confirm_layer(struct sc_run *r, struct side_state ss[2], const int
  * plan's blobs, WHEN ("before" or "after") the sample.  1 if they are;
  * else the sample is the error source_changed. */
 static int unchanged_or_recorded(struct sc_run *r, int side, const struct sc_plan_file *f,
-                                 const char *when)
+                                 unsigned repeat, const char *when)
 {
 	struct strbuf why = STRBUF_INIT;
 	int same = sc_seal_unchanged(r->steps.tree[side], side, &r->plan, f, &why);
 	if (!same) {
 		char *detail = xasprintf("%s its sample: %s", when, why.buf);
-		sc_run_record_unmeasured(r, side, f->id, "source_changed", detail);
+		sc_run_record_unmeasured(r, side, f->id, repeat, "source_changed", detail);
 		sc_progress_say(&r->progress,
 		                "%s %s: not measured (source changed %s its sample: %s)",
 		                sc_side_name(side), f->path, when, why.buf);
@@ -402,7 +388,8 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 	char *hint = sc_step_output_hint(&r->steps, side, name);
 	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
 	                         built ? "ran out of time" : "failed", hint);
-	sc_run_record_unmeasured(r, side, f->id, built ? "prebuild_timeout" : "prebuild_failed", detail);
+	sc_run_record_unmeasured(r, side, f->id, 0, built ? "prebuild_timeout" : "prebuild_failed",
+	                         detail);
 	free(detail);
 	free(hint);
 	sc_progress_say(&r->progress, "%s %s: not run (%s)", sc_side_name(side), f->path,
@@ -420,14 +407,14 @@ static void all_disk_full(struct sc_run *r, int side, const struct sc_order *ord
 	for (size_t i = 0; i < r->plan.n_files; i++)
 		if (sc_change_on_side(r->plan.files[i].change, side)) {
 			sc_progress_next(&r->progress);
-			sc_run_record_disk_full(r, side, &r->plan.files[i]);
+			sc_run_record_disk_full(r, side, &r->plan.files[i], 0);
 		}
 }
 
 /* sc_step_sample, then recorded.  Returns S->ok. */
-static int record_measured(struct sc_run *r, int side, const char *id, const struct sc_step *st,
-                           struct sc_sample *s)
+static int record_measured(struct sc_run *r, int side, const char *id, unsigned repeat,
+                           const struct sc_step *st, struct sc_sample *s)
 {
-	sc_step_sample(&r->samples, side, id, st, s);
+	sc_step_sample(&r->samples, side, id, repeat, st, s);
 	return sc_run_record(r, s);
 }

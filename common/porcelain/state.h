@@ -55,15 +55,6 @@ struct sc_run {
 	struct sc_steps steps;  /* every sandboxed step, and what they came to (step.h) */
 	int measurement_failed; /* a tree not given back: exit 1 (an error sample is samples') */
 	int deps_checked;       /* the dependencies' prepared builds were found up to date */
-	/* per plan file, per side: the compared CPU of its first sample, when
-	 * it was ok (what --confirm judges), and of every ok sample (what
-	 * --attribute judges) */
-	struct sc_first_cpu {
-		long long ms[2];
-		unsigned char ok[2];
-		long long all[2][SC_MAX_REPEATS + 1];
-		unsigned char n[2];
-	} *first;
 	struct sc_attr_list attr; /* --attribute: the attribution runs made */
 };
 
@@ -77,12 +68,14 @@ void sc_run_stop_if_interrupted(const struct sc_run *r);
 /* S recorded (porcelain/samples.h), unless the run was interrupted
  * meanwhile (then it dies as sc_run_stop_if_interrupted).  Returns S->ok. */
 int sc_run_record(struct sc_run *r, struct sc_sample *s);
-/* The sample "<side>:<id>" recorded as REASON with DETAIL: nothing
- * measured. */
-void sc_run_record_unmeasured(struct sc_run *r, int side, const char *id, const char *reason,
-                              const char *detail);
-/* A sample (FILE, or the side's prebuild when FILE is NULL) recorded as
- * not measured because an earlier step left the disk full. */
-void sc_run_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f);
+/* The sample "<side>:<id>" (its REPEAT) recorded as REASON with DETAIL:
+ * nothing measured. */
+void sc_run_record_unmeasured(struct sc_run *r, int side, const char *id, unsigned repeat,
+                              const char *reason, const char *detail);
+/* A sample (of FILE, its REPEAT, or the side's prebuild when FILE is
+ * NULL) recorded as not measured because an earlier step left the disk
+ * full. */
+void sc_run_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f,
+                             unsigned repeat);
 
 #endif

@@ -100,9 +100,9 @@ int sc_step_timed_out(const struct sc_step *st);
 /* 1 when the status line says the command exited with CODE. */
 int sc_step_exited_with(const struct sc_step *st, int code);
 
-/* The sample "<side>:<id>" from a step that ran (sc-sandbox-exec exited 0
+/* The sample "<side>:<id>" (its REPEAT) from a step that ran (sc-sandbox-exec exited 0
  * or 1): its status line and time file, into S, bound, not recorded. */
-void sc_step_sample(const struct sc_samples *sm, int side, const char *id, const struct sc_step *st,
-                    struct sc_sample *s);
+void sc_step_sample(const struct sc_samples *sm, int side, const char *id, unsigned repeat,
+                    const struct sc_step *st, struct sc_sample *s);
 
 #endif

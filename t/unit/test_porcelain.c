@@ -5,6 +5,7 @@
  * figures). */
 #include "unit_main.h"
 #include "contract/plan.h"
+#include "contract/rawsample.h"
 #include "porcelain/side.h"
 #include "porcelain/stage.h"
 #include "porcelain/step.h"
@@ -47,6 +48,51 @@ START_TEST(steps_count_samples_and_prebuild_layers)
 	p.n_files = 0;
 	sc_schedule_sides(&p, on);
 	ck_assert_int_eq(sc_schedule_steps(on, one), 0);
+}
+END_TEST
+
+/* What --confirm and --attribute judge a file by is what was recorded
+ * for it: the first ok sample apart, every ok sample's compared CPU (the
+ * larger of rusage and the task clock); errors and the prebuild add
+ * nothing. */
+static void record_one(struct sc_samples *sm, int side, const char *id, unsigned repeat, double cpu)
+{
+	struct sc_sample s;
+	sc_samples_bind(sm, side, id, repeat, &s);
+	if (cpu < 0) {
+		sc_sample_unmeasured(&s, "timeout", NULL);
+	} else {
+		s.ok = 1;
+		s.cpu_s = s.cpu_user_s = cpu;
+		s.has_task_clock = 1;
+		s.task_clock_s = cpu + 0.001;
+	}
+	sc_samples_record(sm, &s);
+	sc_sample_free(&s);
+}
+
+START_TEST(recorded_samples_are_what_repeats_judge)
+{
+	struct sc_plan_file f[2] = {{.id = "A.B", .change = SC_CHANGE_MODIFIED},
+	                            {.id = "A.C", .change = SC_CHANGE_MODIFIED}};
+	struct sc_plan p = {.files = f, .n_files = 2, .merge_base = "b", .head = "h"};
+	struct sc_samples sm;
+	sc_samples_init(&sm, &p, "r", "d");
+	record_one(&sm, SC_SIDE_HEAD, SC_PREBUILD_ID, 0, 9.0);
+	record_one(&sm, SC_SIDE_BASE, "A.C", 0, -1);
+	record_one(&sm, SC_SIDE_HEAD, "A.C", 0, 2.0);
+	record_one(&sm, SC_SIDE_HEAD, "A.C", 1, 3.0);
+	record_one(&sm, SC_SIDE_HEAD, "A.C", 2, -1);
+	const struct sc_file_cpu *b = sc_samples_cpu(&sm, &f[0]), *c = sc_samples_cpu(&sm, &f[1]);
+	ck_assert_int_eq(b->ok[SC_SIDE_HEAD] + b->n[SC_SIDE_HEAD] + b->n[SC_SIDE_BASE], 0);
+	ck_assert_int_eq(c->ok[SC_SIDE_BASE], 0);
+	ck_assert_int_eq(c->n[SC_SIDE_BASE], 0);
+	ck_assert_int_eq(c->ok[SC_SIDE_HEAD], 1);
+	ck_assert_int_eq(c->ms[SC_SIDE_HEAD], 2001);
+	ck_assert_int_eq(c->n[SC_SIDE_HEAD], 2);
+	ck_assert_int_eq(c->all[SC_SIDE_HEAD][1], 3001);
+	ck_assert_int_eq(sm.failed, 1); /* the first base sample; the repeat's never counts */
+	sc_samples_release(&sm);
 }
 END_TEST
 
@@ -282,6 +328,7 @@ int main(void)
 	TCase *tc = tcase_create("run");
 	tcase_add_test(tc, steps_count_samples_and_prebuild_layers);
 	tcase_add_test(tc, progress_figures_are_the_reports);
+	tcase_add_test(tc, recorded_samples_are_what_repeats_judge);
 	tcase_add_test(tc, phase_budget_caps_and_stops_samples);
 	tcase_add_test(tc, phase_budget_runs_on_across_sides);
 	tcase_add_test(tc, workspace_claimed_once_and_marked_incomplete);
