@@ -102,7 +102,8 @@ static void run_figures(struct sc_run *r, int side, const struct sc_plan_file *f
                         const struct sc_step *st, struct sc_attr_run *a, struct strbuf *note)
 {
 	struct sc_sample s;
-	sc_step_sample(&r->samples, side, f->id, 0, st, &s); /* bound like a sample, never recorded */
+	sc_samples_bind(&r->samples, side, f->id, 0, &s); /* bound like a sample, never recorded */
+	sc_step_fill(st, &s);
 	if (s.ok && sc_sample_compared_ms(&s, &a->cpu_ms) == 0 && sc_seconds_to_ms(s.wall_s, &a->wall_ms) == 0)
 		a->has_figures = 1;
 	else if (!s.ok)

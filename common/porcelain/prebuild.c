@@ -158,7 +158,8 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	} else {
 		if (out != SC_STEP_NOT_RUN) {
 			struct sc_sample s;
-			sc_step_sample(&r->samples, side, SC_PREBUILD_ID, 0, &st, &s);
+			sc_samples_bind(&r->samples, side, SC_PREBUILD_ID, 0, &s);
+			sc_step_fill(&st, &s);
 			prebuild_take(pb, &s);
 		} else {
 			prebuild_error(r, side, pb, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");

@@ -6,6 +6,7 @@
  * repeats follow a layer, and a full disk makes every later step
  * disk_full. */
 #include "porcelain/side.h"
+#include "contract/rawsample.h"
 #include "porcelain/attribute.h"
 #include "porcelain/order.h"
 #include "porcelain/prebuild.h"
@@ -41,14 +42,14 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
 static void checked_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
                            unsigned repeat, const char *violated, double left);
 static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
-                           unsigned repeat);
+                           struct sc_sample *s, struct strbuf *line);
 static void all_disk_full(struct sc_run *r, int side, const struct sc_order *order);
 static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, int built,
                       const char *name);
-static int unchanged_or_recorded(struct sc_run *r, int side, const struct sc_plan_file *f,
-                                 unsigned repeat, const char *when);
-static int record_measured(struct sc_run *r, int side, const char *id, unsigned repeat,
-                           const struct sc_step *st, struct sc_sample *s);
+static int tree_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
+                          const char *when, struct sc_sample *s, struct strbuf *line);
+static void record_said(struct sc_run *r, int side, const struct sc_plan_file *f,
+                        struct sc_sample *s, const char *line);
 
 /* The import order of each side is read first, so that the progress
  * lines count every step, each prebuild layer too, once.  Without
@@ -200,27 +201,30 @@ static void measure_file(struct sc_run *r, int side, const struct sc_plan_file *
 /* What every sample, first or REPEAT, passes before it runs, in order: a
  * full disk, the import order (VIOLATED, or NULL: measurement.txt "Import
  * order", never a verdict then), the phase budget (LEFT), the tree still
- * the plan's; then it is timed.  Each way out is recorded and said. */
+ * the plan's; then it is timed.  Whichever way it ends, the sample is
+ * bound once, decided, then recorded and said in one place. */
 static void checked_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
                            unsigned repeat, const char *violated, double left)
 {
-	char *label = repeat ? xasprintf("%s, repeat %u", f->path, repeat) : xstrdup(f->path);
+	struct sc_sample s;
+	struct strbuf line = STRBUF_INIT;
+	sc_samples_bind(&r->samples, side, f->id, repeat, &s);
 	if (r->steps.disk_full) {
-		sc_run_record_disk_full(r, side, f, repeat);
+		sc_sample_unmeasured(&s, "disk_full", SC_DISK_FULL_DETAIL);
+		sb_adds(&line, "not run (disk_full)");
 	} else if (violated) {
-		sc_run_record_unmeasured(r, side, f->id, repeat, "order_violated", violated);
-		sc_progress_say(&r->progress, "%s %s: not run (order_violated: %s)", sc_side_name(side),
-		                label, violated);
+		sc_sample_unmeasured(&s, "order_violated", violated);
+		sb_addf(&line, "not run (order_violated: %s)", violated);
 	} else if (!sc_phase_can_start(left)) {
-		sc_run_record_unmeasured(r, side, f->id, repeat, "deadline_exceeded",
-		                         repeat ? "the timed phase budget was spent before this repeat"
-		                                : "the timed phase budget was spent");
-		sc_progress_say(&r->progress, "%s %s: not run (phase budget spent)", sc_side_name(side),
-		                label);
-	} else if (unchanged_or_recorded(r, side, f, repeat, "before")) {
-		time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), repeat);
+		sc_sample_unmeasured(&s, "deadline_exceeded",
+		                     repeat ? "the timed phase budget was spent before this repeat"
+		                            : "the timed phase budget was spent");
+		sb_adds(&line, "not run (phase budget spent)");
+	} else if (tree_unchanged(r, side, f, "before", &s, &line)) {
+		time_file_once(r, side, f, sc_sample_timeout(left, r->o.sample_timeout), &s, &line);
 	}
-	free(label);
+	record_said(r, side, f, &s, line.buf);
+	sb_release(&line);
 }
 
 /* A selected file whose import cone could not be read from the headers:
@@ -230,62 +234,58 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
                                const char *why)
 {
 	sc_progress_next(&r->progress);
+	struct sc_sample s;
+	struct strbuf line = STRBUF_INIT;
 	char *detail = xasprintf("its import order cannot be read: %s", why);
-	sc_run_record_unmeasured(r, side, f->id, 0, "imports_unreadable", detail);
-	sc_progress_say(&r->progress, "%s %s: not run (imports_unreadable: %s)", sc_side_name(side),
-	                f->path, why);
+	sc_samples_bind(&r->samples, side, f->id, 0, &s);
+	sc_sample_unmeasured(&s, "imports_unreadable", detail);
+	sb_addf(&line, "not run (imports_unreadable: %s)", why);
+	record_said(r, side, f, &s, line.buf);
+	sb_release(&line);
 	free(detail);
 }
 
 /* ---- each selected file ---- */
 
-/* The counters of a sample that ran, recorded; its progress line. */
-static void record_sample(struct sc_run *r, int side, const struct sc_plan_file *f,
-                          unsigned repeat, const struct sc_step *st)
+/* The counters of a sample that ran, into S; its progress line: the
+ * figures, or how it failed. */
+static void sample_ran(struct sc_run *r, int side, const struct sc_plan_file *f,
+                       const struct sc_step *st, struct sc_sample *s, struct strbuf *line)
 {
-	struct sc_sample s;
-	if (record_measured(r, side, f->id, repeat, st, &s)) {
-		struct strbuf figures = STRBUF_INIT;
-		sc_run_sample_figures(&r->o.display, &s, &figures);
-		if (s.repeat)
-			sc_progress_say(&r->progress, "%s %s, repeat %u: %s", sc_side_name(side), f->path,
-			                s.repeat, figures.buf);
-		else
-			sc_progress_say(&r->progress, "%s %s: %s", sc_side_name(side), f->path, figures.buf);
-		sb_release(&figures);
-	} else {
-		char *hint = r->o.sandbox.keep_logs ? sc_step_output_hint(&r->steps, side, f->id) : xstrdup("");
-		sc_progress_say(&r->progress, "%s %s: FAILED (%s%s%s)", sc_side_name(side), f->path,
-		                s.error, *hint ? "; " : "", hint);
-		free(hint);
+	sc_step_fill(st, s);
+	if (s->ok) {
+		sc_run_sample_figures(&r->o.display, s, line);
+		return;
 	}
-	sc_sample_free(&s);
+	char *hint = r->o.sandbox.keep_logs ? sc_step_output_hint(&r->steps, side, f->id) : xstrdup("");
+	sb_addf(line, "FAILED (%s%s%s)", s->error, *hint ? "; " : "", hint);
+	free(hint);
 }
 
-/* One timed sample: `lake lean` passes the package's leanOptions
- * (CLI/Help.lean helpLean); `lake env lean` would drop them.  What it
- * measured counts only when the file and the Lake configuration are
- * still the plan's blobs afterwards. */
+/* One timed sample into S and LINE: `lake lean` passes the package's
+ * leanOptions (CLI/Help.lean helpLean); `lake env lean` would drop them.
+ * What it measured counts only when the file and the Lake configuration
+ * are still the plan's blobs afterwards. */
 static void time_file_once(struct sc_run *r, int side, const struct sc_plan_file *f, double timeout,
-                           unsigned repeat)
+                           struct sc_sample *s, struct strbuf *line)
 {
 	const char *cmd[] = {"lake", "lean", f->path, "--", "-j1", NULL};
 	struct sc_step st;
 	/* a repeat's raw files apart from the first's: '@' is in no module name */
+	unsigned repeat = s->repeat;
 	char *name = repeat ? xasprintf("%s@%u", f->id, repeat) : xstrdup(f->id);
 	char *what = repeat ? xasprintf("%s, repeat %u", f->path, repeat) : xstrdup(f->path);
 	int rc = sc_steps_run(&r->steps, side, &st, name, what, timeout, cmd, NULL, r->o.confirm > 0);
 	free(name);
 	free(what);
 	if (r->steps.disk_full) {
-		sc_run_record_disk_full(r, side, f, repeat);
+		sc_sample_unmeasured(s, "disk_full", SC_DISK_FULL_DETAIL);
+		sb_adds(line, "not run (disk_full)");
 	} else if (sc_step_outcome_of(rc) == SC_STEP_NOT_RUN) {
-		sc_run_record_unmeasured(r, side, f->id, repeat, "sandbox_failed",
-		                         "sc-sandbox-exec could not run the sample");
-		sc_progress_say(&r->progress, "%s %s: sandbox did not run", sc_side_name(side),
-		                f->path);
-	} else if (unchanged_or_recorded(r, side, f, repeat, "after")) {
-		record_sample(r, side, f, repeat, &st);
+		sc_sample_unmeasured(s, "sandbox_failed", "sc-sandbox-exec could not run the sample");
+		sb_adds(line, "sandbox did not run");
+	} else if (tree_unchanged(r, side, f, "after", s, line)) {
+		sample_ran(r, side, f, &st, s, line);
 	}
 	sc_step_release(&st);
 }
@@ -362,18 +362,16 @@ static double confirm_layer(struct sc_run *r, struct side_state ss[2], const int
 /* Candidate code ran in the tree (the prebuild, earlier samples, this
  * sample): the file measured and the Lake configuration must still be the
  * plan's blobs, WHEN ("before" or "after") the sample.  1 if they are;
- * else the sample is the error source_changed. */
-static int unchanged_or_recorded(struct sc_run *r, int side, const struct sc_plan_file *f,
-                                 unsigned repeat, const char *when)
+ * else S is the error source_changed, and LINE says so. */
+static int tree_unchanged(struct sc_run *r, int side, const struct sc_plan_file *f,
+                          const char *when, struct sc_sample *s, struct strbuf *line)
 {
 	struct strbuf why = STRBUF_INIT;
 	int same = sc_seal_unchanged(r->steps.tree[side], side, &r->plan, f, &why);
 	if (!same) {
 		char *detail = xasprintf("%s its sample: %s", when, why.buf);
-		sc_run_record_unmeasured(r, side, f->id, repeat, "source_changed", detail);
-		sc_progress_say(&r->progress,
-		                "%s %s: not measured (source changed %s its sample: %s)",
-		                sc_side_name(side), f->path, when, why.buf);
+		sc_sample_unmeasured(s, "source_changed", detail);
+		sb_addf(line, "not measured (source changed %s its sample: %s)", when, why.buf);
 		free(detail);
 	}
 	sb_release(&why);
@@ -388,12 +386,12 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 	char *hint = sc_step_output_hint(&r->steps, side, name);
 	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
 	                         built ? "ran out of time" : "failed", hint);
-	sc_run_record_unmeasured(r, side, f->id, 0, built ? "prebuild_timeout" : "prebuild_failed",
-	                         detail);
+	struct sc_sample s;
+	sc_samples_bind(&r->samples, side, f->id, 0, &s);
+	sc_sample_unmeasured(&s, built ? "prebuild_timeout" : "prebuild_failed", detail);
+	record_said(r, side, f, &s, built ? "not run (prebuild_timeout)" : "not run (prebuild failed)");
 	free(detail);
 	free(hint);
-	sc_progress_say(&r->progress, "%s %s: not run (%s)", sc_side_name(side), f->path,
-	                built ? "prebuild_timeout" : "prebuild failed");
 }
 
 /* ---- a full disk ---- */
@@ -411,10 +409,17 @@ static void all_disk_full(struct sc_run *r, int side, const struct sc_order *ord
 		}
 }
 
-/* sc_step_sample, then recorded.  Returns S->ok. */
-static int record_measured(struct sc_run *r, int side, const char *id, unsigned repeat,
-                           const struct sc_step *st, struct sc_sample *s)
+/* The end of one sample of F: S (bound, ok or an error) recorded, and
+ * its progress line "<side> <path>[, repeat K]: LINE". */
+static void record_said(struct sc_run *r, int side, const struct sc_plan_file *f,
+                        struct sc_sample *s, const char *line)
 {
-	sc_step_sample(&r->samples, side, id, repeat, st, s);
-	return sc_run_record(r, s);
+	unsigned repeat = s->repeat;
+	sc_run_record(r, s);
+	if (repeat)
+		sc_progress_say(&r->progress, "%s %s, repeat %u: %s", sc_side_name(side), f->path, repeat,
+		                line);
+	else
+		sc_progress_say(&r->progress, "%s %s: %s", sc_side_name(side), f->path, line);
+	sc_sample_free(s);
 }

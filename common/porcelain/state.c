@@ -40,8 +40,8 @@ void sc_run_sample_figures(const struct sc_display *d, const struct sc_sample *s
 void sc_run_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f,
                              unsigned repeat)
 {
-	const char *detail = "a sandboxed step left the disk full; the rest of the run was skipped";
-	sc_run_record_unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, repeat, "disk_full", detail);
+	sc_run_record_unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, repeat, "disk_full",
+	                         SC_DISK_FULL_DETAIL);
 	sc_progress_say(&r->progress, "%s %s: not run (disk_full)", sc_side_name(side),
 	                f ? f->path : "prebuild");
 }

@@ -206,12 +206,8 @@ int sc_step_exited_with(const struct sc_step *st, int code)
 	return st->status_ok && st->status.exit_code == code;
 }
 
-/* The sample "<side>:<id>" from the step's status line and time file (it
- * ran: sc-sandbox-exec exited 0 or 1), into S, not recorded. */
-void sc_step_sample(const struct sc_samples *sm, int side, const char *id, unsigned repeat,
-                    const struct sc_step *st, struct sc_sample *s)
+void sc_step_fill(const struct sc_step *st, struct sc_sample *s)
 {
-	sc_samples_bind(sm, side, id, repeat, s);
 	if (st->status_ok)
 		sc_sample_from_status(s, &st->status, st->time_file);
 	else

@@ -100,9 +100,13 @@ int sc_step_timed_out(const struct sc_step *st);
 /* 1 when the status line says the command exited with CODE. */
 int sc_step_exited_with(const struct sc_step *st, int code);
 
-/* The sample "<side>:<id>" (its REPEAT) from a step that ran (sc-sandbox-exec exited 0
- * or 1): its status line and time file, into S, bound, not recorded. */
-void sc_step_sample(const struct sc_samples *sm, int side, const char *id, unsigned repeat,
-                    const struct sc_step *st, struct sc_sample *s);
+/* What a step that ran (sc-sandbox-exec exited 0 or 1) measured, into
+ * the bound sample S: its counters from the status line and time file, or
+ * the error they make. */
+void sc_step_fill(const struct sc_step *st, struct sc_sample *s);
+
+/* What a sample not measured because an earlier step left the disk full
+ * says. */
+#define SC_DISK_FULL_DETAIL "a sandboxed step left the disk full; the rest of the run was skipped"
 
 #endif
