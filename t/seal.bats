@@ -279,6 +279,8 @@ PY
 	run ! grep -q $'\x1b' <<<"$stderr$output"
 	run ! grep -q $'\r' <<<"$stderr$output"
 	grep -q '^\[[0-9]*/[0-9]*\] head Demo/Basic.lean: not run (imports_unreadable: the header of Demo.Basic cannot be read: ' <<<"$stderr"
+	# no selected module's order read: the head's prebuild is that sample
+	[ "$(jqr .prebuild.head.error)" = imports_unreadable ]
 }
 
 @test "attack: a prebuild that builds a later layer's module early (its olean made by hand) makes order_violated, never a verdict, whatever the reader saw" {

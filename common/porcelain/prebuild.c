@@ -104,16 +104,18 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	if (layer > 0) /* each layer is a step; the first began with the side */
 		sc_progress_next(&r->progress);
 	if (r->steps.disk_full) {
-		if (layer == 0)
-			sc_run_record_disk_full(r, side, NULL, 0);
-		else
+		if (layer == 0) {
+			prebuild_error(r, side, pb, "disk_full", SC_DISK_FULL_DETAIL);
+			sc_progress_say(&r->progress, "%s prebuild: not run (disk_full)", sc_side_name(side));
+		} else {
 			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)",
 			                sc_side_name(side), layer + 1, o->n_layers);
+		}
 		return 0;
 	}
 	if (!o->n_layers) {
-		sc_run_record_unmeasured(r, side, SC_PREBUILD_ID, 0, "imports_unreadable",
-		                         "no selected module's import order could be read: nothing was built");
+		prebuild_error(r, side, pb, "imports_unreadable",
+		               "no selected module's import order could be read: nothing was built");
 		sc_progress_say(&r->progress, "%s prebuild: not run (imports_unreadable)",
 		                sc_side_name(side));
 		return 0;
@@ -148,7 +150,8 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	int built = 0;
 	if (r->steps.disk_full) {
 		if (layer == 0) {
-			sc_run_record_disk_full(r, side, NULL, 0);
+			prebuild_error(r, side, pb, "disk_full", SC_DISK_FULL_DETAIL);
+			sc_progress_say(&r->progress, "%s prebuild: not run (disk_full)", sc_side_name(side));
 		} else {
 			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
 			sc_progress_say(&r->progress,

@@ -21,7 +21,9 @@ struct sc_prebuilt {
  * module in a cone has had its own sample first (Documentation/
  * measurement.txt "Import order").  The first layer's build is the side's
  * prebuild step; the others share its timeout.  PB, zeroed before the
- * first layer, carries the side's prebuild sample across layers. */
+ * first layer, carries the side's prebuild sample across layers; nothing
+ * is recorded here, whatever the layer comes to (a full disk, no import
+ * order read, a failure): sc_prebuild_record records PB once. */
 int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int layer,
                       struct sc_prebuilt *pb);
 /* The side's prebuild sample, once its last layer is done, recorded. */

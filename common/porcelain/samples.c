@@ -70,13 +70,3 @@ int sc_samples_record(struct sc_samples *sm, struct sc_sample *s)
 		add_cpu(sm, s);
 	return s->ok;
 }
-
-void sc_samples_unmeasured(struct sc_samples *sm, int side, const char *id, unsigned repeat,
-                           const char *reason, const char *detail)
-{
-	struct sc_sample s;
-	sc_samples_bind(sm, side, id, repeat, &s);
-	sc_sample_unmeasured(&s, reason, detail);
-	sc_samples_record(sm, &s);
-	sc_sample_free(&s);
-}

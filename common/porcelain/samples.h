@@ -38,10 +38,6 @@ void sc_samples_bind(const struct sc_samples *sm, int side, const char *id, unsi
 /* S recorded, its detail bounded first so that S is what its line says;
  * an ok sample of a plan file adds to its CPU.  Returns S->ok. */
 int sc_samples_record(struct sc_samples *sm, struct sc_sample *s);
-/* The sample "<side>:<id>" recorded as REASON (an error of the sample
- * schema) with DETAIL: nothing measured. */
-void sc_samples_unmeasured(struct sc_samples *sm, int side, const char *id, unsigned repeat,
-                           const char *reason, const char *detail);
 /* What the ok samples of plan file F recorded so far came to. */
 const struct sc_file_cpu *sc_samples_cpu(const struct sc_samples *sm, const struct sc_plan_file *f);
 

@@ -19,7 +19,6 @@
 
 #include <stdlib.h>
 
-
 /* One side's measurement under way. */
 struct side_state {
 	const struct sc_order *order;
@@ -399,14 +398,20 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 /* A side that starts on a full disk: every step of it is disk_full. */
 static void all_disk_full(struct sc_run *r, int side, const struct sc_order *order)
 {
-	struct sc_prebuilt none = {0};
+	struct sc_prebuilt pb = {0};
 	for (int layer = 0; layer < order->n_layers || layer == 0; layer++)
-		(void)sc_prebuild_layer(r, side, order, layer, &none); /* each: disk_full */
-	for (size_t i = 0; i < r->plan.n_files; i++)
-		if (sc_change_on_side(r->plan.files[i].change, side)) {
-			sc_progress_next(&r->progress);
-			sc_run_record_disk_full(r, side, &r->plan.files[i], 0);
-		}
+		(void)sc_prebuild_layer(r, side, order, layer, &pb); /* each: disk_full */
+	sc_prebuild_record(r, &pb);
+	for (size_t i = 0; i < r->plan.n_files; i++) {
+		const struct sc_plan_file *f = &r->plan.files[i];
+		if (!sc_change_on_side(f->change, side))
+			continue;
+		sc_progress_next(&r->progress);
+		struct sc_sample s;
+		sc_samples_bind(&r->samples, side, f->id, 0, &s);
+		sc_sample_unmeasured(&s, "disk_full", SC_DISK_FULL_DETAIL);
+		record_said(r, side, f, &s, "not run (disk_full)");
+	}
 }
 
 /* The end of one sample of F: S (bound, ok or an error) recorded, and

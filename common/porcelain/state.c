@@ -17,14 +17,6 @@ int sc_run_record(struct sc_run *r, struct sc_sample *s)
 	return sc_samples_record(&r->samples, s);
 }
 
-/* The sample "<side>:<id>" is REASON with DETAIL: nothing measured. */
-void sc_run_record_unmeasured(struct sc_run *r, int side, const char *id, unsigned repeat,
-                              const char *reason, const char *detail)
-{
-	sc_run_stop_if_interrupted(r);
-	sc_samples_unmeasured(&r->samples, side, id, repeat, reason, detail);
-}
-
 void sc_run_sample_figures(const struct sc_display *d, const struct sc_sample *s,
                            struct strbuf *out)
 {
@@ -37,11 +29,3 @@ void sc_run_sample_figures(const struct sc_display *d, const struct sc_sample *s
 	sb_adds(out, " s wall");
 }
 
-void sc_run_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f,
-                             unsigned repeat)
-{
-	sc_run_record_unmeasured(r, side, f ? f->id : SC_PREBUILD_ID, repeat, "disk_full",
-	                         SC_DISK_FULL_DETAIL);
-	sc_progress_say(&r->progress, "%s %s: not run (disk_full)", sc_side_name(side),
-	                f ? f->path : "prebuild");
-}

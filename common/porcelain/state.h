@@ -68,14 +68,5 @@ void sc_run_stop_if_interrupted(const struct sc_run *r);
 /* S recorded (porcelain/samples.h), unless the run was interrupted
  * meanwhile (then it dies as sc_run_stop_if_interrupted).  Returns S->ok. */
 int sc_run_record(struct sc_run *r, struct sc_sample *s);
-/* The sample "<side>:<id>" (its REPEAT) recorded as REASON with DETAIL:
- * nothing measured. */
-void sc_run_record_unmeasured(struct sc_run *r, int side, const char *id, unsigned repeat,
-                              const char *reason, const char *detail);
-/* A sample (of FILE, its REPEAT, or the side's prebuild when FILE is
- * NULL) recorded as not measured because an earlier step left the disk
- * full. */
-void sc_run_record_disk_full(struct sc_run *r, int side, const struct sc_plan_file *f,
-                             unsigned repeat);
 
 #endif
