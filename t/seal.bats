@@ -331,12 +331,18 @@ teardown() {
 	if [ -n "${SMALL:-}" ] && mountpoint -q "$SMALL"; then umount -l "$SMALL"; fi
 }
 
+# fill_script: ./fill.py in the candidate's tree, which writes .lake/fill
+# until the disk is full.
+fill_script() {
+	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
+		'        while True:' '            f.write(b"x" * (1 << 20)); f.flush(); n += 1' 'except OSError:' '    pass'
+}
+
 @test "attack: a prebuild that fills the disk: its side is disk_full, the report is written, exit 1" {
 	small_fs 64M
 	WS=$SMALL/ws
 	candidate
-	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
-		'        while True:' '            f.write(b"x" * (1 << 20)); f.flush(); n += 1' 'except OSError:' '    pass'
+	fill_script
 	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./fill.py'
 	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
 	ex_lean "$R" Demo/Ring.lean '-- fixture: cpu=0.06'
@@ -356,8 +362,7 @@ teardown() {
 @test "attack: a prebuild that fills the disk before a file's repeats: each repeat is disk_full, bound as that repeat" {
 	small_fs 64M
 	WS=$SMALL/ws
-	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
-		'        while True:' '            f.write(b"x" * (1 << 20)); f.flush(); n += 1' 'except OSError:' '    pass'
+	fill_script
 	# X comes after Y on the base side, first on the head's: its repeats
 	# wait for the second layer, whose head prebuild (Helper, for Z) fills
 	# the disk.
@@ -376,6 +381,7 @@ teardown() {
 	[ "$status" -eq 1 ]
 	[ "$(file_field Demo/Z.lean .head.error)" = disk_full ]
 	[ "$(jq -r 'select(.sample | test("Demo.X$")) | "\(.sample) \(.repeat // 0) \(.error // "ok")"' "$WS/samples.jsonl" | tr '\n' ,)" = "head:Demo.X 0 ok,base:Demo.X 0 ok,base:Demo.X 1 disk_full,head:Demo.X 1 disk_full,base:Demo.X 2 disk_full,head:Demo.X 2 disk_full," ]
+	grep -q '^\[[0-9]*/[0-9]*\] base Demo/X.lean, repeat 1: not run (disk_full)$' <<<"$stderr"
 	[ ! -e "$WS/INCOMPLETE" ]
 }
 
@@ -512,8 +518,7 @@ refused_for_room() {
 @test "attack: a base prebuild that fills the disk: every later step of the run, the head's too, is disk_full" {
 	small_fs 64M
 	WS=$SMALL/ws
-	script fill.py '#!/usr/bin/python3' 'n = 0' 'try:' '    with open(".lake/fill", "wb") as f:' \
-		'        while True:' '            f.write(b"x" * (1 << 20)); f.flush(); n += 1' 'except OSError:' '    pass'
+	fill_script
 	ex_lean "$R" Demo/Helper.lean '-- fixture: build-run=./fill.py'
 	ex_lean "$R" Demo/Basic.lean 'import Demo.Helper' '-- fixture: cpu=0.05'
 	M=$(ex_commit "$R" "a base whose prebuild fills the disk")
