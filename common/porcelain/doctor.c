@@ -77,17 +77,12 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 static int sandbox_check(const struct sc_doctor *t, const struct sc_run_opts *o,
                          const char *const *args, int sandbox, struct strbuf *first)
 {
-	struct sc_argv a = SC_ARGV_INIT;
-	for (const char *const *p = args; *p; p++)
-		sc_argv_push(&a, *p);
-	sc_steps_push_bwrap(&o->sandbox, &a, sandbox);
 	struct sc_stage s;
 	struct strbuf out = STRBUF_INIT;
-	sc_stage_start(&s, t->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
+	sc_check_sandbox_start(&o->sandbox, t->dir, args, sandbox, &s);
 	int rc = sc_stage_finish(&s, &out);
 	sb_add(first, out.buf, strcspn(out.buf, "\n"));
 	sb_release(&out);
-	sc_argv_release(&a);
 	return rc;
 }
 
@@ -104,10 +99,7 @@ void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run_opts *o, const str
 		sb_release(&pin);
 	} else {
 		struct sc_argv pins = SC_ARGV_INIT;
-		for (size_t i = 0; i < tt->cfg.n_bwrap_pins; i++) {
-			sc_argv_push_owned(&pins, xasprintf("--check-bwrap=%s", tt->cfg.bwrap_pins[i].sha256));
-			sc_argv_push_owned(&pins, xasprintf("--check-bwrap=%s", tt->cfg.bwrap_pins[i].version));
-		}
+		sc_check_pin_args(&tt->cfg, &pins);
 		if (!tt->cfg.n_bwrap_pins) {
 			struct strbuf pin = STRBUF_INIT;
 			sc_bwrap_pin_line(bwrap, &pin);

@@ -157,15 +157,24 @@ static void read_manifest(const struct sc_run *r, struct sc_manifest *m)
 	sb_release(&err);
 }
 
-static void sandbox_check_start(struct sc_run *r, const char *const *args, struct sc_stage *s,
-                                int sandbox)
+void sc_check_sandbox_start(const struct sc_step_opts *o, const char *dir, const char *const *args,
+                            int sandbox, struct sc_stage *s)
 {
 	struct sc_argv a = SC_ARGV_INIT;
 	for (const char *const *p = args; *p; p++)
 		sc_argv_push(&a, *p);
-	sc_steps_push_bwrap(&r->o.sandbox, &a, sandbox);
-	sc_stage_start(s, r->dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
+	sc_steps_push_bwrap(o, &a, sandbox);
+	sc_stage_start(s, dir, "sandbox-exec", a.v, SC_STAGE_ALL_OUTPUT);
 	sc_argv_release(&a);
+}
+
+void sc_check_pin_args(const struct sc_plan *cfg, struct sc_argv *out)
+{
+	for (size_t i = 0; i < cfg->n_bwrap_pins; i++) {
+		/* --opt=VALUE: a value can never be taken for an option */
+		sc_argv_push_owned(out, xasprintf("--check-bwrap=%s", cfg->bwrap_pins[i].sha256));
+		sc_argv_push_owned(out, xasprintf("--check-bwrap=%s", cfg->bwrap_pins[i].version));
+	}
 }
 
 /* A failed check's own error line is the diagnostic; its success report is
@@ -224,12 +233,8 @@ void sc_run_check_sandbox(struct sc_run *r)
 	}
 	struct sc_stage check;
 	struct sc_argv pins = SC_ARGV_INIT;
-	for (size_t i = 0; i < r->plan.n_bwrap_pins; i++) {
-		/* --opt=VALUE: a value can never be taken for an option */
-		sc_argv_push_owned(&pins, xasprintf("--check-bwrap=%s", r->plan.bwrap_pins[i].sha256));
-		sc_argv_push_owned(&pins, xasprintf("--check-bwrap=%s", r->plan.bwrap_pins[i].version));
-	}
-	sandbox_check_start(r, pins.v, &check, 0);
+	sc_check_pin_args(&r->plan, &pins);
+	sc_check_sandbox_start(&r->o.sandbox, r->dir, pins.v, 0, &check);
 	sc_argv_release(&pins);
 	sc_run_finish_check(r, &check);
 }
@@ -237,7 +242,7 @@ void sc_run_check_sandbox(struct sc_run *r)
 void sc_run_start_self_test(struct sc_run *r, struct sc_stage *self_test)
 {
 	const char *self_test_args[] = {"--self-test", NULL};
-	sandbox_check_start(r, self_test_args, self_test, 1);
+	sc_check_sandbox_start(&r->o.sandbox, r->dir, self_test_args, 1, self_test);
 }
 
 void sc_run_check_inputs(struct sc_run *r)

@@ -18,6 +18,15 @@ int sc_check_workspace_place(const struct sc_run_opts *o, struct strbuf *why);
 /* Run as root: the sandbox's user reaches every folder bwrap mounts. */
 int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why);
 
+/* sc-sandbox-exec started into S as one check of this host (ARGS: the
+ * pin check, the self-test), all its output collected, with the
+ * operator's bubblewrap and, with SANDBOX, the sandbox's options (the
+ * stages in DIR). */
+void sc_check_sandbox_start(const struct sc_step_opts *o, const char *dir, const char *const *args,
+                            int sandbox, struct sc_stage *s);
+/* The pin check's arguments: each bubblewrap pin of CFG, appended to OUT. */
+void sc_check_pin_args(const struct sc_plan *cfg, struct sc_argv *out);
+
 /* The host, before the plan: what needs neither the plan nor the
  * workspace, the first four above, the first failing dying with its line
  * (the reach is checked with the preconditions). */
