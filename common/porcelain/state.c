@@ -28,4 +28,3 @@ void sc_run_sample_figures(const struct sc_display *d, const struct sc_sample *s
 	sc_format_wall(wall, out);
 	sb_adds(out, " s wall");
 }
-

@@ -2,6 +2,7 @@
  * exit code and status line come to, and when it filled the disk.
  * Documentation/measurement.txt "Measurement", sandbox.txt. */
 #include "porcelain/step.h"
+#include "contract/plan.h"
 #include "contract/rawsample.h"
 #include "porcelain/stage.h"
 #include "porcelain/workspace.h"
@@ -175,7 +176,7 @@ int sc_steps_run(struct sc_steps *steps, int side, struct sc_step *st, const cha
 	sc_stage_stop_if_interrupted(steps->ws);
 	if (record_full_disk(steps))
 		rc = 1; /* it ran: neither a machine failure nor counters to trust */
-	if (sc_step_outcome_of(rc) == SC_STEP_NOT_RUN && sc_stage_system_failure(rc))
+	if (sc_stage_system_failure(rc))
 		steps->system_failed = 1;
 	if (status.len && !steps->disk_full)
 		sc_write_file_atomic_or_die(st->status_file, status.buf, status.len, "status line");

@@ -13,7 +13,6 @@
 #include "contract/sample.h"
 #include "contract/status.h"
 #include "porcelain/progress.h"
-#include "porcelain/samples.h"
 #include "util/argv.h"
 
 /* The operator's options that every sandboxed call is given. */
