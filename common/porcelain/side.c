@@ -49,6 +49,8 @@ static int tree_unchanged(struct sc_run *r, int side, const struct sc_plan_file 
                           const char *when, struct sc_sample *s, struct strbuf *line);
 static void record_said(struct sc_run *r, int side, const struct sc_plan_file *f,
                         struct sc_sample *s, const char *line);
+static void record_unmeasured(struct sc_run *r, int side, const struct sc_plan_file *f,
+                              const char *reason, const char *detail, const char *line);
 
 /* The import order of each side is read first, so that the progress
  * lines count every step, each prebuild layer too, once.  Without
@@ -233,14 +235,10 @@ static void imports_unreadable(struct sc_run *r, int side, const struct sc_plan_
                                const char *why)
 {
 	sc_progress_next(&r->progress);
-	struct sc_sample s;
-	struct strbuf line = STRBUF_INIT;
 	char *detail = xasprintf("its import order cannot be read: %s", why);
-	sc_samples_bind(&r->samples, side, f->id, 0, &s);
-	sc_sample_unmeasured(&s, "imports_unreadable", detail);
-	sb_addf(&line, "not run (imports_unreadable: %s)", why);
-	record_said(r, side, f, &s, line.buf);
-	sb_release(&line);
+	char *line = xasprintf("not run (imports_unreadable: %s)", why);
+	record_unmeasured(r, side, f, "imports_unreadable", detail, line);
+	free(line);
 	free(detail);
 }
 
@@ -385,10 +383,8 @@ static void not_built(struct sc_run *r, int side, const struct sc_plan_file *f, 
 	char *hint = sc_step_output_hint(&r->steps, side, name);
 	char *detail = xasprintf("lake build of this side's selected modules %s (%s)",
 	                         built ? "ran out of time" : "failed", hint);
-	struct sc_sample s;
-	sc_samples_bind(&r->samples, side, f->id, 0, &s);
-	sc_sample_unmeasured(&s, built ? "prebuild_timeout" : "prebuild_failed", detail);
-	record_said(r, side, f, &s, built ? "not run (prebuild_timeout)" : "not run (prebuild failed)");
+	record_unmeasured(r, side, f, built ? "prebuild_timeout" : "prebuild_failed", detail,
+	                  built ? "not run (prebuild_timeout)" : "not run (prebuild failed)");
 	free(detail);
 	free(hint);
 }
@@ -407,10 +403,7 @@ static void all_disk_full(struct sc_run *r, int side, const struct sc_order *ord
 		if (!sc_change_on_side(f->change, side))
 			continue;
 		sc_progress_next(&r->progress);
-		struct sc_sample s;
-		sc_samples_bind(&r->samples, side, f->id, 0, &s);
-		sc_sample_unmeasured(&s, "disk_full", SC_DISK_FULL_DETAIL);
-		record_said(r, side, f, &s, "not run (disk_full)");
+		record_unmeasured(r, side, f, "disk_full", SC_DISK_FULL_DETAIL, "not run (disk_full)");
 	}
 }
 
@@ -427,4 +420,15 @@ static void record_said(struct sc_run *r, int side, const struct sc_plan_file *f
 	else
 		sc_progress_say(&r->progress, "%s %s: %s", sc_side_name(side), f->path, line);
 	sc_sample_free(s);
+}
+
+/* A first sample of F that never ran: REASON with DETAIL, recorded, and
+ * its progress line LINE. */
+static void record_unmeasured(struct sc_run *r, int side, const struct sc_plan_file *f,
+                              const char *reason, const char *detail, const char *line)
+{
+	struct sc_sample s;
+	sc_samples_bind(&r->samples, side, f->id, 0, &s);
+	sc_sample_unmeasured(&s, reason, detail);
+	record_said(r, side, f, &s, line);
 }
