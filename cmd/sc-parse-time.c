@@ -95,9 +95,10 @@ int main(int argc, char **argv)
 	if (unmeasured) {
 		if (time_file || status)
 			sc_die("--unmeasured excludes --time-file and --status (see %s --help)", sc_progname());
-		if (!sc_is_error_reason(unmeasured))
+		enum sc_sample_error reason = sc_sample_error_of(unmeasured);
+		if (!reason)
 			sc_die("--unmeasured needs a known error reason (%s)", unmeasured);
-		sc_sample_unmeasured(&s, unmeasured, detail);
+		sc_sample_unmeasured(&s, reason, detail);
 	} else {
 		if (detail)
 			sc_die("--detail goes with --unmeasured (see %s --help)", sc_progname());
@@ -114,7 +115,6 @@ int main(int argc, char **argv)
 		sc_die_sys_errno("cannot write the sample (stdout)");
 	sb_release(&out);
 	int code = s.ok ? SC_EXIT_OK : SC_EXIT_FAIL;
-	free(s.error);
 	free(s.detail);
 	return code;
 }

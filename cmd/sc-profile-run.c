@@ -80,9 +80,10 @@ static void links(struct sc_run_opts *o, struct strbuf *err)
 static void check_options(struct request *rq)
 {
 	struct sc_run_opts *o = &rq->o;
-	o->prebuild_timeout = seconds(rq->prebuild_timeout, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
-	o->sample_timeout = seconds(rq->sample_timeout, "--sample-timeout", SC_LIMIT_SAMPLE_S);
-	o->phase_timeout = seconds(rq->phase_timeout, "--phase-timeout", SC_LIMIT_PHASE_S);
+	struct sc_measure_opts *mo = &o->measure;
+	mo->prebuild_timeout = seconds(rq->prebuild_timeout, "--prebuild-timeout", SC_LIMIT_PREBUILD_S);
+	mo->sample_timeout = seconds(rq->sample_timeout, "--sample-timeout", SC_LIMIT_SAMPLE_S);
+	mo->phase_timeout = seconds(rq->phase_timeout, "--phase-timeout", SC_LIMIT_PHASE_S);
 	o->sandbox.progress_every = seconds(rq->progress_every, "--progress-every", SC_PROGRESS_EVERY_S);
 	struct strbuf err = STRBUF_INIT;
 	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox.uid, &o->sandbox.gid, &err) < 0)
@@ -95,9 +96,9 @@ static void check_options(struct request *rq)
 	if (sc_report_thresholds_check(o->thr_ratio, o->thr_delta, o->thr_added, thresholds, &th,
 	                               &err) < 0)
 		sc_die("%s", err.buf);
-	sc_display_init(&th, &o->display);
-	o->th = th;
-	if (rq->confirm && sc_decimal_uint(rq->confirm, 0, SC_MAX_REPEATS, &o->confirm) < 0)
+	sc_display_init(&th, &mo->display);
+	mo->th = th;
+	if (rq->confirm && sc_decimal_uint(rq->confirm, 0, SC_MAX_REPEATS, &mo->confirm) < 0)
 		sc_die("--confirm wants a count of repeats from 0 to %d (--confirm %s)", SC_MAX_REPEATS,
 		       rq->confirm);
 	links(o, &err);
@@ -111,6 +112,20 @@ static void check_options(struct request *rq)
 	sb_release(&err);
 }
 
+/* Both sides measured, with what the measurement uses of the run; both
+ * trees stay open to the end when repeats or attribution runs follow the
+ * first samples (side.h). */
+static int measure(struct sc_run *r)
+{
+	const struct sc_recorder rec = {&r->samples, &r->progress, &r->o.measure.display, r->ws};
+	const struct sc_preflight pf = {&r->plan, &r->manifest, r->tc.version_line,
+	                                r->o.measure.prebuild_timeout};
+	const struct sc_measure m = {&r->plan, &r->o.measure, &r->steps, &rec, &pf};
+	if (r->o.measure.confirm || r->o.measure.attribute)
+		return sc_measure_in_lockstep(&m, &r->attr);
+	return sc_measure_in_turn(&m);
+}
+
 /* The run's phases in order, with the stages in DIR.  Returns the exit
  * code (porcelain/profile.h sc_run_report); every other outcome dies: 2
  * bad input or an unmet precondition, 3 a system failure, 4 not measured
@@ -122,13 +137,13 @@ static int run(const struct sc_run_opts *o, const char *dir)
 	sc_steps_init(&r.steps, &r.o.sandbox, dir, &r.progress);
 	sc_stage_init_signals();
 
-	sc_run_check_host(&r);
+	sc_check_host(&r.o);
 	sc_run_make_plan(&r);
 	sc_samples_init(&r.samples, &r.plan, r.run_id, r.digest);
-	sc_run_check_sandbox(&r);
+	sc_check_sandbox(&r.o, &r.plan, dir);
 	struct sc_stage self_test;
-	sc_run_start_self_test(&r, &self_test);
-	sc_run_check_inputs(&r);
+	sc_start_self_test(&r.o.sandbox, dir, &self_test);
+	sc_check_inputs(&r.o, &r.plan, &r.tc, &r.manifest);
 	/* A fresh workspace, claimed with mkdir so two runs can never share
 	 * it; from here on an error line says that the folder must be
 	 * removed. */
@@ -138,14 +153,14 @@ static int run(const struct sc_run_opts *o, const char *dir)
 		struct sc_stage trees[2];
 		sc_run_materialize_start(&r, trees);
 		/* the self-test's failure is told before a tree's */
-		sc_run_finish_check(&r, &self_test);
+		sc_check_finish(&self_test, r.ws, 1);
 		sc_run_materialize_finish(&r, trees);
 		sc_workspace_reserve(r.ws);
 		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox.gid : -1);
-		sc_run_measure(&r);
+		r.measurement_failed = measure(&r) < 0;
 		sc_workspace_restrict(r.ws, -1);
 	} else {
-		sc_run_finish_check(&r, &self_test);
+		sc_check_finish(&self_test, r.ws, 1);
 		/* sc-plan has already warned that the head is in the base. */
 		if (!r.o.quiet && strcmp(r.plan.merge_base, r.plan.head) != 0)
 			sc_say(stderr, "", "no changed library or roadmap Lean files: nothing to measure");
@@ -178,7 +193,7 @@ int main(int argc, char **argv)
 		              "this profiler must be the build of sphereceti's commit C"),
 		SC_OPT_STRING(0, "confirm", &rq.confirm, "N",
 		              "N more base/head samples of a file near a threshold (0-4; default 0)"),
-		SC_OPT_BOOL(0, "attribute", &rq.o.attribute,
+		SC_OPT_BOOL(0, "attribute", &rq.o.measure.attribute,
 		            "each flagged file's time by declaration, from Lean's own profiler (advisory)"),
 		SC_OPT_REQUIRED_STRING(0, "workspace", &rq.o.workspace, "NEWDIR",
 		                       "the run's directory; must not exist"),

@@ -70,7 +70,7 @@ setup() {
 
 @test "doc: measurement.txt names every error a sample can carry" {
 	local top=$BATS_TEST_DIRNAME/.. reasons r
-	reasons=$(sed -n '/^static const char \*const reasons\[\] = {/,/};/p' "$top/common/contract/sample.c" |
+	reasons=$(sed -n '/^static const char \*const error_names\[\] = {/,/};/p' "$top/common/contract/sample.c" |
 		grep -o '"[a-z_]*"' | tr -d '"')
 	[ "$(wc -w <<<"$reasons")" -ge 14 ]
 	for r in $reasons; do

@@ -15,9 +15,9 @@
 #include <string.h>
 
 /* S becomes an error sample: REASON, and the detail FMT says. */
-static void fail(struct sc_sample *s, const char *reason, const char *fmt, ...)
+static void fail(struct sc_sample *s, enum sc_sample_error reason, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void fail(struct sc_sample *s, const char *reason, const char *fmt, ...)
+static void fail(struct sc_sample *s, enum sc_sample_error reason, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -26,12 +26,11 @@ static void fail(struct sc_sample *s, const char *reason, const char *fmt, ...)
 	if (vasprintf(&s->detail, fmt, ap) < 0)
 		sc_die_sys("out of memory (vasprintf)");
 	va_end(ap);
-	free(s->error);
-	s->error = xstrdup(reason);
+	s->error = reason;
 	s->ok = 0;
 }
 
-void sc_sample_unmeasured(struct sc_sample *s, const char *reason, const char *detail)
+void sc_sample_unmeasured(struct sc_sample *s, enum sc_sample_error reason, const char *detail)
 {
 	fail(s, reason, "%s", detail ? detail : "the sample was not measured");
 }
@@ -44,17 +43,17 @@ static int status_line(struct sc_sample *s, const char *buf, size_t len, struct 
 	if (len && buf[len - 1] == '\n')
 		len--;
 	if (len == 0)
-		fail(s, "sandbox_failed", "sc-sandbox-exec printed no status line");
+		fail(s, SC_ERR_SANDBOX_FAILED, "sc-sandbox-exec printed no status line");
 	else if (memchr(buf, '\n', len) || memchr(buf, '\0', len))
-		fail(s, "sandbox_failed", "the status input is not one line");
+		fail(s, SC_ERR_SANDBOX_FAILED, "the status input is not one line");
 	else if (sc_status_from_json(buf, len, st, &err) < 0)
-		fail(s, "sandbox_failed", "invalid status line: %s", err.buf);
+		fail(s, SC_ERR_SANDBOX_FAILED, "invalid status line: %s", err.buf);
 	else if (!isfinite(st->wall_s) || st->wall_s > SC_TIME_MAX_SECONDS)
-		fail(s, "sandbox_failed", "the status line's wall time is absurd");
+		fail(s, SC_ERR_SANDBOX_FAILED, "the status line's wall time is absurd");
 	else if (st->timed_out)
-		fail(s, "timeout", "the command ran out of time (%.1f s wall)", st->wall_s);
+		fail(s, SC_ERR_TIMEOUT, "the command ran out of time (%.1f s wall)", st->wall_s);
 	else if ((st->exit_code == -1) != (st->signal > 0))
-		fail(s, "status_mismatch",
+		fail(s, SC_ERR_STATUS_MISMATCH,
 		     "the status line has both or neither of an exit code and a signal");
 	else
 		rc = 0;
@@ -73,11 +72,11 @@ static int check_hidden(struct sc_sample *s, const struct sc_timefile *tf,
 		return 0;
 	if (sc_seconds_to_ms(tf->user_s, &user) < 0 || sc_seconds_to_ms(tf->sys_s, &sys) < 0 ||
 	    sc_seconds_to_ms(st->task_clock_s, &clock) < 0) {
-		fail(s, "invalid_counters", "a counter is not a whole number of milliseconds");
+		fail(s, SC_ERR_INVALID_COUNTERS, "a counter is not a whole number of milliseconds");
 		return -1;
 	}
 	if (!sc_cpu_agrees(user + sys, clock)) {
-		fail(s, "cpu_hidden",
+		fail(s, SC_ERR_CPU_HIDDEN,
 		     "the host's task clock counted %.3f s of CPU, GNU time's rusage %.3f s: "
 		     "a descendant's CPU escaped rusage (tolerance %d ms + %d %%)",
 		     st->task_clock_s, (double)(user + sys) / 1000, SC_CPU_TOLERANCE_MS,
@@ -111,11 +110,11 @@ int sc_sample_from_status(struct sc_sample *s, const struct sc_status *st, const
 {
 	struct sc_timefile tf;
 	struct strbuf tb = STRBUF_INIT, err = STRBUF_INIT;
-	const char *reason;
+	enum sc_sample_error reason;
 	if (sc_read_file(time_path, &tb, SC_RAW_INPUT_MAX) < 0)
-		fail(s, "missing_counters", "no readable time file: %s", strerror(errno));
+		fail(s, SC_ERR_MISSING_COUNTERS, "no readable time file: %s", strerror(errno));
 	else if (sc_timefile_parse(tb.buf, tb.len, &tf, &err) < 0)
-		fail(s, "invalid_counters", "%s", err.buf);
+		fail(s, SC_ERR_INVALID_COUNTERS, "%s", err.buf);
 	else if ((reason = sc_timefile_check_status(&tf, st->exit_code, st->signal, st->wall_s, &err)))
 		fail(s, reason, "%s", err.buf);
 	else if (check_hidden(s, &tf, st) == 0)

@@ -28,8 +28,8 @@ int sc_sample_status_check(struct sc_sample *s, const char *status, size_t len,
 /* S from a status that passed sc_sample_status_check and the GNU time
  * file at TIME_PATH, as sc_sample_from_raw.  Returns S->ok. */
 int sc_sample_from_status(struct sc_sample *s, const struct sc_status *st, const char *time_path);
-/* An error sample for a sample that never ran: REASON (sc_is_error_reason)
- * and DETAIL (NULL: "the sample was not measured"). */
-void sc_sample_unmeasured(struct sc_sample *s, const char *reason, const char *detail);
+/* An error sample for a sample that never ran: REASON and DETAIL (NULL:
+ * "the sample was not measured"). */
+void sc_sample_unmeasured(struct sc_sample *s, enum sc_sample_error reason, const char *detail);
 
 #endif

@@ -8,11 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const reasons[] = {
-	"prebuild_failed", "prebuild_timeout", "source_changed", "deadline_exceeded", "timeout", "failed", "invalid_counters",
-	"missing_counters", "status_mismatch", "sandbox_failed", "cpu_hidden", "disk_full",
-	"imports_unreadable", "order_violated", NULL,
+static const char *const error_names[] = {
+	[SC_SAMPLE_OK] = "",
+	[SC_ERR_PREBUILD_FAILED] = "prebuild_failed",
+	[SC_ERR_PREBUILD_TIMEOUT] = "prebuild_timeout",
+	[SC_ERR_SOURCE_CHANGED] = "source_changed",
+	[SC_ERR_DEADLINE_EXCEEDED] = "deadline_exceeded",
+	[SC_ERR_TIMEOUT] = "timeout",
+	[SC_ERR_FAILED] = "failed",
+	[SC_ERR_INVALID_COUNTERS] = "invalid_counters",
+	[SC_ERR_MISSING_COUNTERS] = "missing_counters",
+	[SC_ERR_STATUS_MISMATCH] = "status_mismatch",
+	[SC_ERR_SANDBOX_FAILED] = "sandbox_failed",
+	[SC_ERR_CPU_HIDDEN] = "cpu_hidden",
+	[SC_ERR_DISK_FULL] = "disk_full",
+	[SC_ERR_IMPORTS_UNREADABLE] = "imports_unreadable",
+	[SC_ERR_ORDER_VIOLATED] = "order_violated",
 };
+#define N_ERRORS (sizeof error_names / sizeof *error_names)
 
 int sc_seconds_to_ms(double s, long long *ms)
 {
@@ -31,12 +44,17 @@ int sc_seconds_to_ms(double s, long long *ms)
 	return 0;
 }
 
-int sc_is_error_reason(const char *reason)
+const char *sc_sample_error_name(enum sc_sample_error e)
 {
-	for (const char *const *r = reasons; *r; r++)
-		if (strcmp(*r, reason) == 0)
-			return 1;
-	return 0;
+	return (size_t)e < N_ERRORS ? error_names[e] : "";
+}
+
+enum sc_sample_error sc_sample_error_of(const char *name)
+{
+	for (size_t i = 1; name && i < N_ERRORS; i++)
+		if (strcmp(error_names[i], name) == 0)
+			return (enum sc_sample_error)i;
+	return SC_SAMPLE_OK;
 }
 
 int sc_sample_compared_ms(const struct sc_sample *s, long long *ms)
@@ -168,7 +186,7 @@ void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out)
 		sc_json_kv_fixed(g, "task_clock_s", s->task_clock_s, 3);
 	else
 		sc_json_kv_null(g, "task_clock_s");
-	sc_json_kv_str_or_null(g, "error", s->ok ? NULL : s->error);
+	sc_json_kv_str_or_null(g, "error", s->ok ? NULL : sc_sample_error_name(s->error));
 	char *detail = s->detail ? bounded_detail(s->detail) : NULL;
 	sc_json_kv_str_or_null(g, "detail", detail);
 	free(detail);
@@ -307,7 +325,7 @@ static int take_error(yajl_val v, const char *error, struct sc_sample *s, struct
 		sb_adds(err, "an error sample carries \"task_clock_s\"");
 		return -1;
 	}
-	if (!error || !sc_is_error_reason(error)) {
+	if (!sc_sample_error_of(error)) {
 		sb_adds(err, "an error sample has no known error reason");
 		return -1;
 	}
@@ -318,7 +336,7 @@ static int take_error(yajl_val v, const char *error, struct sc_sample *s, struct
 			return -1;
 		}
 	}
-	s->error = xstrdup(error);
+	s->error = sc_sample_error_of(error);
 	return 0;
 }
 
@@ -348,7 +366,6 @@ void sc_sample_free(struct sc_sample *s)
 	free(s->plan_digest);
 	free(s->revision);
 	free(s->sample);
-	free(s->error);
 	free(s->detail);
 	memset(s, 0, sizeof *s);
 }

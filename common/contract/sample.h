@@ -47,6 +47,30 @@
 #define SC_CPU_TOLERANCE_MS 50
 #define SC_CPU_TOLERANCE_PCT 5
 
+/* Why a sample has no counters: the names in the schema above, in one
+ * table (sample.c); 0 is an ok sample. */
+enum sc_sample_error {
+	SC_SAMPLE_OK = 0,
+	SC_ERR_PREBUILD_FAILED,
+	SC_ERR_PREBUILD_TIMEOUT,
+	SC_ERR_SOURCE_CHANGED,
+	SC_ERR_DEADLINE_EXCEEDED,
+	SC_ERR_TIMEOUT,
+	SC_ERR_FAILED,
+	SC_ERR_INVALID_COUNTERS,
+	SC_ERR_MISSING_COUNTERS,
+	SC_ERR_STATUS_MISMATCH,
+	SC_ERR_SANDBOX_FAILED,
+	SC_ERR_CPU_HIDDEN,
+	SC_ERR_DISK_FULL,
+	SC_ERR_IMPORTS_UNREADABLE,
+	SC_ERR_ORDER_VIOLATED,
+};
+/* The schema's name of E ("" for SC_SAMPLE_OK). */
+const char *sc_sample_error_name(enum sc_sample_error e);
+/* The error NAME names, or SC_SAMPLE_OK when it names none. */
+enum sc_sample_error sc_sample_error_of(const char *name);
+
 struct sc_sample {
 	char *run_id;
 	char *plan_digest;
@@ -56,14 +80,13 @@ struct sc_sample {
 	double cpu_user_s, cpu_sys_s, cpu_s, wall_s;
 	long long max_rss_kib;
 	int exit_status;
-	char *error;  /* NULL when ok */
+	enum sc_sample_error error; /* SC_SAMPLE_OK when ok */
 	char *detail; /* NULL or a reason for a person */
 	int has_task_clock; /* task_clock_s counted (ok samples only) */
 	double task_clock_s;
 	unsigned repeat;    /* 0: the first sample; k: its k-th repeat */
 };
 
-int sc_is_error_reason(const char *reason);
 /* Seconds (finite, >= 0, <= SC_MAX_MS/1000) that are a whole number of
  * milliseconds, as GNU time and sc-parse-time write them, to milliseconds;
  * returns 0, or -1 for anything else.  Only the double's own error is

@@ -184,7 +184,7 @@ int sc_timefile_parse(const char *buf, size_t len, struct sc_timefile *tf, struc
 	return 0;
 }
 
-const char *sc_timefile_check_status(const struct sc_timefile *tf, int exit_code, int signal,
+enum sc_sample_error sc_timefile_check_status(const struct sc_timefile *tf, int exit_code, int signal,
                                      double wall_s, struct strbuf *why)
 {
 	int expect = signal ? 128 + signal : exit_code;
@@ -197,10 +197,10 @@ const char *sc_timefile_check_status(const struct sc_timefile *tf, int exit_code
 		sb_addf(why, "the time file's elapsed %.2f s exceeds the run's wall %.2f s", tf->elapsed_s,
 		        wall_s);
 	if (why->len)
-		return "status_mismatch";
+		return SC_ERR_STATUS_MISMATCH;
 	if (signal)
 		sb_addf(why, "the command was killed by signal %d", signal);
 	else if (exit_code != 0)
 		sb_addf(why, "the command exited with status %d", exit_code);
-	return why->len ? "failed" : NULL;
+	return why->len ? SC_ERR_FAILED : SC_SAMPLE_OK;
 }

@@ -7,6 +7,7 @@
  * format itself is keyed lines in a fixed order, so a truncated, reordered
  * or padded file never parses as numbers. */
 #include <stddef.h>
+#include "contract/sample.h"
 #include "util/strbuf.h"
 
 #define SC_TIME_FORMAT "sc-time/1\nuser %U\nsys %S\nmaxrss_kib %M\nexit %x\nelapsed %e"
@@ -35,12 +36,12 @@ int sc_timefile_parse(const char *buf, size_t len, struct sc_timefile *tf, struc
 
 /* Does a parsed time file agree with the status line sc-sandbox-exec
  * printed for the same run (EXIT_CODE -1 when SIGNAL ended the command,
- * WALL_S its wall time), and did the command succeed?  NULL when both
- * hold; else the error sample's reason ("status_mismatch", "failed") with
+ * WALL_S its wall time), and did the command succeed?  SC_SAMPLE_OK when
+ * both hold; else the error sample's reason (status_mismatch, failed) with
  * its detail in why.  bwrap and GNU time hand the command's status on
  * (exit N, or 128+N for signal N); the wrapper itself is never signalled
  * unless it timed out, which the status line would say. */
-const char *sc_timefile_check_status(const struct sc_timefile *tf, int exit_code, int signal,
+enum sc_sample_error sc_timefile_check_status(const struct sc_timefile *tf, int exit_code, int signal,
                                      double wall_s, struct strbuf *why);
 
 #endif

@@ -223,7 +223,7 @@ void sc_planning_check_lake(struct sc_planning *w)
 void sc_planning_select_changes(struct sc_planning *w)
 {
 	if (w->counted == SC_TREEDIFF_OVER)
-		sc_die_policy("not measured: more than %u files and folders differ under the roots, far "
+		sc_die_policy("more than %u files and folders differ under the roots, far "
 		              "more than a pull request changes (merge base..head)", SC_TREE_MAX_ENTRIES);
 	if (w->counted == SC_TREEDIFF_BAD)
 		sc_die("%s (merge base..head)", w->count_why.buf);
@@ -234,7 +234,7 @@ void sc_planning_select_changes(struct sc_planning *w)
 		sc_die_sys("git diff-tree failed (merge base..head)");
 	int r = sc_changes_select(&w->p, out.buf, out.len, w->g.hexsz, &err);
 	if (r == -1)
-		sc_die_policy("not measured: %s (merge base..head)", err.buf);
+		sc_die_policy("%s (merge base..head)", err.buf);
 	if (r < 0)
 		sc_die_sys("%s (merge base..head)", err.buf);
 	sb_release(&out);

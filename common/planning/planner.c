@@ -97,7 +97,7 @@ void sc_same_lake(struct sc_catfile *c, const struct sc_git *g, const char *tree
 	for (int i = 0; i < SC_LAKE_NFILES; i++) {
 		const char *change = sc_lake_change(got[i], want[i]);
 		if (change)
-			sc_die_policy("not measured: Lake configuration differs from the tooling "
+			sc_die_policy("Lake configuration differs from the tooling "
 			              "commit: %s %s; %s (%s)",
 			       sc_lake_files[i], change, fix, side);
 		free(got[i]);
@@ -157,7 +157,7 @@ void sc_check_lean_libs(struct sc_catfile *c, const struct sc_plan *p)
 	if (sc_lakelibs_parse(text.buf, text.len, &libs, &why) == 0) {
 		sb_reset(&why);
 		if (sc_lean_libs_verdict(&libs, p, &why) != SC_EXIT_OK)
-			sc_die_policy("not measured: %s", why.buf);
+			sc_die_policy("%s", why.buf);
 		sc_lakelibs_free(&libs);
 	}
 	sb_release(&why);

@@ -6,11 +6,13 @@
  * file into the tree's .lake.  That file is the candidate's: it is copied
  * out beneath the tree, bounded, and never parsed here (sc-report reads
  * it, for a section of its own).  No attribution run is a sample. */
-#include "porcelain/state.h"
+#include "contract/attrlist.h"
+#include "porcelain/measure.h"
 
 /* The attribution runs of every flagged file, on the sides whose trees
- * are still open (OPEN), within the phase budget (PHASE_USED so far).
- * Returns the budget used. */
-double sc_attribute_flagged(struct sc_run *r, const int open[2], double phase_used);
+ * are still open (OPEN), within the phase budget (PHASE_USED so far),
+ * each added to OUT.  Returns the budget used. */
+double sc_attribute_flagged(const struct sc_measure *m, const int open[2], double phase_used,
+                            struct sc_attr_list *out);
 
 #endif

@@ -10,21 +10,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void prebuild_progress(struct sc_run *r, int side, const char *name, int layer, int n_layers,
-                              size_t nmod, enum sc_step_outcome out, int late, double wall)
+/* "prebuild" or "prebuild, layer K of N" (allocated). */
+static char *layer_what(int layer, int n_layers)
 {
-	const char *s = nmod == 1 ? "" : "s";
-	char *what = n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, n_layers)
-	                          : xstrdup("prebuild");
+	return n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, n_layers)
+	                    : xstrdup("prebuild");
+}
+
+static void prebuild_progress(const struct sc_measure *m, const struct sc_prebuilt *pb,
+                              const char *name, int layer, size_t nmod, enum sc_step_outcome out,
+                              int late, double wall)
+{
+	const char *s = nmod == 1 ? "" : "s", *side = sc_side_name(pb->side);
+	char *what = layer_what(layer, pb->order->n_layers);
 	if (out == SC_STEP_OK) {
-		sc_progress_say(&r->progress, "%s %s (%zu module%s): %.1f s wall",
-		                sc_side_name(side), what, nmod, s, wall);
+		sc_progress_say(m->rec->progress, "%s %s (%zu module%s): %.1f s wall", side, what, nmod,
+		                s, wall);
 		free(what);
 		return;
 	}
-	char *hint = sc_step_output_hint(&r->steps, side, name);
-	sc_progress_say(&r->progress, "%s %s (%zu module%s): FAILED (%s; %s)", sc_side_name(side),
-	                what, nmod, s,
+	char *hint = sc_step_output_hint(m->steps, pb->side, name);
+	sc_progress_say(m->rec->progress, "%s %s (%zu module%s): FAILED (%s; %s)", side, what, nmod,
+	                s,
 	                out == SC_STEP_NOT_RUN ? "sandbox did not run" :
 	                late                   ? "prebuild_timeout" : "lake build failed",
 	                hint);
@@ -75,102 +82,74 @@ static void prebuild_take(struct sc_prebuilt *pb, struct sc_sample *s)
 }
 
 /* The side's prebuild sample is the error REASON (a layer that never ran
- * to its counters), unless an earlier layer failed first. */
-static void prebuild_error(struct sc_run *r, int side, struct sc_prebuilt *pb, const char *reason,
-                           const char *detail)
+ * to its counters; SC_ERR_DISK_FULL: the one detail of a full disk),
+ * unless an earlier layer failed first; prebuild_not_run also says that
+ * the layer was not run, and why. */
+static void prebuild_error(const struct sc_measure *m, struct sc_prebuilt *pb,
+                           enum sc_sample_error reason, const char *detail)
 {
 	struct sc_sample s;
-	sc_samples_bind(&r->samples, side, SC_PREBUILD_ID, 0, &s);
-	sc_sample_unmeasured(&s, reason, detail);
+	sc_samples_bind(m->rec->samples, pb->side, SC_PREBUILD_ID, 0, &s);
+	if (reason == SC_ERR_DISK_FULL)
+		sc_step_disk_full(&s, NULL);
+	else
+		sc_sample_unmeasured(&s, reason, detail);
 	prebuild_take(pb, &s);
 }
 
-void sc_prebuild_record(struct sc_run *r, struct sc_prebuilt *pb)
+static void prebuild_not_run(const struct sc_measure *m, struct sc_prebuilt *pb, int layer,
+                             enum sc_sample_error reason, const char *detail)
+{
+	prebuild_error(m, pb, reason, detail);
+	char *what = layer ? layer_what(layer, pb->order->n_layers) : xstrdup("prebuild");
+	sc_progress_say(m->rec->progress, "%s %s: not run (%s)", sc_side_name(pb->side), what,
+	                sc_sample_error_name(reason));
+	free(what);
+}
+
+void sc_prebuild_record(const struct sc_recorder *rec, struct sc_prebuilt *pb)
 {
 	if (pb->have) {
-		sc_run_record(r, &pb->sum);
+		sc_recorder_record(rec, &pb->sum);
 		sc_sample_free(&pb->sum);
 	}
 }
 
-/* 1 built, 0 failed, -1 ran out of time.  `+Mod:deps` builds each selected
- * module's import cone but not the module (Build/Facets.lean); layer by
- * layer, so that every selected module in a cone has had its own sample
- * first (Documentation/measurement.txt "Import order").  The first layer's
- * build is the side's prebuild step; the others share its timeout. */
-int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int layer,
-                      struct sc_prebuilt *pb)
+/* The layer's `lake build`, run within BUDGET; its sample joins PB's. */
+static enum sc_prebuild_outcome build_layer(const struct sc_measure *m, struct sc_prebuilt *pb,
+                                            int layer, double budget)
 {
-	if (layer > 0) /* each layer is a step; the first began with the side */
-		sc_progress_next(&r->progress);
-	if (r->steps.disk_full) {
-		if (layer == 0) {
-			prebuild_error(r, side, pb, "disk_full", SC_DISK_FULL_DETAIL);
-			sc_progress_say(&r->progress, "%s prebuild: not run (disk_full)", sc_side_name(side));
-		} else {
-			sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (disk_full)",
-			                sc_side_name(side), layer + 1, o->n_layers);
-		}
-		return 0;
-	}
-	if (!o->n_layers) {
-		prebuild_error(r, side, pb, "imports_unreadable",
-		               "no selected module's import order could be read: nothing was built");
-		sc_progress_say(&r->progress, "%s prebuild: not run (imports_unreadable)",
-		                sc_side_name(side));
-		return 0;
-	}
-	if (pb->have && !pb->sum.ok) { /* an earlier layer failed: its failure is the prebuild's */
-		sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (%s failed)",
-		                sc_side_name(side), layer + 1, o->n_layers, pb->failed);
-		return strcmp(pb->sum.error, "timeout") == 0 || strcmp(pb->sum.error, "prebuild_timeout") == 0
-		           ? -1 : 0;
-	}
-	double budget = r->o.prebuild_timeout - pb->used;
-	if (budget <= 0) {
-		prebuild_error(r, side, pb, "prebuild_timeout", "the prebuild's layers spent its time");
-		sc_progress_say(&r->progress, "%s prebuild, layer %d of %d: not run (prebuild_timeout)",
-		                sc_side_name(side), layer + 1, o->n_layers);
-		return -1;
-	}
 	struct sc_argv cmd = SC_ARGV_INIT;
 	sc_argv_push(&cmd, "lake");
 	sc_argv_push(&cmd, "build");
-	size_t nmod = sc_order_push_targets(&r->plan, o, layer, &cmd);
+	size_t nmod = sc_order_push_targets(m->plan, pb->order, layer, &cmd);
 	struct sc_step st;
 	char *name = layer ? xasprintf("prebuild-%d", layer + 1) : xstrdup("prebuild");
 	double t0 = sc_monotonic_now();
-	char *what = o->n_layers > 1 ? xasprintf("prebuild, layer %d of %d", layer + 1, o->n_layers)
-	                             : xstrdup("prebuild");
-	int rc = sc_steps_run(&r->steps, side, &st, name, what, budget, cmd.v, NULL, 0);
+	char *what = layer_what(layer, pb->order->n_layers);
+	int rc = sc_steps_run(m->steps, pb->side, &st, name, what, budget, cmd.v, NULL, 0);
 	free(what);
 	double wall = sc_monotonic_now() - t0;
 	pb->used += wall;
 	enum sc_step_outcome out = sc_step_outcome_of(rc);
-	int built = 0;
-	if (r->steps.disk_full) {
-		if (layer == 0) {
-			prebuild_error(r, side, pb, "disk_full", SC_DISK_FULL_DETAIL);
-			sc_progress_say(&r->progress, "%s prebuild: not run (disk_full)", sc_side_name(side));
-		} else {
-			prebuild_error(r, side, pb, "disk_full", "a layer of the prebuild left the disk full");
-			sc_progress_say(&r->progress,
-			                "%s prebuild, layer %d of %d: not run (disk_full)",
-			                sc_side_name(side), layer + 1, o->n_layers);
-		}
+	enum sc_prebuild_outcome built = SC_PREBUILD_FAILED;
+	if (m->steps->disk_full) {
+		prebuild_not_run(m, pb, layer, SC_ERR_DISK_FULL, NULL);
 	} else {
 		if (out != SC_STEP_NOT_RUN) {
 			struct sc_sample s;
-			sc_samples_bind(&r->samples, side, SC_PREBUILD_ID, 0, &s);
+			sc_samples_bind(m->rec->samples, pb->side, SC_PREBUILD_ID, 0, &s);
 			sc_step_fill(&st, &s);
 			prebuild_take(pb, &s);
 		} else {
-			prebuild_error(r, side, pb, "sandbox_failed", "sc-sandbox-exec could not run the prebuild");
+			prebuild_error(m, pb, SC_ERR_SANDBOX_FAILED,
+			               "sc-sandbox-exec could not run the prebuild");
 		}
 		int late = out == SC_STEP_FAILED && sc_step_timed_out(&st);
-		prebuild_progress(r, side, name, layer, o->n_layers, nmod, out, late, wall);
-		built = out == SC_STEP_OK ? 1 : late ? -1 : 0;
-		if (built != 1)
+		prebuild_progress(m, pb, name, layer, nmod, out, late, wall);
+		built = out == SC_STEP_OK ? SC_PREBUILD_BUILT : late ? SC_PREBUILD_TIMED_OUT
+		                                                     : SC_PREBUILD_FAILED;
+		if (built != SC_PREBUILD_BUILT)
 			snprintf(pb->failed, sizeof pb->failed, "%s", name);
 	}
 	free(name);
@@ -179,3 +158,36 @@ int sc_prebuild_layer(struct sc_run *r, int side, const struct sc_order *o, int 
 	return built;
 }
 
+enum sc_prebuild_outcome sc_prebuild_layer(const struct sc_measure *m, struct sc_prebuilt *pb,
+                                           int layer)
+{
+	const struct sc_order *o = pb->order;
+	if (layer > 0) /* each layer is a step; the first began with the side */
+		sc_progress_next(m->rec->progress);
+	if (m->steps->disk_full) {
+		if (layer == 0)
+			prebuild_not_run(m, pb, layer, SC_ERR_DISK_FULL, NULL);
+		else
+			sc_progress_say(m->rec->progress, "%s prebuild, layer %d of %d: not run (disk_full)",
+			                sc_side_name(pb->side), layer + 1, o->n_layers);
+		return SC_PREBUILD_FAILED;
+	}
+	if (!o->n_layers) {
+		prebuild_not_run(m, pb, 0, SC_ERR_IMPORTS_UNREADABLE,
+		                 "no selected module's import order could be read: nothing was built");
+		return SC_PREBUILD_FAILED;
+	}
+	if (pb->have && !pb->sum.ok) { /* an earlier layer failed: its failure is the prebuild's */
+		sc_progress_say(m->rec->progress, "%s prebuild, layer %d of %d: not run (%s failed)",
+		                sc_side_name(pb->side), layer + 1, o->n_layers, pb->failed);
+		return pb->sum.error == SC_ERR_TIMEOUT || pb->sum.error == SC_ERR_PREBUILD_TIMEOUT
+		           ? SC_PREBUILD_TIMED_OUT : SC_PREBUILD_FAILED;
+	}
+	double budget = m->o->prebuild_timeout - pb->used;
+	if (budget <= 0) {
+		prebuild_not_run(m, pb, layer, SC_ERR_PREBUILD_TIMEOUT,
+		                 "the prebuild's layers spent its time");
+		return SC_PREBUILD_TIMED_OUT;
+	}
+	return build_layer(m, pb, layer, budget);
+}

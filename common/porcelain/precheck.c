@@ -123,36 +123,36 @@ int sc_check_workspace_place(const struct sc_run_opts *o, struct strbuf *why)
 }
 
 /* Each dies with its own line: the first one failing is the run's. */
-void sc_run_check_host(struct sc_run *r)
+void sc_check_host(const struct sc_run_opts *o)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (sc_check_linux(&why) < 0 || sc_check_toolchain_folder(&r->o, &why) < 0 ||
-	    sc_check_data_folders(&r->o, &why) < 0 || sc_check_workspace_place(&r->o, &why) < 0)
+	if (sc_check_linux(&why) < 0 || sc_check_toolchain_folder(o, &why) < 0 ||
+	    sc_check_data_folders(o, &why) < 0 || sc_check_workspace_place(o, &why) < 0)
 		sc_die("%s", why.buf);
 	sb_release(&why);
 }
 
-/* T's lake-manifest.json (the plan's blob), parsed; empty without one. */
-static void read_manifest(const struct sc_run *r, struct sc_manifest *m)
+/* T's lake-manifest.json (PLAN's blob in REPO), parsed; empty without one. */
+static void read_manifest(const char *repo, const struct sc_plan *plan, struct sc_manifest *m)
 {
 	memset(m, 0, sizeof *m);
-	const char *blob = r->plan.lake_blobs[SC_LAKE_MANIFEST];
+	const char *blob = plan->lake_blobs[SC_LAKE_MANIFEST];
 	if (!blob)
 		return;
 	struct sc_git g;
 	struct strbuf why = STRBUF_INIT;
-	if (sc_git_open(&g, r->o.repo, &why) < 0)
-		sc_die("%s (%s)", why.buf, r->o.repo);
+	if (sc_git_open(&g, repo, &why) < 0)
+		sc_die("%s (%s)", why.buf, repo);
 	sb_release(&why);
 	struct sc_catfile *c = sc_catfile_open(&g);
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	char type[16];
 	if (sc_catfile_read(c, blob, type, &text) < 0 || strcmp(type, "blob") != 0)
-		sc_die("cannot read lake-manifest.json blob %s (%s)", blob, r->o.repo);
+		sc_die("cannot read lake-manifest.json blob %s (%s)", blob, repo);
 	sc_catfile_close(c);
 	sc_git_close(&g);
 	if (sc_manifest_parse(text.buf, text.len, m, &err) < 0)
-		sc_die("%s (lake-manifest.json at %.12s)", err.buf, r->plan.tooling);
+		sc_die("%s (lake-manifest.json at %.12s)", err.buf, plan->tooling);
 	sb_release(&text);
 	sb_release(&err);
 }
@@ -179,12 +179,12 @@ void sc_check_pin_args(const struct sc_plan *cfg, struct sc_argv *out)
 
 /* A failed check's own error line is the diagnostic; its success report is
  * not repeated here. */
-void sc_run_finish_check(struct sc_run *r, struct sc_stage *s)
+void sc_check_finish(struct sc_stage *s, const char *workspace, int claimed)
 {
 	struct strbuf out = STRBUF_INIT;
 	int rc = sc_stage_finish(s, &out);
-	sc_run_stop_if_interrupted(r);
-	if (rc != 0 && r->ws) {
+	sc_stage_stop_if_interrupted(workspace);
+	if (rc != 0 && claimed) {
 		/* One line still, ours, saying the workspace stays, with the
 		 * check's own line in it as it wrote it. */
 		sc_stage_die(rc, SC_EXIT_USAGE, "the sandbox self-test failed: %.*s",
@@ -216,43 +216,44 @@ int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why)
 	return why->len ? -1 : 0;
 }
 
-void sc_run_check_sandbox(struct sc_run *r)
+void sc_check_sandbox(const struct sc_run_opts *o, const struct sc_plan *plan, const char *dir)
 {
 	struct strbuf err = STRBUF_INIT;
-	if (sc_check_reachable(&r->o, &err) < 0)
+	if (sc_check_reachable(o, &err) < 0)
 		sc_die("%s", err.buf);
 	sb_release(&err);
-	if (!r->plan.n_bwrap_pins) {
-		char *bwrap = sc_sandbox_resolve_bwrap(r->o.sandbox.bwrap ? r->o.sandbox.bwrap : "/usr/bin/bwrap");
+	if (!plan->n_bwrap_pins) {
+		char *bwrap = sc_sandbox_resolve_bwrap(o->sandbox.bwrap ? o->sandbox.bwrap : "/usr/bin/bwrap");
 		struct strbuf line = STRBUF_INIT;
 		sc_bwrap_pin_line(bwrap, &line);
 		free(bwrap);
 		sc_die("no bubblewrap pin: commit this line under [sandbox] in .sphereceti on the base "
 		       "branch, after reviewing this host's bubblewrap: %s (.sphereceti at %.12s)",
-		       line.buf, r->plan.tooling);
+		       line.buf, plan->tooling);
 	}
 	struct sc_stage check;
 	struct sc_argv pins = SC_ARGV_INIT;
-	sc_check_pin_args(&r->plan, &pins);
-	sc_check_sandbox_start(&r->o.sandbox, r->dir, pins.v, 0, &check);
+	sc_check_pin_args(plan, &pins);
+	sc_check_sandbox_start(&o->sandbox, dir, pins.v, 0, &check);
 	sc_argv_release(&pins);
-	sc_run_finish_check(r, &check);
+	sc_check_finish(&check, o->workspace, 0);
 }
 
-void sc_run_start_self_test(struct sc_run *r, struct sc_stage *self_test)
+void sc_start_self_test(const struct sc_step_opts *o, const char *dir, struct sc_stage *self_test)
 {
 	const char *self_test_args[] = {"--self-test", NULL};
-	sc_check_sandbox_start(&r->o.sandbox, r->dir, self_test_args, 1, self_test);
+	sc_check_sandbox_start(o, dir, self_test_args, 1, self_test);
 }
 
-void sc_run_check_inputs(struct sc_run *r)
+void sc_check_inputs(const struct sc_run_opts *o, const struct sc_plan *plan,
+                     struct sc_toolchain_info *tc, struct sc_manifest *manifest)
 {
 	struct strbuf err = STRBUF_INIT;
-	if (sc_check_toolchain(r->o.sandbox.toolchain, r->plan.lean_toolchain, &r->tc, &err) < 0)
+	if (sc_check_toolchain(o->sandbox.toolchain, plan->lean_toolchain, tc, &err) < 0)
 		sc_die("%s", err.buf);
-	read_manifest(r, &r->manifest);
-	if (sc_check_dependencies(r->o.sandbox.deps, &r->manifest, &err) < 0)
+	read_manifest(o->repo, plan, manifest);
+	if (sc_check_dependencies(o->sandbox.deps, manifest, &err) < 0)
 		sc_die("%s", err.buf);
 	sb_release(&err);
-	sc_run_stop_if_interrupted(r);
+	sc_stage_stop_if_interrupted(o->workspace);
 }

@@ -30,23 +30,24 @@ void sc_check_pin_args(const struct sc_plan *cfg, struct sc_argv *out);
 /* The host, before the plan: what needs neither the plan nor the
  * workspace, the first four above, the first failing dying with its line
  * (the reach is checked with the preconditions). */
-void sc_run_check_host(struct sc_run *r);
+void sc_check_host(const struct sc_run_opts *o);
 
 /* The preconditions, after the plan, in the order cmd/sc-profile-run.c
- * calls them.  The sandbox first: the sandbox user reaches what bwrap
- * mounts, and the operator's bubblewrap is one .sphereceti pins (the
- * self-test runs it). */
-void sc_run_check_sandbox(struct sc_run *r);
+ * calls them, with the stages in DIR.  The sandbox first: the sandbox
+ * user reaches what bwrap mounts, and the operator's bubblewrap is one
+ * PLAN's .sphereceti pins (the self-test runs it). */
+void sc_check_sandbox(const struct sc_run_opts *o, const struct sc_plan *plan, const char *dir);
 /* The sandbox self-test burns CPU for a while: it is started into
- * SELF_TEST and left running beside the rest; sc_run_finish_check waits
- * for it. */
-void sc_run_start_self_test(struct sc_run *r, struct sc_stage *self_test);
-/* The toolchain, T's lake-manifest.json (read once, into the run), and
- * the dependencies it names. */
-void sc_run_check_inputs(struct sc_run *r);
+ * SELF_TEST and left running beside the rest; sc_check_finish waits for
+ * it. */
+void sc_start_self_test(const struct sc_step_opts *o, const char *dir, struct sc_stage *self_test);
+/* The toolchain (into TC), T's lake-manifest.json (read once, into
+ * MANIFEST), and the dependencies it names. */
+void sc_check_inputs(const struct sc_run_opts *o, const struct sc_plan *plan,
+                     struct sc_toolchain_info *tc, struct sc_manifest *manifest);
 /* Waits for a sandbox-exec check (the pin, the self-test); a failed one
- * dies with its own error line (once the workspace exists: ours, saying
- * that the workspace stays). */
-void sc_run_finish_check(struct sc_run *r, struct sc_stage *check);
+ * dies with its own error line (once the WORKSPACE is CLAIMED: ours,
+ * saying that the workspace stays). */
+void sc_check_finish(struct sc_stage *check, const char *workspace, int claimed);
 
 #endif

@@ -118,7 +118,7 @@ static void check_targets_known(struct sc_steps *steps, int side, const struct s
 	free(log);
 	sc_step_release(&st);
 	if (f) /* the plan's: still ours; nothing else is left to leak */
-		sc_die_policy("not measured: no lean_lib of T's configuration builds module %s, so %s "
+		sc_die_policy("no lean_lib of T's configuration builds module %s, so %s "
 		              "cannot be measured (Lake: \"unknown module\"): add it to a lean_lib's roots "
 		              "or globs, or drop its root from .sphereceti (lakefile.lean at %.12s)",
 		              f->module, f->path, pf->plan->tooling);

@@ -153,7 +153,7 @@ int sc_run_report(struct sc_run *r)
 	char *samples = xasprintf("%s/samples.jsonl", r->ws);
 	sc_write_file_atomic_or_die(samples, r->samples.lines.buf, r->samples.lines.len, "samples");
 	char *plan = xasprintf("%s/plan.json", r->ws), *attribution = NULL;
-	if (r->o.attribute) {
+	if (r->o.measure.attribute) {
 		struct strbuf doc = STRBUF_INIT;
 		r->attr.run_id = xstrdup(r->run_id);
 		sc_attr_list_to_json(&r->attr, &doc);

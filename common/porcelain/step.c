@@ -198,7 +198,7 @@ void sc_step_release(struct sc_step *st)
 /* 1 when the status line says the command ran out of time. */
 int sc_step_timed_out(const struct sc_step *st)
 {
-	return !st->status_ok && strcmp(st->verdict.error, "timeout") == 0;
+	return !st->status_ok && st->verdict.error == SC_ERR_TIMEOUT;
 }
 
 /* 1 when the status line says the command exited with CODE. */
@@ -213,4 +213,12 @@ void sc_step_fill(const struct sc_step *st, struct sc_sample *s)
 		sc_sample_from_status(s, &st->status, st->time_file);
 	else
 		sc_sample_unmeasured(s, st->verdict.error, st->verdict.detail);
+}
+
+void sc_step_disk_full(struct sc_sample *s, struct strbuf *line)
+{
+	sc_sample_unmeasured(s, SC_ERR_DISK_FULL,
+	                     "a sandboxed step left the disk full; the rest of the run was skipped");
+	if (line)
+		sb_adds(line, "not run (disk_full)");
 }

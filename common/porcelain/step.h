@@ -104,8 +104,10 @@ int sc_step_exited_with(const struct sc_step *st, int code);
  * the error they make. */
 void sc_step_fill(const struct sc_step *st, struct sc_sample *s);
 
-/* What a sample not measured because an earlier step left the disk full
- * says. */
-#define SC_DISK_FULL_DETAIL "a sandboxed step left the disk full; the rest of the run was skipped"
+/* S, bound, made the sample of a step not run because a step left the
+ * disk full (Documentation/measurement.txt "Sealed measurement"), with
+ * the one detail that says so; LINE, when not NULL, says "not run
+ * (disk_full)". */
+void sc_step_disk_full(struct sc_sample *s, struct strbuf *line);
 
 #endif

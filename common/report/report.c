@@ -187,7 +187,7 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 	sd->in = in;
 	if (!s->ok) {
 		sd->state = SC_SLOT_ERROR;
-		problem(r, s->sample, in->source, "sample_error", "%s%s%s", s->error,
+		problem(r, s->sample, in->source, "sample_error", "%s%s%s", sc_sample_error_name(s->error),
 		        s->detail ? ": " : "", s->detail ? s->detail : "");
 		return;
 	}
@@ -274,7 +274,7 @@ void sc_report_not_compared_reason(const struct sc_report_file *rf, struct strbu
 		else if (sd->in->s.ok)
 			sb_adds(out, "has out-of-range counters");
 		else
-			sb_addf(out, "%s%s%s%s", sd->in->s.error, sd->in->s.detail ? " (" : "",
+			sb_addf(out, "%s%s%s%s", sc_sample_error_name(sd->in->s.error), sd->in->s.detail ? " (" : "",
 			        sd->in->s.detail ? sd->in->s.detail : "", sd->in->s.detail ? ")" : "");
 	}
 }

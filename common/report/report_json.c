@@ -37,7 +37,7 @@ static void gen_side(yajl_gen g, const char *key, const struct sc_report_side *s
 			kv_ms(g, keys[i], ms[i]);
 		sc_json_kv_int(g, "max_rss_kib", sd->in->s.max_rss_kib);
 	} else if (sd->state == SC_SLOT_ERROR && sd->in) {
-		sc_json_kv_str(g, "error", sd->in->s.ok ? "out_of_range" : sd->in->s.error);
+		sc_json_kv_str(g, "error", sd->in->s.ok ? "out_of_range" : sc_sample_error_name(sd->in->s.error));
 		sc_json_kv_str_or_null(g, "detail", sd->in->s.detail);
 	}
 	sc_json_map_close(g);

@@ -385,9 +385,9 @@ static void slot_cell(struct strbuf *md, const struct ctx *c, const struct sc_re
 		}
 		sb_adds(md, "error: ");
 		if (c->markdown)
-			sc_md_escape(sd->in->s.ok ? "out of range" : sd->in->s.error, md);
+			sc_md_escape(sd->in->s.ok ? "out of range" : sc_sample_error_name(sd->in->s.error), md);
 		else /* an error name of the sample model: [a-z_] */
-			sb_adds(md, sd->in->s.ok ? "out of range" : sd->in->s.error);
+			sb_adds(md, sd->in->s.ok ? "out of range" : sc_sample_error_name(sd->in->s.error));
 		break;
 	}
 }

@@ -37,7 +37,8 @@ void sc_set_progname(const char *argv0)
 const char *sc_progname(void) { return progname; }
 
 /* One line, one write: keeps the message whole when stderr is shared. */
-static void emit(const char *kind, const char *fmt, va_list ap, const char *suffix)
+static void emit(const char *kind, const char *lead, const char *fmt, va_list ap,
+                 const char *suffix)
 {
 	char raw[2048], msg[4 * sizeof raw];
 	int n = vsnprintf(raw, sizeof raw, fmt, ap);
@@ -48,7 +49,7 @@ static void emit(const char *kind, const char *fmt, va_list ap, const char *suff
 	if (note && strcmp(kind, "error") == 0)
 		add_before_where(raw, sizeof raw, "; ", note);
 	sc_quote_line(raw, strlen(raw), msg, sizeof msg);
-	fprintf(stderr, "%s: %s: %s\n", progname, kind, msg);
+	fprintf(stderr, "%s: %s: %s%s\n", progname, kind, lead, msg);
 	fflush(stderr);
 }
 
@@ -112,7 +113,8 @@ void sc_forward_lines(FILE *f, const char *buf, size_t len)
 
 static _Noreturn void die_va(int code, const char *suffix, const char *fmt, va_list ap)
 {
-	emit("error", fmt, ap, suffix);
+	/* a change not measured by policy is said so in one place */
+	emit("error", code == SC_EXIT_POLICY ? "not measured: " : "", fmt, ap, suffix);
 	exit(code);
 }
 
@@ -160,6 +162,6 @@ void sc_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	emit("error", fmt, ap, NULL);
+	emit("error", "", fmt, ap, NULL);
 	va_end(ap);
 }

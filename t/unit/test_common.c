@@ -183,7 +183,7 @@ static struct sc_sample ok_sample(void)
 		"0123456789abcdef0123456789abcdef",
 		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 		"4444444444444444444444444444444444444444", "head:SphereCeti.A", 1, 1.25, 0.5, 1.75,
-		2.0, 12345, 0, NULL, NULL, 0, 0, 0,
+		2.0, 12345, 0, SC_SAMPLE_OK, NULL, 0, 0, 0,
 	};
 	return s;
 }
@@ -200,12 +200,12 @@ START_TEST(sample_round_trip)
 	sc_sample_free(&t);
 
 	s.ok = 0;
-	s.error = "timeout";
+	s.error = SC_ERR_TIMEOUT;
 	sb_reset(&a);
 	sc_sample_to_json(&s, &a);
 	ck_assert_ptr_null(strstr(a.buf, "1.750"));
 	ck_assert_int_eq(sc_sample_from_json(a.buf, a.len, &t, &err), 0);
-	ck_assert_str_eq(t.error, "timeout");
+	ck_assert_int_eq(t.error, SC_ERR_TIMEOUT);
 	sc_sample_free(&t);
 
 	const char *forged = "{\"schema\":\"sphereceti.sample/1\",\"run_id\":\"0123456789abcdef0123456789abcdef\","
@@ -282,7 +282,7 @@ START_TEST(sample_rejections)
 	}
 	/* An error sample carrying a counter. */
 	s.ok = 0;
-	s.error = "failed";
+	s.error = SC_ERR_FAILED;
 	sb_reset(&good);
 	sc_sample_to_json(&s, &good);
 	splice(&bad, good.buf, "\"max_rss_kib\":null", "\"max_rss_kib\":1");
@@ -308,7 +308,9 @@ START_TEST(task_clock_and_detail)
 	ck_assert(!sc_cpu_agrees(0, 53));
 	ck_assert(sc_cpu_agrees(100000, 105000));
 	ck_assert(!sc_cpu_agrees(100000, 105400));
-	ck_assert(sc_is_error_reason("cpu_hidden"));
+	ck_assert_int_eq(sc_sample_error_of("cpu_hidden"), SC_ERR_CPU_HIDDEN);
+	ck_assert_str_eq(sc_sample_error_name(SC_ERR_CPU_HIDDEN), "cpu_hidden");
+	ck_assert_int_eq(sc_sample_error_of("no_such_reason"), SC_SAMPLE_OK);
 
 	struct sc_sample s = ok_sample(), t;
 	struct strbuf a = STRBUF_INIT, err = STRBUF_INIT;
@@ -326,7 +328,7 @@ START_TEST(task_clock_and_detail)
 	for (int i = 0; i < 700; i++)
 		sb_adds(&d, "\xc3\xa9");
 	s.ok = 0;
-	s.error = "source_changed";
+	s.error = SC_ERR_SOURCE_CHANGED;
 	s.detail = d.buf;
 	sb_reset(&a);
 	sc_sample_to_json(&s, &a);

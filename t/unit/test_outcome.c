@@ -236,7 +236,8 @@ static const char *agree(int tf_exit, int tf_sig, double elapsed, int exit_code,
 {
 	struct sc_timefile tf = {.exit_code = tf_exit, .signal = tf_sig, .elapsed_s = elapsed};
 	sb_reset(why);
-	return sc_timefile_check_status(&tf, exit_code, sig, 10.0, why);
+	enum sc_sample_error e = sc_timefile_check_status(&tf, exit_code, sig, 10.0, why);
+	return e ? sc_sample_error_name(e) : NULL;
 }
 
 START_TEST(time_file_and_status_line_agree)

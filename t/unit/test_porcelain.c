@@ -60,7 +60,7 @@ static void record_one(struct sc_samples *sm, int side, const char *id, unsigned
 	struct sc_sample s;
 	sc_samples_bind(sm, side, id, repeat, &s);
 	if (cpu < 0) {
-		sc_sample_unmeasured(&s, "timeout", NULL);
+		sc_sample_unmeasured(&s, SC_ERR_TIMEOUT, NULL);
 	} else {
 		s.ok = 1;
 		s.cpu_s = s.cpu_user_s = cpu;
@@ -108,13 +108,13 @@ START_TEST(progress_figures_are_the_reports)
 	struct sc_sample s = {.ok = 1, .cpu_s = 0.418, .cpu_user_s = 0.4, .cpu_sys_s = 0.018,
 	                      .wall_s = 0.449, .has_task_clock = 1, .task_clock_s = 0.429};
 	struct strbuf out = STRBUF_INIT;
-	sc_run_sample_figures(&d, &s, &out);
+	sc_sample_figures(&d, &s, &out);
 	ck_assert_str_eq(out.buf, "0.42 s CPU, 0.4 s wall");
 	s.has_task_clock = 0;
 	s.cpu_s = 12.999;
 	s.wall_s = 13.05;
 	sb_reset(&out);
-	sc_run_sample_figures(&d, &s, &out);
+	sc_sample_figures(&d, &s, &out);
 	ck_assert_str_eq(out.buf, "12.99 s CPU, 13.1 s wall");
 	sb_release(&out);
 }

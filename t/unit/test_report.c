@@ -187,7 +187,7 @@ END_TEST
 static void sample_line(struct strbuf *out, const char *sample)
 {
 	struct sc_sample s = {RUN, HEX64, "4444444444444444444444444444444444444444", (char *)sample,
-	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, NULL, NULL, 0, 0, 0};
+	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, SC_SAMPLE_OK, NULL, 0, 0, 0};
 	sc_sample_to_json(&s, out);
 }
 
@@ -339,7 +339,7 @@ END_TEST
 static struct sc_sample_in in_at(const char *sample, const char *rev, double cpu, unsigned repeat)
 {
 	struct sc_sample_in in = {{RUN, HEX64, (char *)rev, (char *)sample, 1, cpu, 0, cpu, cpu,
-	                           1000, 0, NULL, NULL, 0, 0, repeat}, "t"};
+	                           1000, 0, SC_SAMPLE_OK, NULL, 0, 0, repeat}, "t"};
 	return in;
 }
 
@@ -367,7 +367,7 @@ START_TEST(repeats_make_the_median)
 		in_at("base:Lib.A", M, 40, 3), in_at("head:Lib.A", H, 65, 3),
 	};
 	in[7].s.ok = 0; /* a failed repeat: counted apart */
-	in[7].s.error = "timeout";
+	in[7].s.error = SC_ERR_TIMEOUT;
 	sc_report_init(&r, &p, HEX64, RUN, &th, &env);
 	sc_report_bind(&r, in, sizeof in / sizeof *in);
 	const struct sc_report_file *rf = &r.files[0];
