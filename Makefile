@@ -33,7 +33,7 @@ SECCOMP_LIBS   := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsec
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-WARN = -Wall -Wextra $(if $(DEVELOPER),-Werror)
+WARN = -Wall -Wextra $(if $(DEVELOPER),-Wvla -Wshadow -Werror)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -I$(BUILD) \
              $(YAJL_CFLAGS) $(SECCOMP_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN)
 ALL_LDFLAGS = $(SAN) $(LDFLAGS)
@@ -214,7 +214,8 @@ check-unit: $(UNIT_BIN)
 # unsafe within itself sets BATS_NO_PARALLELIZE_WITHIN_FILE): the load pass
 # (t/check-load.sh) runs so, to show every file stays safe beside itself.
 # BATS_JOBS=1: one test at a time.
-BATS_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# Without GNU parallel (bats --jobs needs it) one test at a time.
+BATS_JOBS ?= $(if $(shell command -v parallel 2>/dev/null),$(shell nproc 2>/dev/null || echo 1),1)
 BATS_HEAVY = t/profile-run.bats t/faults.bats t/report.bats t/sandbox.bats t/fixture.bats t/github.bats t/plan.bats
 BATS_FILES = $(BATS_HEAVY) $(filter-out $(BATS_HEAVY),$(sort $(wildcard t/*.bats)))
 check-bats: all fixture

@@ -39,6 +39,18 @@ setup() {
 	[ "$output" = "$f:2: sleep: ordering by sleep is a race: wait_for a readiness signal" ]
 }
 
+@test "lint: the checkout's own path is a finding, a longer name it is a prefix of is not" {
+	local top=$BATS_TEST_TMPDIR/sc
+	mkdir -p "$top/t/lint"
+	cp "$LINT" "$top/t/lint/lint.py"
+	printf '@test "x" {\n\tls %s-pin-1\n\tls %s.d\n\tls %s/t\n}\n' "$top" "$top" "$top" >"$top/t/x.bats"
+	run /usr/bin/python3 "$top/t/lint/lint.py" "$top/t/x.bats"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "${lines[0]}" = "$top/t/x.bats:4: abs-path: names a checkout's absolute path: $top" ]
+}
+
 @test "lint: this checkout's suites, helpers, contrib, CI and Makefile pass" {
 	run /usr/bin/python3 "$LINT"
 	echo "$output"
@@ -76,4 +88,13 @@ setup() {
 	for r in $reasons; do
 		grep -qw "$r" "$top/Documentation/measurement.txt" || { echo "not in measurement.txt: $r"; false; }
 	done
+}
+
+@test "doc: architecture.txt lists exactly the exit codes util/die.h defines, and 128+N" {
+	local top=$BATS_TEST_DIRNAME/.. defined listed
+	defined=$(sed -n 's/^#define SC_EXIT_[A-Z]* \([0-9]*\).*/\1/p' "$top/common/util/die.h" | sort -n | tr '\n' ' ')
+	listed=$(sed -n '/^Exit codes are the same everywhere/,/^$/d; /^  [0-9][0-9+N]*  /p' "$top/Documentation/architecture.txt" |
+		awk '{print $1}' | tr '\n' ' ')
+	[ "$(wc -w <<<"$defined")" -ge 5 ]
+	[ "$listed" = "${defined}128+N " ]
 }

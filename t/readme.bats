@@ -48,3 +48,13 @@ setup() { README=$BATS_TEST_DIRNAME/../README; }
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 }
+
+@test "README's Hacking section runs one test file and one test by name, as it says" {
+	grep -q '^Hacking$' "$README"
+	line=$(grep -m1 "bats -f 'removed file' t/report.bats" "$README")
+	[ -n "$line" ]
+	run bats -f 'removed file' "$BATS_TEST_DIRNAME/report.bats"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^1\.\.[1-9] ]]
+}

@@ -136,14 +136,14 @@ static void attribute_side(const struct sc_measure *m, int side, const struct sc
 		struct sc_step st;
 		int rc = sc_steps_run(m->steps, side, &st, name, what,
 		                      sc_sample_timeout(left, m->o->sample_timeout), cmd, NULL, 0);
-		enum sc_step_outcome out = sc_step_outcome_of(rc);
+		enum sc_step_outcome how = sc_step_outcome_of(rc);
 		if (m->steps->disk_full)
 			sb_adds(&note, "a step left the disk full");
-		else if (out == SC_STEP_NOT_RUN)
+		else if (how == SC_STEP_NOT_RUN)
 			sb_adds(&note, "sc-sandbox-exec could not run it");
 		else
 			run_figures(m->rec->samples, side, f, &st, &a, &note);
-		if (!m->steps->disk_full && rc >= 0 && out != SC_STEP_NOT_RUN) {
+		if (!m->steps->disk_full && rc >= 0 && how != SC_STEP_NOT_RUN) {
 			struct strbuf why = STRBUF_INIT;
 			a.profile = keep_profile(m->steps, side, f, rel, &why);
 			sb_add(&note, why.buf, why.len);

@@ -163,7 +163,7 @@ static void slower_list(struct strbuf *md, const struct ctx *c, const char *lead
 		sb_addf(md, "%snothing got slower beyond the thresholds.", lead_in);
 		return;
 	}
-	size_t idx[r->n_files ? r->n_files : 1];
+	size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
 	size_t n = order(r, ALL_FILES, idx);
 	const char *b = c->markdown && !*lead_in ? "**" : "";
 	size_t flagged[2] = {0, 0}, compared[2] = {0, 0};
@@ -186,6 +186,7 @@ static void slower_list(struct strbuf *md, const struct ctx *c, const char *lead
 		sep = "; ";
 	}
 	sb_adds(md, ". Flags are advisory.");
+	free(idx);
 }
 
 static void headline(struct strbuf *md, const struct ctx *c)
@@ -491,10 +492,12 @@ static void totals(struct strbuf *md, const struct ctx *c, const size_t *idx, si
 static void section(struct strbuf *md, const struct ctx *c, enum sc_role role, const char *title)
 {
 	const struct sc_report *r = c->r;
-	size_t idx[r->n_files ? r->n_files : 1];
+	size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
 	size_t n = order(r, (int)role, idx);
-	if (!n)
+	if (!n) {
+		free(idx);
 		return;
+	}
 	sb_addf(md, "## %s\n\n", title);
 	sb_adds(md, "| file | change | base CPU (s) | head CPU (s) | ratio | Δ CPU (s) | Δ % | "
 	            "verdict |\n|:--|:--|--:|--:|--:|--:|--:|:--|\n");
@@ -502,6 +505,7 @@ static void section(struct strbuf *md, const struct ctx *c, enum sc_role role, c
 		row(md, c, &r->files[idx[k]]);
 	totals(md, c, idx, n);
 	sb_adds(md, "\n");
+	free(idx);
 }
 
 /* The unchanged files that import a changed one (plan --importers):
@@ -513,7 +517,7 @@ static void importers(struct strbuf *md, const struct ctx *c)
 	const struct sc_plan *p = r->plan;
 	if (!p->importers_limit)
 		return;
-	size_t idx[r->n_files ? r->n_files : 1];
+	size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
 	size_t n = order(r, IMPORTERS, idx);
 	sb_adds(md, "## Unchanged files that import a changed file\n\n");
 	sb_addf(md, "%zu qualified (unchanged library or roadmap files that import a modified or "
@@ -537,6 +541,7 @@ static void importers(struct strbuf *md, const struct ctx *c)
 		}
 		sb_adds(md, "\n");
 	}
+	free(idx);
 	for (size_t i = 0; i < p->n_importers_unreadable; i++) {
 		if (i == 0)
 			sb_adds(md, "Headers that could not be read (their files were not considered):\n\n");
@@ -558,7 +563,7 @@ static void resources(struct strbuf *md, const struct ctx *c)
 	            "base max RSS (MiB) | head max RSS (MiB) |\n|:--|--:|--:|--:|--:|\n");
 	const enum sc_role roles[] = {SC_ROLE_LIBRARY, SC_ROLE_ROADMAP};
 	for (int k = 0; k < 2; k++) {
-		size_t idx[r->n_files];
+		size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
 		size_t n = order(r, (int)roles[k], idx);
 		for (size_t i = 0; i < n; i++) {
 			const struct sc_report_file *rf = &r->files[idx[i]];
@@ -571,6 +576,7 @@ static void resources(struct strbuf *md, const struct ctx *c)
 			}
 			sb_adds(md, " |\n");
 		}
+		free(idx);
 	}
 	sb_adds(md, "\nPrebuild (each side's import cones, before its samples; not compared):\n\n"
 	            "| side | CPU (s) | wall (s) | max RSS (MiB) |\n|:--|--:|--:|--:|\n");
@@ -875,10 +881,12 @@ static void text_flush(struct strbuf *out, struct text_table *t)
 static void text_section(struct strbuf *out, const struct ctx *c, int role, const char *title)
 {
 	const struct sc_report *r = c->r;
-	size_t idx[r->n_files ? r->n_files : 1];
+	size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
 	size_t n = order(r, role, idx);
-	if (!n)
+	if (!n) {
+		free(idx);
 		return;
+	}
 	struct text_table t = {0};
 	struct strbuf *h = text_row(&t);
 	const char *head[TEXT_COLS] = {title, "change", "base CPU (s)", "head CPU (s)", "ratio",
@@ -919,6 +927,7 @@ static void text_section(struct strbuf *out, const struct ctx *c, int role, cons
 		sb_addf(&tot[6], ", %zu not compared", n - compared);
 	text_flush(out, &t);
 	sb_adds(out, "\n");
+	free(idx);
 }
 
 void sc_report_to_text(const struct sc_report *r, struct strbuf *out)

@@ -40,7 +40,7 @@ struct sc_verdict {
 	int ratio_met;  /* modified only: head >= ratio * base */
 	int delta_met;  /* modified only: head - base >= delta */
 	int has_ratio;  /* 0 when base is 0 or the change is not "modified" */
-	long long ratio_milli; /* head / base in thousandths, rounded */
+	long long ratio_milli; /* head / base in thousandths, truncated */
 	long long delta_ms;    /* head - base (modified only) */
 };
 

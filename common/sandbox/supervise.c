@@ -231,9 +231,9 @@ int sc_sandbox_supervise(struct sc_sandbox *sb, const char *time_file, const cha
 	 * output open: without O_NONBLOCK nothing else is safe, so the run
 	 * stops here as if it could not start */
 	if (fcntl(p.out_fd, F_SETFL, O_NONBLOCK) < 0) {
-		int saved = errno;
+		int fcntl_errno = errno;
 		kill(-p.pid, SIGKILL);
-		errno = saved;
+		errno = fcntl_errno;
 		sc_die_sys_errno("cannot make the command's output non-blocking (fcntl)");
 	}
 	struct watch w = {.pid = p.pid, .sfd = sfd, .out_fd = p.out_fd, .out_open = 1,

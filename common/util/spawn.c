@@ -86,8 +86,8 @@ static _Noreturn void child(const char *const *argv, const char *const *envp, co
 	else
 		execvp(argv[0], (char *const *)argv);
 fail: {
-	int err = errno;
-	if (write(report, &err, sizeof err) < 0) {
+	int exec_errno = errno;
+	if (write(report, &exec_errno, sizeof exec_errno) < 0) {
 		/* nothing more can be said */
 	}
 	_exit(127);

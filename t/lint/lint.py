@@ -225,7 +225,8 @@ def shell_findings(code):
 def path_findings(raw, root):
     pats = [r"(?<![\w./-])/work/", r"(?<![\w./-])/home/[^/\s\"'$]+/"]  # lint-allow: abs-path the rule itself
     if root and root != "/":
-        pats.append(re.escape(root))
+        # the checkout's own path, not a longer name it is a prefix of
+        pats.append(re.escape(root) + r"(?![\w.-])")
     rx = re.compile("|".join(pats))
     return [(no, "abs-path", f"names a checkout's absolute path: {m.group(0)}")
             for no, line in enumerate(raw.split("\n"), 1) for m in [rx.search(line)] if m]

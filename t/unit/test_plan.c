@@ -439,7 +439,7 @@ END_TEST
 /* A plan with profile.sourceDir: what sc-plan writes, every reader reads. */
 START_TEST(plan_with_source_dir_round_trips)
 {
-	char *lib[] = {"Lib"};
+	char *one_lib[] = {"Lib"};
 	struct sc_plan_file f = {"Lib.A", "src/Lib/A.lean", "Lib.A", SC_ROLE_LIBRARY,
 	                         SC_CHANGE_MODIFIED, A40, B40, NULL, 0};
 	struct sc_plan p = {0};
@@ -447,7 +447,7 @@ START_TEST(plan_with_source_dir_round_trips)
 	p.object_format = "sha1";
 	p.tooling = p.base_tip = p.merge_base = A40;
 	p.head = B40;
-	p.library = lib;
+	p.library = one_lib;
 	p.n_library = 1;
 	p.source_dir = "src";
 	p.files = &f;
@@ -562,14 +562,14 @@ END_TEST
 /* The verdict names the first selected file no lean_lib builds. */
 START_TEST(lean_libs_verdict_names_the_file)
 {
-	char *lib[] = {"Demo"}, *road[] = {"Roadmap"};
+	char *demo_lib[] = {"Demo"}, *demo_road[] = {"Roadmap"};
 	struct sc_plan_file f[] = {
 		{"Demo.A", "Demo/A.lean", "Demo.A", SC_ROLE_LIBRARY, SC_CHANGE_ADDED, NULL, B40, NULL, 0},
 		{"Roadmap.R", "Roadmap/R.lean", "Roadmap.R", SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, B40, NULL, 0},
 	};
 	struct sc_plan p = {0};
 	p.tooling = A40;
-	p.library = lib, p.n_library = 1, p.roadmap = road, p.n_roadmap = 1;
+	p.library = demo_lib, p.n_library = 1, p.roadmap = demo_road, p.n_roadmap = 1;
 	p.files = f, p.n_files = 2;
 	static const char toml[] = "[[lean_lib]]\nname = \"Demo\"\n";
 	struct sc_lake_libs l;

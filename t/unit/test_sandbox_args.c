@@ -143,12 +143,12 @@ START_TEST(dynuser_lock)
 	if (geteuid() != 0)
 		return;
 	struct strbuf err = STRBUF_INIT;
-	unsigned start = (unsigned)getpid() * 7u, a, b;
-	ck_assert_int_eq(sc_dynuser_acquire_at(start, &a, &err), 0);
-	ck_assert_int_eq(sc_dynuser_acquire_at(start, &b, &err), 0);
-	ck_assert_uint_ne(a, b);
-	ck_assert_uint_ge(a, SC_DYNUSER_FIRST);
-	ck_assert_uint_le(b, SC_DYNUSER_LAST);
+	unsigned start = (unsigned)getpid() * 7u, first, second;
+	ck_assert_int_eq(sc_dynuser_acquire_at(start, &first, &err), 0);
+	ck_assert_int_eq(sc_dynuser_acquire_at(start, &second, &err), 0);
+	ck_assert_uint_ne(first, second);
+	ck_assert_uint_ge(first, SC_DYNUSER_FIRST);
+	ck_assert_uint_le(second, SC_DYNUSER_LAST);
 	sb_release(&err);
 }
 END_TEST

@@ -110,7 +110,7 @@ START_TEST(ratio_and_delta_values)
 	sc_verdict_compute(SC_CHANGE_MODIFIED, 3000, 10000, &th, &v);
 	ck_assert_int_eq(v.ratio_milli, 3333);
 	sc_verdict_compute(SC_CHANGE_MODIFIED, 3000, 2000, &th, &v);
-	ck_assert_int_eq(v.ratio_milli, 667);
+	ck_assert_int_eq(v.ratio_milli, 666);
 	ck_assert_int_eq(v.delta_ms, -1000);
 	/* The largest accepted values do not overflow. */
 	sc_verdict_compute(SC_CHANGE_MODIFIED, 1, SC_MAX_MS, &th, &v);
@@ -118,6 +118,26 @@ START_TEST(ratio_and_delta_values)
 	th.ratio_milli = 1000000;
 	sc_verdict_compute(SC_CHANGE_MODIFIED, SC_MAX_MS, SC_MAX_MS, &th, &v);
 	ck_assert(!v.ratio_met);
+}
+END_TEST
+
+/* report.json's ratio is truncated as every shown figure is: it never
+ * sits on the other side of the ratio threshold from the verdict beside
+ * it (1.49996x is 1.499, not flagged; exactly 1.5x is 1.500, flagged). */
+START_TEST(ratio_never_crosses_its_threshold)
+{
+	struct sc_verdict v;
+	sc_verdict_compute(SC_CHANGE_MODIFIED, 100000, 149996, &th, &v);
+	ck_assert(!v.ratio_met);
+	ck_assert(!v.flagged);
+	ck_assert_int_eq(v.ratio_milli, 1499);
+	sc_verdict_compute(SC_CHANGE_MODIFIED, 100000, 150000, &th, &v);
+	ck_assert(v.flagged);
+	ck_assert_int_eq(v.ratio_milli, 1500);
+	for (long long head = 149000; head <= 151000; head += 7) {
+		sc_verdict_compute(SC_CHANGE_MODIFIED, 100000, head, &th, &v);
+		ck_assert_int_eq(v.ratio_milli >= th.ratio_milli, v.ratio_met);
+	}
 }
 END_TEST
 
@@ -313,6 +333,7 @@ int main(void)
 	tcase_add_test(tc, modified_base_zero);
 	tcase_add_test(tc, added_and_removed);
 	tcase_add_test(tc, ratio_and_delta_values);
+	tcase_add_test(tc, ratio_never_crosses_its_threshold);
 	tcase_add_test(tc, custom_thresholds);
 	tcase_add_test(tc, seconds_to_ms);
 	tcase_add_test(tc, parse_and_format_milli);
