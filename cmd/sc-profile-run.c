@@ -172,9 +172,6 @@ static int run(const struct sc_run_opts *o, const char *dir)
 	return rc;
 }
 
-#define STR_(x) #x
-#define STR(x) STR_(x) /* the limits' defaults, spelled once in contract/limits.h */
-
 int main(int argc, char **argv)
 {
 	sc_set_progname("sc-profile-run");
@@ -202,16 +199,16 @@ int main(int argc, char **argv)
 		                       "prepared checkouts of the manifest's packages"),
 		SC_OPT_STRING(0, "cache", &rq.o.sandbox.lake_cache, "DIR",
 		              "a trusted Lake artifact cache, read-only in the sandbox"),
-		SC_OPT_STRING(0, "prebuild-timeout", &rq.prebuild_timeout, "S", "per side (default " STR(SC_LIMIT_PREBUILD_S) ")"),
-		SC_OPT_STRING(0, "sample-timeout", &rq.sample_timeout, "S", "per sample (default " STR(SC_LIMIT_SAMPLE_S) ")"),
-		SC_OPT_STRING(0, "phase-timeout", &rq.phase_timeout, "S", "all samples (default " STR(SC_LIMIT_PHASE_S) ")"),
+		SC_OPT_STRING(0, "prebuild-timeout", &rq.prebuild_timeout, "S", "per side (default " SC_XSTR(SC_LIMIT_PREBUILD_S) ")"),
+		SC_OPT_STRING(0, "sample-timeout", &rq.sample_timeout, "S", "per sample (default " SC_XSTR(SC_LIMIT_SAMPLE_S) ")"),
+		SC_OPT_STRING(0, "phase-timeout", &rq.phase_timeout, "S", "all samples (default " SC_XSTR(SC_LIMIT_PHASE_S) ")"),
 		SC_OPT_STRING(0, "sandbox-user", &rq.sandbox_user, "USER|UID:GID", "who the sandbox runs as"),
 		SC_OPT_STRING(0, "tmp-size", &rq.o.sandbox.tmp_size, "BYTES", "the sandbox's /tmp and /dev/shm (K, M, G)"),
 		SC_OPT_STRING(0, "max-procs", &rq.o.sandbox.max_procs, "N", "the sandbox's processes (default 4096)"),
 		SC_OPT_STRING(0, "bwrap", &rq.o.sandbox.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
 		SC_OPT_BOOL(0, "keep-logs", &rq.o.sandbox.keep_logs, "keep Lake's output in NEWDIR/logs/"),
 		SC_OPT_STRING(0, "progress-every", &rq.progress_every, "S",
-		              "a step still running says so every S seconds (default " STR(SC_PROGRESS_EVERY_S) ")"),
+		              "a step still running says so every S seconds (default " SC_XSTR(SC_PROGRESS_EVERY_S) ")"),
 		SC_OPT_BOOL('q', "quiet", &rq.o.quiet, "no progress lines"),
 		SC_OPT_STRING(0, "threshold-ratio", &rq.o.thr_ratio, "R", "flag above R times the base"),
 		SC_OPT_STRING(0, "threshold-delta", &rq.o.thr_delta, "S", "and S seconds more"),

@@ -6,7 +6,10 @@
  * die with 3.  Exit 0 for a complete report, whatever it flags; 1, with one
  * error line naming the first problem, when a sample is missing, rejected
  * or an error (the report is written all the same). */
+#include "util/pathcheck.h"
 #include "contract/plan.h"
+#include "report/report_attr.h"
+#include "report/report_files.h"
 #include "report/report.h"
 #include "report/report_args.h"
 #include "report/sample_file.h"
@@ -39,7 +42,7 @@ static int outcome(const struct sc_report *r, const char *out_dir)
 	if (!r->n_problems)
 		return SC_EXIT_OK;
 	const struct sc_problem *p = &r->problems[0];
-	char *json_path = sc_report_out_path(out_dir, "report.json");
+	char *json_path = sc_path_join(out_dir, "report.json");
 	sc_error("measurement incomplete: %zu problem%s, first: %s %s (%s)", r->n_problems,
 	         r->n_problems == 1 ? "" : "s", p->sample, p->kind, json_path);
 	free(json_path);

@@ -9,6 +9,7 @@
 #include "sandbox/sandbox_args.h"
 #include "sandbox/user.h"
 #include "util/die.h"
+#include "util/fsroom.h"
 #include "util/pathcheck.h"
 
 #include <errno.h>
@@ -111,7 +112,7 @@ int sc_check_workspace_place(const struct sc_run_opts *o, struct strbuf *why)
 		        "(mkdir -p %s), or name a workspace in a folder that exists (%s)",
 		        parent, o->workspace);
 	else if (workspace_apart(o, why) == 0)
-		asked = sc_workspace_room(parent, &free_b, &free_i) == 0;
+		asked = sc_fs_room(parent, &free_b, &free_i) == 0;
 	if (asked && (unsigned long long)free_b < SC_WORKSPACE_MIN_FREE)
 		sb_addf(why, "only %lld MiB free where the workspace goes; profile-run needs at least "
 		        "%llu MiB (%s)", free_b >> 20, SC_WORKSPACE_MIN_FREE >> 20, parent);

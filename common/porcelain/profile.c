@@ -1,4 +1,5 @@
 #include "porcelain/profile.h"
+#include "report/report_json.h"
 #include "report/report.h"
 #include "porcelain/precheck.h"
 #include "porcelain/stage.h"

@@ -7,6 +7,7 @@
 #include "porcelain/stage.h"
 #include "porcelain/workspace.h"
 #include "util/die.h"
+#include "util/fsroom.h"
 #include "util/safefile.h"
 
 #include <stdlib.h>
@@ -93,7 +94,7 @@ static int record_full_disk(struct sc_steps *steps)
 	if (steps->disk_full)
 		return 1;
 	long long avail, inodes;
-	if (sc_workspace_room(steps->ws, &avail, &inodes) < 0 ||
+	if (sc_fs_room(steps->ws, &avail, &inodes) < 0 ||
 	    (avail >= DISK_FULL_BELOW && inodes >= DISK_FULL_INODES_BELOW))
 		return 0;
 	sc_workspace_unreserve(steps->ws);

@@ -80,11 +80,6 @@ void sc_workspace_restrict(const char *ws, long gid)
 		sc_die_sys_errno("cannot set the workspace's owner and mode (%s)", ws);
 }
 
-int sc_workspace_room(const char *dir, long long *bytes, long long *inodes)
-{
-	return sc_fs_room(dir, bytes, inodes);
-}
-
 static char *reserve_dir(const char *ws) { return xasprintf("%s/.reserve", ws); }
 
 void sc_workspace_reserve(const char *ws)

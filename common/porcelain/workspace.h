@@ -35,8 +35,6 @@ void sc_workspace_restrict(const char *ws, long gid);
  * disk is full or the report is due. */
 #define SC_WORKSPACE_MIN_INODES 1024ll
 #define SC_WORKSPACE_RESERVE_INODES 64
-/* util/fsroom.h sc_fs_room, where the workspace goes. */
-int sc_workspace_room(const char *dir, long long *bytes, long long *inodes);
 /* Allocate the reserve, bytes and inodes (dies, exit 3, when it cannot). */
 void sc_workspace_reserve(const char *ws);
 /* Give the reserve, bytes and inodes, back to the file system (later

@@ -4,8 +4,10 @@
  * prove.  sc_report_bind() checks every sample against the plan (run ID,
  * plan digest, sample id, revision, duplicates), records each problem, and
  * computes a verdict only for files whose every expected sample is present,
- * accepted and ok.  Writers: report_json.c ("sphereceti.report/1") and
- * report_md.c.  Documented in sc-report(1). */
+ * accepted and ok.  Writers: report_json.h ("sphereceti.report/1"),
+ * report_md.h (report.md, report.txt and the headline), report_files.h
+ * (the three files in their order); the attribution's rows: report_attr.h.
+ * Documented in sc-report(1). */
 #include <stddef.h>
 #include "contract/attrlist.h"
 #include "contract/plan.h"
@@ -67,14 +69,6 @@ struct sc_report_file {
 	struct sc_report_attr_side attr[2];
 };
 
-/* A row of a file's attribution: a declaration's (or a category's) time
- * on each side; absent on a side: 0 ms and on_* 0. */
-struct sc_report_attr_row {
-	const char *name;
-	double base_ms, head_ms;
-	int on_base, on_head;
-};
-
 /* One reason the report is incomplete.  kind: "cross_run",
  * "wrong_plan_digest", "unexpected", "wrong_revision", "duplicate",
  * "out_of_range", "sample_error", "missing". */
@@ -130,46 +124,12 @@ void sc_report_init(struct sc_report *r, const struct sc_plan *p, const char *pl
                     const struct sc_report_env *env);
 /* The samples must outlive r. */
 void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n);
-/* The attribution runs of L (its folder DIR) joined to their files: each
- * profile read (bounded) and summed, or its note says why not.  -1 with
- * WHY when L names a file or side the plan has not, twice the same, or a
- * run ID other than the report's. */
-int sc_report_attach_attribution(struct sc_report *r, const struct sc_attr_list *l,
-                                 const char *dir, struct strbuf *why);
-/* A file's attribution compared: into *ROWS (allocated) the declarations
- * whose time grew most, largest increase first (new ones among them), at
- * most SC_REPORT_ATTR_TOP, then those gone from the head, most expensive
- * first, at most as many; *N_GROWN of them the former.  CATS: the
- * categories instead, every one, by head time. */
-#define SC_REPORT_ATTR_TOP 5
-void sc_report_attr_rows(const struct sc_report_file *rf, int cats, struct sc_report_attr_row **rows,
-                         size_t *n, size_t *n_grown);
 /* Why a file has no comparison, naming each side that is not ok. */
 void sc_report_not_compared_reason(const struct sc_report_file *rf, struct strbuf *out);
 /* "ok", "no_changes" or "error". */
 const char *sc_report_status(const struct sc_report *r);
 void sc_report_free(struct sc_report *r);
 
-/* What got slower, in one line: problems first when there are any, then
- * each flagged file with base -> head CPU, ratio and delta (or that nothing
- * got slower beyond the thresholds).  markdown 0: plain text for a
- * terminal (report.json "headline"); 1: report.md's first line. */
-void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *out);
 
-void sc_report_to_json(const struct sc_report *r, struct strbuf *out);
-/* A written report.json's "headline" (one printable line); 0 or -1. */
-int sc_report_read_headline(const char *json_path, struct strbuf *out);
-void sc_report_to_md(const struct sc_report *r, struct strbuf *out);
-/* report.txt: the headline and the tables of report.md's first sections,
- * the same figures, plain text aligned for a terminal. */
-void sc_report_to_text(const struct sc_report *r, struct strbuf *out);
-
-/* DIR/NAME, with one '/' between. */
-char *sc_report_out_path(const char *dir, const char *name);
-/* Writes DIR/report.md, DIR/report.txt and DIR/report.json (sc-report(1)
- * FILES): an old report.json goes away first and the new one comes last,
- * so a report.json always has its own report.md and report.txt beside it.  Dies with exit 3 when they
- * cannot be written (a full disk, an unwritable folder). */
-void sc_report_write_files(const struct sc_report *r, const char *dir);
 
 #endif

@@ -113,7 +113,7 @@ static int check_samples(const struct sc_argv *samples, const char *out_dir, con
 {
 	size_t stdin_uses = 0;
 	for (size_t i = 0; i < samples->n; i++) {
-		const char *name = sc_samples_source_name(samples->v[i], out_dir);
+		const char *name = sc_sample_file_source_name(samples->v[i], out_dir);
 		if (!sc_is_utf8(name, strlen(name))) {
 			sb_addf(err, "%s names a file whose name is not UTF-8 (argv)", flag);
 			return -1;

@@ -2,6 +2,8 @@
  * measurement.txt "Attribution"): each kept profile read, bounded, and
  * summed; base and head matched by declaration name.  Nothing here touches
  * a verdict or a CPU figure. */
+#include "util/pathcheck.h"
+#include "report/report_attr.h"
 #include "report/report.h"
 #include "util/die.h"
 #include "util/safefile.h"
@@ -21,7 +23,7 @@ static struct sc_report_file *file_of(struct sc_report *r, const char *id)
 /* Lean's profile at DIR/PROFILE summed into SD, or why not in its note. */
 static void sum_profile(struct sc_report_attr_side *sd, const char *dir, const char *profile)
 {
-	char *path = sc_report_out_path(dir, profile);
+	char *path = sc_path_join(dir, profile);
 	struct strbuf data = STRBUF_INIT, why = STRBUF_INIT, bad = STRBUF_INIT;
 	if (sc_read_file(path, &data, SC_ATTR_MAX_BYTES) < 0)
 		sb_addf(&why, "Lean's profile could not be read: %s",

@@ -1,4 +1,8 @@
 /* The report files in the output folder (sc-report(1) FILES). */
+#include "util/pathcheck.h"
+#include "report/report_files.h"
+#include "report/report_json.h"
+#include "report/report_md.h"
 #include "report/report.h"
 #include "util/die.h"
 #include "util/safefile.h"
@@ -7,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-char *sc_report_out_path(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-	return xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-}
 
 void sc_report_write_files(const struct sc_report *r, const char *dir)
 {
@@ -23,9 +21,9 @@ void sc_report_write_files(const struct sc_report *r, const char *dir)
 	/* report.json is the commit record: it goes away first and comes back
 	 * last, so a crash in between leaves no report.json beside a report.md
 	 * of another run, and a report.json is never without its report.md. */
-	char *json_path = sc_report_out_path(dir, "report.json");
-	char *md_path = sc_report_out_path(dir, "report.md");
-	char *txt_path = sc_report_out_path(dir, "report.txt");
+	char *json_path = sc_path_join(dir, "report.json");
+	char *md_path = sc_path_join(dir, "report.md");
+	char *txt_path = sc_path_join(dir, "report.txt");
 	if (unlink(json_path) < 0 && errno != ENOENT)
 		sc_die_sys_errno("cannot replace report.json (%s)", json_path);
 	sc_write_file_atomic_or_die(md_path, md.buf, md.len, "report.md");

@@ -3,6 +3,9 @@
 #include "contract/limits.h"
 #include "report/mdescape.h"
 #include "util/safefile.h"
+#include "report/report_json.h"
+#include "report/report_attr.h"
+#include "report/report_md.h"
 #include "report/report.h"
 #include "version.h"
 

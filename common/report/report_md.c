@@ -10,6 +10,8 @@
  * CPU figures, ratios and deltas are truncated (common/verdict) so no shown
  * figure contradicts its verdict. */
 #include "report/mdescape.h"
+#include "report/report_md.h"
+#include "report/report_attr.h"
 #include "report/report.h"
 #include "util/die.h"
 #include "util/milli.h"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 /* Any readable file, pipes and /dev/stdin included: no regular-file test. */
-void sc_samples_read_or_die(const char *path, struct strbuf *sb)
+void sc_sample_file_read_or_die(const char *path, struct strbuf *sb)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -35,7 +35,7 @@ void sc_samples_read_or_die(const char *path, struct strbuf *sb)
 		close(fd);
 }
 
-const char *sc_samples_source_name(const char *path, const char *out_dir)
+const char *sc_sample_file_source_name(const char *path, const char *out_dir)
 {
 	if (strcmp(path, "-") == 0)
 		return "stdin";
@@ -56,7 +56,7 @@ static struct sc_sample_in *next_slot(struct sc_sample_set *set)
 	return &set->v[set->n];
 }
 
-int sc_samples_parse(const char *name, const char *buf, size_t len, struct sc_sample_set *set,
+int sc_sample_file_parse(const char *name, const char *buf, size_t len, struct sc_sample_set *set,
                      struct strbuf *err)
 {
 	size_t lineno = 0;
@@ -86,8 +86,8 @@ void sc_sample_set_load_or_die(struct sc_sample_set *set, const char *const *pat
 {
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++) {
-		sc_samples_read_or_die(paths[i], &sb);
-		if (sc_samples_parse(sc_samples_source_name(paths[i], out_dir), sb.buf, sb.len, set,
+		sc_sample_file_read_or_die(paths[i], &sb);
+		if (sc_sample_file_parse(sc_sample_file_source_name(paths[i], out_dir), sb.buf, sb.len, set,
 		                     &err) < 0)
 			sc_die("%s", err.buf);
 		sb_reset(&sb);

@@ -59,3 +59,9 @@ int sc_is_executable_file(const char *path)
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
+
+char *sc_path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	return xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}

@@ -13,6 +13,8 @@ char *sc_canonical_dir(const char *path);
 char *sc_canonical_new_file(const char *path);
 
 /* 1 when canonical path inner is outer or lies below it. */
+/* DIR/NAME, with one '/' between (allocated). */
+char *sc_path_join(const char *dir, const char *name);
 int sc_path_within(const char *inner, const char *outer);
 /* 1 when path (after symlinks) is a regular file we may execute; 0 with
  * errno from stat/access otherwise. */

@@ -2,6 +2,7 @@
  * report_args, sample_file, report_files): the checks on its options, the
  * environment block, samples files and their names, the two files written
  * and the exit codes of what cannot be done. */
+#include "util/pathcheck.h"
 #include "unit_main.h"
 #include <check.h>
 #include <stdio.h>
@@ -11,6 +12,10 @@
 #include <unistd.h>
 
 #include "contract/plan.h"
+#include "report/report_attr.h"
+#include "report/report_files.h"
+#include "report/report_json.h"
+#include "report/report_md.h"
 #include "report/report.h"
 #include "report/report_args.h"
 #include "report/sample_file.h"
@@ -40,7 +45,7 @@ static void teardown(void)
 	sc_argv_release(&good.samples);
 	char *names[] = {"report.json", "report.md", NULL};
 	for (char **f = names; *f; f++) {
-		char *p = sc_report_out_path(dir, *f);
+		char *p = sc_path_join(dir, *f);
 		unlink(p);
 		free(p);
 	}
@@ -172,15 +177,15 @@ END_TEST
 
 START_TEST(source_names)
 {
-	ck_assert_str_eq(sc_samples_source_name("-", "ws"), "stdin");
-	ck_assert_str_eq(sc_samples_source_name("ws/samples.jsonl", "ws"), "samples.jsonl");
-	ck_assert_str_eq(sc_samples_source_name("/r/ws/samples.jsonl", "/r/ws//"), "samples.jsonl");
-	ck_assert_str_eq(sc_samples_source_name("/r/ws/a/b.jsonl", "/r/ws"), "a/b.jsonl");
+	ck_assert_str_eq(sc_sample_file_source_name("-", "ws"), "stdin");
+	ck_assert_str_eq(sc_sample_file_source_name("ws/samples.jsonl", "ws"), "samples.jsonl");
+	ck_assert_str_eq(sc_sample_file_source_name("/r/ws/samples.jsonl", "/r/ws//"), "samples.jsonl");
+	ck_assert_str_eq(sc_sample_file_source_name("/r/ws/a/b.jsonl", "/r/ws"), "a/b.jsonl");
 	/* Only inside the folder: a sibling with the same prefix keeps its path. */
-	ck_assert_str_eq(sc_samples_source_name("/r/wsx/s.jsonl", "/r/ws"), "/r/wsx/s.jsonl");
-	ck_assert_str_eq(sc_samples_source_name("/r/ws/", "/r/ws"), "/r/ws/");
-	ck_assert_str_eq(sc_samples_source_name("/s.jsonl", "/"), "/s.jsonl"); /* "/" is no prefix */
-	ck_assert_str_eq(sc_samples_source_name("elsewhere.jsonl", "ws"), "elsewhere.jsonl");
+	ck_assert_str_eq(sc_sample_file_source_name("/r/wsx/s.jsonl", "/r/ws"), "/r/wsx/s.jsonl");
+	ck_assert_str_eq(sc_sample_file_source_name("/r/ws/", "/r/ws"), "/r/ws/");
+	ck_assert_str_eq(sc_sample_file_source_name("/s.jsonl", "/"), "/s.jsonl"); /* "/" is no prefix */
+	ck_assert_str_eq(sc_sample_file_source_name("elsewhere.jsonl", "ws"), "elsewhere.jsonl");
 }
 END_TEST
 
@@ -199,7 +204,7 @@ START_TEST(samples_one_per_line)
 	sample_line(&buf, "head:B");
 	buf.len--; /* no newline at the end */
 	struct sc_sample_set set = {0};
-	ck_assert_int_eq(sc_samples_parse("s.jsonl", buf.buf, buf.len, &set, &err), 0);
+	ck_assert_int_eq(sc_sample_file_parse("s.jsonl", buf.buf, buf.len, &set, &err), 0);
 	ck_assert_uint_eq(set.n, 2);
 	ck_assert_str_eq(set.v[0].source, "s.jsonl:1");
 	ck_assert_str_eq(set.v[1].source, "s.jsonl:4");
@@ -209,7 +214,7 @@ START_TEST(samples_one_per_line)
 	sb_reset(&buf);
 	sample_line(&buf, "base:C");
 	sb_adds(&buf, "{\"schema\": \"sphereceti.sample/1\"}\n");
-	ck_assert_int_eq(sc_samples_parse("stdin", buf.buf, buf.len, &set, &err), -1);
+	ck_assert_int_eq(sc_sample_file_parse("stdin", buf.buf, buf.len, &set, &err), -1);
 	ck_assert_uint_eq(set.n, 3);
 	ck_assert_str_eq(err.buf, "invalid sample: field \"run_id\" missing or not a string (stdin:2)");
 	sc_sample_set_free(&set);
@@ -224,9 +229,9 @@ START_TEST(samples_read_whole)
 	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
 	for (int i = 0; i < 2000; i++) /* more than one read's worth */
 		sample_line(&want, "head:A");
-	char *path = sc_report_out_path(dir, "report.json"); /* removed by teardown */
+	char *path = sc_path_join(dir, "report.json"); /* removed by teardown */
 	ck_assert_int_eq(sc_write_file_atomic(path, want.buf, want.len, 0644), 0);
-	sc_samples_read_or_die(path, &got);
+	sc_sample_file_read_or_die(path, &got);
 	ck_assert_uint_eq(got.len, want.len);
 	ck_assert_int_eq(memcmp(got.buf, want.buf, want.len), 0);
 	struct sc_sample_set set = {0};
@@ -244,20 +249,20 @@ END_TEST
 START_TEST(samples_missing_is_bad_input)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sc_samples_read_or_die("/nonexistent/samples.jsonl", &sb);
+	sc_sample_file_read_or_die("/nonexistent/samples.jsonl", &sb);
 }
 END_TEST
 
 START_TEST(samples_directory_is_bad_input)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sc_samples_read_or_die(dir, &sb);
+	sc_sample_file_read_or_die(dir, &sb);
 }
 END_TEST
 
 START_TEST(samples_bad_line_is_bad_input)
 {
-	char *path = sc_report_out_path(dir, "report.md");
+	char *path = sc_path_join(dir, "report.md");
 	ck_assert_int_eq(sc_write_file_atomic(path, "{}\n", 3, 0644), 0);
 	struct sc_sample_set set = {0};
 	const char *paths[] = {path};
@@ -302,8 +307,8 @@ START_TEST(two_files_written)
 	struct sc_report r;
 	struct sc_report_env env;
 	make_report(&p, &r, &env);
-	char *json = sc_report_out_path(dir, "report.json");
-	char *md = sc_report_out_path(dir, "report.md");
+	char *json = sc_path_join(dir, "report.json");
+	char *md = sc_path_join(dir, "report.md");
 	ck_assert_int_eq(sc_write_file_atomic(json, "stale", 5, 0644), 0);
 	sc_report_write_files(&r, dir);
 	struct strbuf got = STRBUF_INIT, want = STRBUF_INIT;
@@ -317,7 +322,7 @@ START_TEST(two_files_written)
 	ck_assert_str_eq(got.buf, want.buf);
 	ck_assert_str_eq(r.problems[0].kind, "missing");
 
-	char *p1 = sc_report_out_path("ws", "report.md"), *p2 = sc_report_out_path("ws/", "x");
+	char *p1 = sc_path_join("ws", "report.md"), *p2 = sc_path_join("ws/", "x");
 	ck_assert_str_eq(p1, "ws/report.md");
 	ck_assert_str_eq(p2, "ws/x");
 	free(p1);
