@@ -3,6 +3,7 @@
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "report/report_md.h"
+#include "report/report_text.h"
 #include "report/report.h"
 #include "util/die.h"
 #include "util/safefile.h"

@@ -5,7 +5,7 @@
 #include "util/safefile.h"
 #include "report/report_json.h"
 #include "report/report_attr.h"
-#include "report/report_md.h"
+#include "report/headline.h"
 #include "report/report.h"
 #include "version.h"
 

@@ -9,41 +9,17 @@
  * at their '/' so the figures stay on screen at GitHub's content width.
  * CPU figures, ratios and deltas are truncated (common/verdict) so no shown
  * figure contradicts its verdict. */
+#include "report/headline.h"
 #include "report/mdescape.h"
 #include "report/report_md.h"
 #include "report/report_attr.h"
 #include "report/report.h"
+#include "report/view.h"
 #include "util/die.h"
 #include "util/milli.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct ctx {
-	const struct sc_report *r;
-	struct sc_display d;
-	int markdown; /* 0: plain text (the headline for a terminal) */
-};
-
-static void cpu(struct strbuf *md, const struct ctx *c, long long ms)
-{
-	sc_format_ms_floor(ms, c->d.sec_decimals, md);
-}
-
-static void signed_cpu(struct strbuf *md, const struct ctx *c, long long ms)
-{
-	if (ms >= 0)
-		sb_addc(md, '+');
-	cpu(md, c, ms);
-}
-
-static void wall(struct strbuf *md, long long ms) { sc_format_wall(ms, md); }
-
-static void rss(struct strbuf *md, long long kib) { sb_addf(md, "%lld", (kib + 512) / 1024); }
-
-/* Paths up to this many characters fit a table column whole; longer ones
- * may wrap after their '/'. */
-#define PATH_WRAP_AT 40
 
 /* Links go to SERVER/<profile.github>/...: the server URL was validated
  * (report_args), the slug is checked here because the plan reader does not
@@ -58,7 +34,7 @@ static const char *repo_slug(const struct sc_report *r)
 /* Opens a link to the file at SHA ("[" now, "](URL)" from link_close), or
  * nothing; returns whether it opened one.  Plan paths are Lean module paths
  * (the plan reader refuses anything else): they go into a URL as they are. */
-static int blob_link_open(struct strbuf *md, const struct ctx *c, const char *sha)
+static int blob_link_open(struct strbuf *md, const struct sc_report_view *c, const char *sha)
 {
 	if (!c->markdown || !repo_slug(c->r) || !sha)
 		return 0;
@@ -66,207 +42,11 @@ static int blob_link_open(struct strbuf *md, const struct ctx *c, const char *sh
 	return 1;
 }
 
-static void blob_link_close(struct strbuf *md, const struct ctx *c, int open, const char *sha,
+static void blob_link_close(struct strbuf *md, const struct sc_report_view *c, int open, const char *sha,
                             const char *p)
 {
 	if (open)
 		sb_addf(md, "](%s/%s/blob/%s/%s)", c->r->env.server_url, repo_slug(c->r), sha, p);
-}
-
-static void path(struct strbuf *md, const struct ctx *c, const char *p, int wrap)
-{
-	if (!c->markdown)
-		sb_adds(md, p); /* plan paths are Lean module paths: plain ASCII */
-	else if (wrap && strlen(p) > PATH_WRAP_AT)
-		sc_md_code_path(p, md);
-	else
-		sc_md_code(p, md);
-}
-
-/* Head minus base, a side the change does not measure counting 0. */
-static long long effective_delta(const struct sc_report_file *rf)
-{
-	const struct sc_report_side *b = &rf->side[SC_SIDE_BASE], *h = &rf->side[SC_SIDE_HEAD];
-	return (h->state == SC_SLOT_OK ? h->cpu_ms : 0) - (b->state == SC_SLOT_OK ? b->cpu_ms : 0);
-}
-
-static void ratio(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
-{
-	if (!rf->compared || (rf->f->change != SC_CHANGE_MODIFIED && rf->f->change != SC_CHANGE_IMPORTER))
-		sb_adds(md, "—");
-	else if (rf->v.has_ratio) {
-		sc_format_ratio_floor(rf->side[SC_SIDE_HEAD].cpu_ms, rf->side[SC_SIDE_BASE].cpu_ms,
-		                      c->d.ratio_decimals, md);
-		sb_adds(md, "×");
-	} else /* base 0 ms: the ratio is undefined */
-		sb_adds(md, rf->side[SC_SIDE_HEAD].cpu_ms > 0 ? "∞" : "—");
-}
-
-/* "<path> 60.00 → 90.00 s CPU (1.50×, +30.00 s)" or "<path> new, 150.00 s CPU". */
-static void slower_item(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
-{
-	path(md, c, rf->f->path, 0);
-	if (rf->f->change == SC_CHANGE_ADDED) {
-		sb_adds(md, " new, ");
-		cpu(md, c, rf->side[SC_SIDE_HEAD].cpu_ms);
-		sb_adds(md, " s CPU");
-		return;
-	}
-	sb_adds(md, " ");
-	cpu(md, c, rf->side[SC_SIDE_BASE].cpu_ms);
-	sb_adds(md, " → ");
-	cpu(md, c, rf->side[SC_SIDE_HEAD].cpu_ms);
-	sb_adds(md, " s CPU (");
-	ratio(md, c, rf);
-	sb_adds(md, ", ");
-	signed_cpu(md, c, rf->v.delta_ms);
-	sb_adds(md, " s)");
-}
-
-/* Which files order() takes: the changed files of one role, every file,
- * or the importers (plan --importers). */
-#define ALL_FILES -1
-#define IMPORTERS -2
-
-/* Files of one role (or all, or the importers) in reading order: flagged
- * first, then the other compared files, each by CPU delta descending, then
- * the files without a comparison; plan order breaks ties.  Returns the
- * count. */
-static size_t order(const struct sc_report *r, int role, size_t *out)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->n_files; i++) {
-		const struct sc_report_file *rf = &r->files[i];
-		int importer = rf->f->change == SC_CHANGE_IMPORTER;
-		if (role == IMPORTERS ? !importer : role >= 0 && (importer || (int)rf->f->role != role))
-			continue;
-		int group = !rf->compared ? 2 : rf->v.flagged ? 0 : 1;
-		long long delta = rf->compared ? effective_delta(rf) : 0;
-		size_t j = n++;
-		for (; j > 0; j--) {
-			const struct sc_report_file *o = &r->files[out[j - 1]];
-			int og = !o->compared ? 2 : o->v.flagged ? 0 : 1;
-			long long od = o->compared ? effective_delta(o) : 0;
-			if (og < group || (og == group && od >= delta))
-				break;
-			out[j] = out[j - 1];
-		}
-		out[j] = i;
-	}
-	return n;
-}
-
-/* Each flagged file; lead_in starts the sentence ("" at the very start of
- * the line, where it is bold in markdown). */
-static void slower_list(struct strbuf *md, const struct ctx *c, const char *lead_in)
-{
-	const struct sc_report *r = c->r;
-	if (!r->n_flagged) {
-		sb_addf(md, "%snothing got slower beyond the thresholds.", lead_in);
-		return;
-	}
-	size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
-	size_t n = order(r, ALL_FILES, idx);
-	const char *b = c->markdown && !*lead_in ? "**" : "";
-	size_t flagged[2] = {0, 0}, compared[2] = {0, 0};
-	for (size_t i = 0; i < r->n_files; i++) {
-		int k = r->files[i].f->change == SC_CHANGE_IMPORTER;
-		compared[k] += r->files[i].compared;
-		flagged[k] += r->files[i].compared && r->files[i].v.flagged;
-	}
-	if (!r->plan->importers_limit)
-		sb_addf(md, "%s%s%zu of %zu file%s got slower beyond the thresholds:%s ", lead_in, b,
-		        r->n_flagged, r->n_compared, r->n_compared == 1 ? "" : "s", b);
-	else
-		sb_addf(md, "%s%s%zu of %zu changed file%s and %zu of %zu importer%s got slower beyond "
-		            "the thresholds:%s ", lead_in, b, flagged[0], compared[0],
-		        compared[0] == 1 ? "" : "s", flagged[1], compared[1], compared[1] == 1 ? "" : "s", b);
-	const char *sep = "";
-	for (size_t k = 0; k < n && r->files[idx[k]].compared && r->files[idx[k]].v.flagged; k++) {
-		sb_adds(md, sep);
-		slower_item(md, c, &r->files[idx[k]]);
-		sep = "; ";
-	}
-	sb_adds(md, ". Flags are advisory.");
-	free(idx);
-}
-
-static void headline(struct strbuf *md, const struct ctx *c)
-{
-	const struct sc_report *r = c->r;
-	const char *status = sc_report_status(r);
-	const char *b = c->markdown ? "**" : "";
-	size_t n = r->n_files;
-	if (strcmp(status, "no_changes") == 0 &&
-	    strcmp(r->plan->merge_base, r->plan->head) == 0) {
-		sb_addf(md, "%sThe head is already in the base%s (merged, or base and head "
-		            "swapped): nothing was measured.", b, b);
-	} else if (strcmp(status, "no_changes") == 0) {
-		sb_adds(md, "No changed Lean files between the merge base and head: nothing was "
-		            "measured.");
-	} else if (strcmp(status, "error") == 0) {
-		sb_addf(md, "%sMeasurement incomplete%s — %zu problem%s with the samples (listed "
-		            "%s); %zu of %zu file%s compared, no verdict for the rest.",
-		        b, b, r->n_problems, r->n_problems == 1 ? "" : "s",
-		        c->markdown ? "under Problems below" : "in report.md", r->n_compared, n,
-		        n == 1 ? "" : "s");
-		if (r->n_compared)
-			slower_list(md, c, " Of those compared, ");
-	} else if (!r->n_flagged) {
-		sb_addf(md, "%sNothing got slower beyond the thresholds%s (%zu file%s compared", b,
-		        b, r->n_compared, r->n_compared == 1 ? "" : "s");
-		if (r->plan->importers_limit) {
-			size_t imp = 0;
-			for (size_t i = 0; i < r->n_files; i++)
-				imp += r->files[i].compared && r->files[i].f->change == SC_CHANGE_IMPORTER;
-			sb_addf(md, ", %zu of them importer%s", imp, imp == 1 ? "" : "s");
-		}
-		sb_adds(md, ").");
-	} else {
-		slower_list(md, c, "");
-	}
-}
-
-/* N with a comma every three digits: 1,234. */
-static void thousands(struct strbuf *out, size_t n)
-{
-	char digits[32];
-	int len = snprintf(digits, sizeof digits, "%zu", n);
-	for (int i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			sb_addc(out, ',');
-		sb_addc(out, digits[i]);
-	}
-}
-
-/* The rebuild the change causes (plan "rebuild"), one sentence, or nothing
- * when it was not counted. */
-static void rebuild_line(struct strbuf *out, const struct ctx *c)
-{
-	const struct sc_plan *p = c->r->plan;
-	if (!p->has_rebuild)
-		return;
-	const char *b = c->markdown ? "**" : "";
-	sb_addf(out, "This change makes %s", b);
-	thousands(out, p->rebuild_modules);
-	sb_adds(out, " of ");
-	thousands(out, p->rebuild_of);
-	sb_addf(out, "%s modules under the roots rebuild: the changed ones and every module "
-	             "importing one, directly or not, at the head", b);
-	if (p->rebuild_unreadable) {
-		sb_adds(out, " (");
-		thousands(out, p->rebuild_unreadable);
-		sb_addf(out, " module%s whose imports could not be read not counted)",
-		        p->rebuild_unreadable == 1 ? "" : "s");
-	}
-	sb_adds(out, ".\n\n");
-}
-
-void sc_report_headline(const struct sc_report *r, int markdown, struct strbuf *out)
-{
-	struct ctx c = {r, {0, 0}, markdown};
-	sc_display_init(&r->th, &c.d);
-	headline(out, &c);
 }
 
 /* A merge made where the run ran (plan "merge_of") has no page on the
@@ -357,70 +137,7 @@ static void revisions(struct strbuf *md, const struct sc_report *r)
 	sb_adds(md, "\n");
 }
 
-enum figure { FIG_CPU, FIG_WALL, FIG_RSS };
-
-/* One figure of one slot, or why there is none. */
-static void slot_cell(struct strbuf *md, const struct ctx *c, const struct sc_report_side *sd,
-                      enum figure fig)
-{
-	switch (sd->state) {
-	case SC_SLOT_UNUSED:
-		sb_adds(md, "—");
-		break;
-	case SC_SLOT_MISSING:
-		sb_adds(md, fig == FIG_CPU ? "missing" : "—");
-		break;
-	case SC_SLOT_REJECTED:
-		sb_adds(md, fig == FIG_CPU ? "rejected (duplicate)" : "—");
-		break;
-	case SC_SLOT_OK:
-		if (fig == FIG_CPU)
-			cpu(md, c, sd->cpu_ms);
-		else if (fig == FIG_WALL)
-			wall(md, sd->wall_ms);
-		else
-			rss(md, sd->in->s.max_rss_kib);
-		break;
-	case SC_SLOT_ERROR:
-		if (fig != FIG_CPU) {
-			sb_adds(md, "—");
-			break;
-		}
-		sb_adds(md, "error: ");
-		if (c->markdown)
-			sc_md_escape(sd->in->s.ok ? "out of range" : sc_sample_error_name(sd->in->s.error), md);
-		else /* an error name of the sample model: [a-z_] */
-			sb_adds(md, sd->in->s.ok ? "out of range" : sc_sample_error_name(sd->in->s.error));
-		break;
-	}
-}
-
-static void verdict_cell(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
-{
-	const char *b = c->markdown ? "**" : "";
-	if (!rf->compared) {
-		sb_addf(md, "%snot compared%s (see Problems%s)", b, b, c->markdown ? "" : " in report.md");
-		return;
-	}
-	struct strbuf reason = STRBUF_INIT;
-	sc_verdict_reason(rf->f->change, &rf->v, &c->r->th, &reason);
-	if (rf->v.flagged)
-		sb_addf(md, "%sflagged%s: ", b, b);
-	else
-		sb_adds(md, rf->f->change == SC_CHANGE_REMOVED ? "listed: " : "not flagged: ");
-	/* Our own words and numbers: [a-z0-9 .,+] and ≥ × only, inert here;
-	 * a unit stays on its number's line. */
-	for (const char *p = reason.buf; *p; p++) {
-		if (c->markdown && *p == ' ' && p > reason.buf && p[-1] >= '0' && p[-1] <= '9' &&
-		    p[1] == 's' && (p[2] == '\0' || p[2] == ' '))
-			sb_adds(md, "&nbsp;");
-		else
-			sb_addc(md, *p);
-	}
-	sb_release(&reason);
-}
-
-static void row(struct strbuf *md, const struct ctx *c, const struct sc_report_file *rf)
+static void row(struct strbuf *md, const struct sc_report_view *c, const struct sc_report_file *rf)
 {
 	const struct sc_report_side *base = &rf->side[SC_SIDE_BASE], *head = &rf->side[SC_SIDE_HEAD];
 	int modified = rf->f->change == SC_CHANGE_MODIFIED || rf->f->change == SC_CHANGE_IMPORTER;
@@ -430,20 +147,20 @@ static void row(struct strbuf *md, const struct ctx *c, const struct sc_report_f
 	const char *at = rf->f->change == SC_CHANGE_REMOVED ? p->merge_base : head_link_rev(p);
 	sb_adds(md, "| ");
 	int open = blob_link_open(md, c, at);
-	path(md, c, rf->f->path, 1);
+	sc_view_path(md, c, rf->f->path, 1);
 	blob_link_close(md, c, open, at, rf->f->path);
 	sb_addf(md, " | %s | ", sc_change_name(rf->f->change));
 	open = modified && base->state == SC_SLOT_OK &&
 	       blob_link_open(md, c, p->merge_base);
-	slot_cell(md, c, base, FIG_CPU);
+	sc_view_slot_cell(md, c, base, SC_FIG_CPU);
 	blob_link_close(md, c, open, p->merge_base, rf->f->path);
 	sb_adds(md, " | ");
-	slot_cell(md, c, head, FIG_CPU);
+	sc_view_slot_cell(md, c, head, SC_FIG_CPU);
 	sb_adds(md, " | ");
-	ratio(md, c, rf);
+	sc_view_ratio(md, c, rf);
 	sb_adds(md, " | ");
 	if (rf->compared)
-		signed_cpu(md, c, effective_delta(rf));
+		sc_view_signed_cpu(md, c, sc_view_delta(rf));
 	else
 		sb_adds(md, "—");
 	sb_adds(md, " | ");
@@ -454,12 +171,12 @@ static void row(struct strbuf *md, const struct ctx *c, const struct sc_report_f
 		sb_adds(md, "—");
 	}
 	sb_adds(md, " | ");
-	verdict_cell(md, c, rf);
+	sc_view_verdict_cell(md, c, rf);
 	sb_adds(md, " |\n");
 }
 
 /* Sums over the compared files of the section. */
-static void totals(struct strbuf *md, const struct ctx *c, const size_t *idx, size_t n)
+static void totals(struct strbuf *md, const struct sc_report_view *c, const size_t *idx, size_t n)
 {
 	long long base = 0, head = 0;
 	size_t compared = 0, flagged = 0;
@@ -473,11 +190,11 @@ static void totals(struct strbuf *md, const struct ctx *c, const size_t *idx, si
 		head += rf->side[SC_SIDE_HEAD].state == SC_SLOT_OK ? rf->side[SC_SIDE_HEAD].cpu_ms : 0;
 	}
 	sb_addf(md, "| **total** | %zu compared | ", compared);
-	cpu(md, c, base);
+	sc_view_cpu(md, c, base);
 	sb_adds(md, " | ");
-	cpu(md, c, head);
+	sc_view_cpu(md, c, head);
 	sb_adds(md, " | — | ");
-	signed_cpu(md, c, head - base);
+	sc_view_signed_cpu(md, c, head - base);
 	sb_adds(md, " | ");
 	if (base > 0) {
 		sc_format_pct_floor(head, base, md);
@@ -491,11 +208,11 @@ static void totals(struct strbuf *md, const struct ctx *c, const size_t *idx, si
 	sb_adds(md, " |\n");
 }
 
-static void section(struct strbuf *md, const struct ctx *c, enum sc_role role, const char *title)
+static void section(struct strbuf *md, const struct sc_report_view *c, enum sc_role role, const char *title)
 {
 	const struct sc_report *r = c->r;
 	size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
-	size_t n = order(r, (int)role, idx);
+	size_t n = sc_view_order(r, (int)role, idx);
 	if (!n) {
 		free(idx);
 		return;
@@ -513,14 +230,14 @@ static void section(struct strbuf *md, const struct ctx *c, enum sc_role role, c
 /* The unchanged files that import a changed one (plan --importers):
  * judged as modified files, in a section of their own, each with what it
  * imports, and how many qualified. */
-static void importers(struct strbuf *md, const struct ctx *c)
+static void importers(struct strbuf *md, const struct sc_report_view *c)
 {
 	const struct sc_report *r = c->r;
 	const struct sc_plan *p = r->plan;
 	if (!p->importers_limit)
 		return;
 	size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
-	size_t n = order(r, IMPORTERS, idx);
+	size_t n = sc_view_order(r, SC_VIEW_IMPORTERS, idx);
 	sb_adds(md, "## Unchanged files that import a changed file\n\n");
 	sb_addf(md, "%zu qualified (unchanged library or roadmap files that import a modified or "
 	            "added one at the head), %zu measured (at most %u), judged as modified "
@@ -535,7 +252,7 @@ static void importers(struct strbuf *md, const struct ctx *c)
 		for (size_t k = 0; k < n; k++) {
 			const struct sc_plan_file *f = r->files[idx[k]].f;
 			sb_adds(md, "- ");
-			path(md, c, f->path, 0);
+			sc_view_path(md, c, f->path, 0);
 			sb_adds(md, " imports");
 			for (size_t i = 0; i < f->n_imports; i++)
 				sb_addf(md, "%s `%s`", i ? "," : "", f->imports[i]); /* module names of the plan */
@@ -556,7 +273,7 @@ static void importers(struct strbuf *md, const struct ctx *c)
 }
 
 /* Wall time and peak memory of every sample, and each side's prebuild. */
-static void resources(struct strbuf *md, const struct ctx *c)
+static void resources(struct strbuf *md, const struct sc_report_view *c)
 {
 	const struct sc_report *r = c->r;
 	if (!r->n_files)
@@ -566,15 +283,15 @@ static void resources(struct strbuf *md, const struct ctx *c)
 	const enum sc_role roles[] = {SC_ROLE_LIBRARY, SC_ROLE_ROADMAP};
 	for (int k = 0; k < 2; k++) {
 		size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
-		size_t n = order(r, (int)roles[k], idx);
+		size_t n = sc_view_order(r, (int)roles[k], idx);
 		for (size_t i = 0; i < n; i++) {
 			const struct sc_report_file *rf = &r->files[idx[i]];
 			sb_adds(md, "| ");
-			path(md, c, rf->f->path, 1);
-			const enum figure figs[] = {FIG_WALL, FIG_WALL, FIG_RSS, FIG_RSS};
+			sc_view_path(md, c, rf->f->path, 1);
+			const enum sc_view_figure figs[] = {SC_FIG_WALL, SC_FIG_WALL, SC_FIG_RSS, SC_FIG_RSS};
 			for (int f = 0; f < 4; f++) {
 				sb_adds(md, " | ");
-				slot_cell(md, c, &rf->side[f % 2], figs[f]);
+				sc_view_slot_cell(md, c, &rf->side[f % 2], figs[f]);
 			}
 			sb_adds(md, " |\n");
 		}
@@ -590,11 +307,11 @@ static void resources(struct strbuf *md, const struct ctx *c)
 		else if (sd->state == SC_SLOT_UNUSED)
 			sb_adds(md, "not run (no file)");
 		else
-			slot_cell(md, c, sd, FIG_CPU);
+			sc_view_slot_cell(md, c, sd, SC_FIG_CPU);
 		sb_adds(md, " | ");
-		slot_cell(md, c, sd, FIG_WALL);
+		sc_view_slot_cell(md, c, sd, SC_FIG_WALL);
 		sb_adds(md, " | ");
-		slot_cell(md, c, sd, FIG_RSS);
+		sc_view_slot_cell(md, c, sd, SC_FIG_RSS);
 		sb_adds(md, " |\n");
 	}
 	sb_adds(md, "\n");
@@ -673,69 +390,6 @@ static void environment(struct strbuf *md, const struct sc_report *r)
 	sb_adds(md, "\n\n");
 }
 
-/* Each ok sample of a side, its CPU as the tables show it, "a, b, c". */
-static void samples_list(struct strbuf *out, const struct ctx *c, const struct sc_report_side *sd)
-{
-	if (sd->state != SC_SLOT_OK) {
-		sb_adds(out, "—");
-		return;
-	}
-	for (size_t i = 0; i < sd->n_samples; i++) {
-		if (i)
-			sb_adds(out, ", ");
-		cpu(out, c, sd->samples_ms[i]);
-	}
-	if (sd->n_rep_failed)
-		sb_addf(out, " (%zu repeat%s failed)", sd->n_rep_failed, sd->n_rep_failed == 1 ? "" : "s");
-}
-
-/* What the repeats made of the first samples' verdict. */
-static void confirmation_outcome(struct strbuf *out, const struct ctx *c,
-                                 const struct sc_report_file *rf)
-{
-	const char *b = c->markdown ? "**" : "";
-	const char *now = rf->v.flagged ? "flagged" : "not flagged";
-	if (rf->first.flagged != rf->v.flagged)
-		sb_addf(out, "%soverturned%s: the first samples said %s, the median says %s", b, b,
-		        rf->first.flagged ? "flagged" : "not flagged", now);
-	else
-		sb_addf(out, "confirmed: %s", now);
-}
-
-/* profile-run --confirm: the files sampled again, every sample shown. */
-static void confirmation(struct strbuf *md, const struct ctx *c)
-{
-	const struct sc_report *r = c->r;
-	size_t n = 0;
-	for (size_t i = 0; i < r->n_files; i++)
-		n += r->files[i].compared && r->files[i].confirmed;
-	if (!n)
-		return;
-	if (c->markdown)
-		sb_adds(md, "## Confirmation\n\nEach file flagged, or within 10 % of a threshold, by its "
-		            "first samples was sampled again, the sides taking turns; the figures above are "
-		            "the median of its samples, which one slow or one fast run cannot move.\n\n"
-		            "| file | base CPU samples (s) | head CPU samples (s) | verdict |\n"
-		            "|:--|:--|:--|:--|\n");
-	else
-		sb_adds(md, "Confirmation: sampled again, the figures above their median\n");
-	for (size_t i = 0; i < r->n_files; i++) {
-		const struct sc_report_file *rf = &r->files[i];
-		if (!rf->compared || !rf->confirmed)
-			continue;
-		sb_adds(md, c->markdown ? "| " : "  ");
-		path(md, c, rf->f->path, 1);
-		sb_adds(md, c->markdown ? " | " : ": base ");
-		samples_list(md, c, &rf->side[SC_SIDE_BASE]);
-		sb_adds(md, c->markdown ? " | " : "; head ");
-		samples_list(md, c, &rf->side[SC_SIDE_HEAD]);
-		sb_adds(md, c->markdown ? " | " : " s CPU; ");
-		confirmation_outcome(md, c, rf);
-		sb_adds(md, c->markdown ? " |\n" : "\n");
-	}
-	sb_adds(md, "\n");
-}
-
 /* Milliseconds of Lean's profile as seconds, "—" where a side has none. */
 static void profile_s(struct strbuf *md, double ms, int on)
 {
@@ -791,7 +445,7 @@ static void attr_table(struct strbuf *md, const struct sc_report_file *rf, int c
 
 /* profile-run --attribute: where each flagged file's time went, by Lean's
  * own account (Documentation/measurement.txt "Attribution"). */
-static void attribution(struct strbuf *md, const struct ctx *c)
+static void attribution(struct strbuf *md, const struct sc_report_view *c)
 {
 	const struct sc_report *r = c->r;
 	if (!r->attribution)
@@ -808,7 +462,7 @@ static void attribution(struct strbuf *md, const struct ctx *c)
 			continue;
 		n++;
 		sb_adds(md, "\n### ");
-		path(md, c, rf->f->path, 0);
+		sc_view_path(md, c, rf->f->path, 0);
 		sb_adds(md, "\n\n");
 		attr_run_line(md, rf, SC_SIDE_BASE);
 		attr_run_line(md, rf, SC_SIDE_HEAD);
@@ -822,145 +476,20 @@ static void attribution(struct strbuf *md, const struct ctx *c)
 
 /* ---- report.txt: the same figures for a terminal ---- */
 
-#define TEXT_COLS 7
-
-/* Columns a terminal gives a UTF-8 string: one per code point (our cells
- * hold no wide or combining characters). */
-static size_t text_width(const char *s)
-{
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-/* Rows of cells, aligned as a whole: numbers to the right. */
-struct text_table {
-	struct strbuf (*rows)[TEXT_COLS];
-	size_t n, alloc;
-};
-
-static struct strbuf *text_row(struct text_table *t)
-{
-	t->rows = xgrow(t->rows, t->n, &t->alloc, sizeof *t->rows);
-	for (int k = 0; k < TEXT_COLS; k++)
-		sb_init(&t->rows[t->n][k]);
-	return t->rows[t->n++];
-}
-
-static void text_flush(struct strbuf *out, struct text_table *t)
-{
-	static const int right[TEXT_COLS] = {0, 0, 1, 1, 1, 1, 0};
-	size_t w[TEXT_COLS] = {0};
-	for (size_t i = 0; i < t->n; i++)
-		for (int k = 0; k < TEXT_COLS; k++)
-			if (text_width(t->rows[i][k].buf) > w[k])
-				w[k] = text_width(t->rows[i][k].buf);
-	for (size_t i = 0; i < t->n; i++) {
-		struct strbuf line = STRBUF_INIT;
-		for (int k = 0; k < TEXT_COLS; k++) {
-			size_t pad = w[k] - text_width(t->rows[i][k].buf);
-			if (k)
-				sb_adds(&line, "  ");
-			for (size_t j = 0; right[k] && j < pad; j++)
-				sb_addc(&line, ' ');
-			sb_adds(&line, t->rows[i][k].buf);
-			for (size_t j = 0; !right[k] && k + 1 < TEXT_COLS && j < pad; j++)
-				sb_addc(&line, ' ');
-			sb_release(&t->rows[i][k]);
-		}
-		/* paths and details are the plan's and ours, quoted all the same */
-		char quoted[4 * 4096 + 8];
-		sc_quote_line(line.buf, line.len, quoted, sizeof quoted);
-		sb_addf(out, "%s\n", quoted);
-		sb_release(&line);
-	}
-	free(t->rows);
-	t->rows = NULL;
-	t->n = 0;
-}
-
-static void text_section(struct strbuf *out, const struct ctx *c, int role, const char *title)
-{
-	const struct sc_report *r = c->r;
-	size_t *idx = xcalloc(r->n_files + 1, sizeof *idx);
-	size_t n = order(r, role, idx);
-	if (!n) {
-		free(idx);
-		return;
-	}
-	struct text_table t = {0};
-	struct strbuf *h = text_row(&t);
-	const char *head[TEXT_COLS] = {title, "change", "base CPU (s)", "head CPU (s)", "ratio",
-	                               "Δ CPU (s)", "verdict"};
-	for (int k = 0; k < TEXT_COLS; k++)
-		sb_adds(&h[k], head[k]);
-	long long base_ms = 0, head_ms = 0;
-	size_t compared = 0, flagged = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct sc_report_file *rf = &r->files[idx[i]];
-		struct strbuf *row = text_row(&t);
-		path(&row[0], c, rf->f->path, 0);
-		sb_adds(&row[1], sc_change_name(rf->f->change));
-		slot_cell(&row[2], c, &rf->side[SC_SIDE_BASE], FIG_CPU);
-		slot_cell(&row[3], c, &rf->side[SC_SIDE_HEAD], FIG_CPU);
-		ratio(&row[4], c, rf);
-		if (rf->compared)
-			signed_cpu(&row[5], c, effective_delta(rf));
-		else
-			sb_adds(&row[5], "—");
-		verdict_cell(&row[6], c, rf);
-		if (rf->compared) {
-			compared++;
-			flagged += (size_t)rf->v.flagged;
-			base_ms += rf->side[SC_SIDE_BASE].state == SC_SLOT_OK ? rf->side[SC_SIDE_BASE].cpu_ms : 0;
-			head_ms += rf->side[SC_SIDE_HEAD].state == SC_SLOT_OK ? rf->side[SC_SIDE_HEAD].cpu_ms : 0;
-		}
-	}
-	struct strbuf *tot = text_row(&t);
-	sb_adds(&tot[0], "total");
-	sb_addf(&tot[1], "%zu compared", compared);
-	cpu(&tot[2], c, base_ms);
-	cpu(&tot[3], c, head_ms);
-	sb_adds(&tot[4], "—");
-	signed_cpu(&tot[5], c, head_ms - base_ms);
-	sb_addf(&tot[6], "%zu flagged", flagged);
-	if (compared < n)
-		sb_addf(&tot[6], ", %zu not compared", n - compared);
-	text_flush(out, &t);
-	sb_adds(out, "\n");
-	free(idx);
-}
-
-void sc_report_to_text(const struct sc_report *r, struct strbuf *out)
-{
-	struct ctx c = {r, {0, 0}, 0};
-	sc_display_init(&r->th, &c.d);
-	headline(out, &c);
-	sb_adds(out, "\n\n");
-	rebuild_line(out, &c);
-	text_section(out, &c, SC_ROLE_LIBRARY, "library file");
-	text_section(out, &c, SC_ROLE_ROADMAP, "roadmap file");
-	text_section(out, &c, IMPORTERS, "importer");
-	confirmation(out, &c);
-	sb_adds(out, "Thresholds, revisions, wall time, memory, the prebuilds, problems and the "
-	             "environment: report.md.\n");
-}
-
 void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 {
-	struct ctx c = {r, {0, 0}, 1};
+	struct sc_report_view c = {r, {0, 0}, 1};
 	sc_display_init(&r->th, &c.d);
 	title(md, r);
-	headline(md, &c);
+	sc_view_headline(md, &c);
 	sb_adds(md, "\n\n");
-	rebuild_line(md, &c);
+	sc_view_rebuild_line(md, &c);
 	rule(md, &r->th);
 	revisions(md, r);
 	section(md, &c, SC_ROLE_LIBRARY, "Library files");
 	section(md, &c, SC_ROLE_ROADMAP, "Roadmap files");
 	importers(md, &c);
-	confirmation(md, &c);
+	sc_view_confirmation(md, &c);
 	attribution(md, &c);
 	resources(md, &c);
 	problems(md, r);
