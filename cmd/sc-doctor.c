@@ -6,6 +6,7 @@
 #include "porcelain/precheck.h"
 #include "porcelain/stage.h"
 #include "sandbox/sandbox_args.h"
+#include "sandbox/sandbox_opts.h"
 #include "sandbox/user.h"
 #include "util/closeout.h"
 #include "util/die.h"
@@ -28,17 +29,17 @@ int main(int argc, char **argv)
 {
 	sc_set_progname("sc-doctor");
 	sc_check_stdout_at_exit();
-	static const char *sandbox_user, *tooling;
+	static const char *tooling;
 	static struct sc_run_opts o;
 	static const struct sc_option opts[] = {
 		SC_OPT_STRING(0, "repo", &o.repo, "DIR", "the project's repository"),
 		SC_OPT_STRING(0, "tooling", &tooling, "T", "the base branch's tip, whose .sphereceti counts"),
-		SC_OPT_STRING(0, "toolchain", &o.sandbox.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
-		SC_OPT_STRING(0, "dependencies", &o.sandbox.deps, "DIR", "prepared checkouts of the manifest's packages"),
-		SC_OPT_STRING(0, "cache", &o.sandbox.lake_cache, "DIR", "a trusted Lake artifact cache"),
+		SC_OPT_STRING(0, "toolchain", &o.sandbox.toolchain, "DIR", SC_SANDBOX_HELP_TOOLCHAIN),
+		SC_OPT_STRING(0, "dependencies", &o.sandbox.deps, "DIR", SC_SANDBOX_HELP_DEPS),
+		SC_OPT_STRING(0, "cache", &o.sandbox.lake_cache, "DIR", SC_SANDBOX_HELP_CACHE),
 		SC_OPT_STRING(0, "workspace", &o.workspace, "NEWDIR", "where a run's workspace would go"),
-		SC_OPT_STRING(0, "sandbox-user", &sandbox_user, "USER|UID:GID", "who the sandbox runs as"),
-		SC_OPT_STRING(0, "bwrap", &o.sandbox.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
+		SC_OPT_SANDBOX_USER(&o.sandbox.sb),
+		SC_OPT_STRING(0, "bwrap", &o.sandbox.bwrap, "PATH", SC_SANDBOX_HELP_BWRAP),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, NULL};
@@ -46,10 +47,9 @@ int main(int argc, char **argv)
 	if (!o.repo != !tooling)
 		sc_die("--repo and --tooling go together (%s)", o.repo ? "--tooling" : "--repo");
 	struct strbuf why = STRBUF_INIT;
-	if (sc_sandbox_user(sandbox_user, &o.sandbox.uid, &o.sandbox.gid, &why) < 0)
-		sc_die(sandbox_user ? "%s (--sandbox-user %s)" : "%s", why.buf,
-		       sandbox_user);
-	o.sandbox.user = xasprintf("%u:%u", o.sandbox.uid, o.sandbox.gid);
+	if (sc_sandbox_opts_finish(&o.sandbox.sb, &why) < 0)
+		sc_die("%s", why.buf);
+	o.sandbox.user = xasprintf("%u:%u", o.sandbox.sb.uid, o.sandbox.sb.gid);
 	char *dir = sc_exec_dir();
 	sc_stage_init_signals();
 

@@ -44,16 +44,13 @@ int main(int argc, char **argv)
 	                                    .names = {"--tooling", "--base", "--head", "--merge-of"},
 	                                    .repo_name = "--repo"};
 	static const struct sc_option opts[] = {
-		SC_OPT_REQUIRED_STRING(0, "repo", &rq.repo, "DIR", "the Git repository"),
-		SC_OPT_REQUIRED_STRING(0, "tooling", &rq.tooling, "T", "commit holding .sphereceti"),
-		SC_OPT_REQUIRED_STRING(0, "base", &rq.base, "B", "base branch tip"),
-		SC_OPT_REQUIRED_STRING(0, "head", &rq.head, "H", "candidate head"),
-		SC_OPT_STRING(0, "merge-of", &rq.merge_of, "P",
-		              "H is the merge of P (a pull request's head) into B"),
-		SC_OPT_STRING(0, "importers", &importers, "N",
-		              "also measure up to N unchanged importers of a changed module (0-32)"),
-		SC_OPT_STRING(0, "profiler-commit", &rq.profiler_commit, "C",
-		              "this profiler must be the build of sphereceti's commit C"),
+		SC_OPT_REQUIRED_STRING(0, "repo", &rq.repo, "DIR", SC_PLAN_HELP_REPO),
+		SC_OPT_REQUIRED_STRING(0, "tooling", &rq.tooling, "T", SC_PLAN_HELP_TOOLING),
+		SC_OPT_REQUIRED_STRING(0, "base", &rq.base, "B", SC_PLAN_HELP_BASE),
+		SC_OPT_REQUIRED_STRING(0, "head", &rq.head, "H", SC_PLAN_HELP_HEAD),
+		SC_OPT_STRING(0, "merge-of", &rq.merge_of, "P", SC_PLAN_HELP_MERGE_OF),
+		SC_OPT_STRING(0, "importers", &importers, "N", SC_PLAN_HELP_IMPORTERS),
+		SC_OPT_STRING(0, "profiler-commit", &rq.profiler_commit, "C", SC_PLAN_HELP_PROFILER_COMMIT),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, version_lines};

@@ -5,6 +5,7 @@
  * measured, the report.  This file owns the options and their checks; the
  * phases are porcelain/'s, on typed values. */
 #include "contract/limits.h"
+#include "planning/compose.h"
 #include "porcelain/precheck.h"
 #include "porcelain/profile.h"
 #include "porcelain/side.h"
@@ -12,6 +13,7 @@
 #include "porcelain/workspace.h"
 #include "report/report_args.h"
 #include "sandbox/sandbox_args.h"
+#include "sandbox/sandbox_opts.h"
 #include "sandbox/user.h"
 #include "util/closeout.h"
 #include "util/decimal.h"
@@ -45,7 +47,6 @@ struct request {
 	const char *prebuild_timeout, *sample_timeout, *phase_timeout; /* seconds */
 	const char *progress_every;                                    /* seconds */
 	const char *confirm;                                           /* 0-4 */
-	const char *sandbox_user;                                      /* USER|UID:GID */
 };
 
 static double seconds(const char *s, const char *flag, double dflt)
@@ -86,10 +87,9 @@ static void check_options(struct request *rq)
 	mo->phase_timeout = seconds(rq->phase_timeout, "--phase-timeout", SC_LIMIT_PHASE_S);
 	o->sandbox.progress_every = seconds(rq->progress_every, "--progress-every", SC_PROGRESS_EVERY_S);
 	struct strbuf err = STRBUF_INIT;
-	if (sc_sandbox_user(rq->sandbox_user, &o->sandbox.uid, &o->sandbox.gid, &err) < 0)
-		sc_die(rq->sandbox_user ? "%s (--sandbox-user %s)" : "%s", err.buf,
-		       rq->sandbox_user);
-	o->sandbox.user = xasprintf("%u:%u", o->sandbox.uid, o->sandbox.gid);
+	if (sc_sandbox_opts_finish(&o->sandbox.sb, &err) < 0)
+		sc_die("%s", err.buf);
+	o->sandbox.user = xasprintf("%u:%u", o->sandbox.sb.uid, o->sandbox.sb.gid);
 	struct sc_thresholds th;
 	static const char *const thresholds[3] = {"--threshold-ratio", "--threshold-delta",
 	                                          "--threshold-added"};
@@ -103,12 +103,6 @@ static void check_options(struct request *rq)
 		       rq->confirm);
 	links(o, &err);
 	o->sandbox.keep_logs_hint = "rerun with --keep-logs to keep Lake's output";
-	unsigned long long bytes;
-	if (o->sandbox.tmp_size && sc_sandbox_tmp_size(o->sandbox.tmp_size, &bytes, &err) < 0)
-		sc_die("--tmp-size %s (--tmp-size %s)", err.buf, o->sandbox.tmp_size);
-	unsigned n;
-	if (o->sandbox.max_procs && sc_sandbox_max_procs(o->sandbox.max_procs, &n, &err) < 0)
-		sc_die("--max-procs %s (--max-procs %s)", err.buf, o->sandbox.max_procs);
 	sb_release(&err);
 }
 
@@ -156,7 +150,7 @@ static int run(const struct sc_run_opts *o, const char *dir)
 		sc_check_finish(&self_test, r.ws, 1);
 		sc_run_materialize_finish(&r, trees);
 		sc_workspace_reserve(r.ws);
-		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox.gid : -1);
+		sc_workspace_restrict(r.ws, geteuid() == 0 ? (long)r.o.sandbox.sb.gid : -1);
 		r.measurement_failed = measure(&r) < 0;
 		sc_workspace_restrict(r.ws, -1);
 	} else {
@@ -178,41 +172,36 @@ int main(int argc, char **argv)
 	sc_check_stdout_at_exit();
 	static struct request rq;
 	static const struct sc_option opts[] = {
-		SC_OPT_REQUIRED_STRING(0, "repo", &rq.o.repo, "DIR", "the repository, read with plumbing only"),
-		SC_OPT_REQUIRED_STRING(0, "tooling", &rq.o.tooling, "T", "the trusted tooling commit"),
-		SC_OPT_REQUIRED_STRING(0, "base", &rq.o.base, "B", "the base branch tip"),
-		SC_OPT_REQUIRED_STRING(0, "head", &rq.o.head, "H", "the candidate head"),
-		SC_OPT_STRING(0, "merge-of", &rq.o.merge_of, "P",
-		              "H is the merge of P (a pull request's head) into B"),
-		SC_OPT_STRING(0, "importers", &rq.o.importers, "N",
-		              "also measure up to N unchanged importers of a changed module (0-32)"),
-		SC_OPT_STRING(0, "profiler-commit", &rq.o.profiler_commit, "C",
-		              "this profiler must be the build of sphereceti's commit C"),
+		SC_OPT_REQUIRED_STRING(0, "repo", &rq.o.repo, "DIR", SC_PLAN_HELP_REPO),
+		SC_OPT_REQUIRED_STRING(0, "tooling", &rq.o.tooling, "T", SC_PLAN_HELP_TOOLING),
+		SC_OPT_REQUIRED_STRING(0, "base", &rq.o.base, "B", SC_PLAN_HELP_BASE),
+		SC_OPT_REQUIRED_STRING(0, "head", &rq.o.head, "H", SC_PLAN_HELP_HEAD),
+		SC_OPT_PASSTHRU("merge-of", &rq.o.plan_args, "P", SC_PLAN_HELP_MERGE_OF),
+		SC_OPT_PASSTHRU("importers", &rq.o.plan_args, "N", SC_PLAN_HELP_IMPORTERS),
+		SC_OPT_PASSTHRU("profiler-commit", &rq.o.plan_args, "C", SC_PLAN_HELP_PROFILER_COMMIT),
 		SC_OPT_STRING(0, "confirm", &rq.confirm, "N",
 		              "N more base/head samples of a file near a threshold (0-4; default 0)"),
 		SC_OPT_BOOL(0, "attribute", &rq.o.measure.attribute,
 		            "each flagged file's time by declaration, from Lean's own profiler (advisory)"),
 		SC_OPT_REQUIRED_STRING(0, "workspace", &rq.o.workspace, "NEWDIR",
 		                       "the run's directory; must not exist"),
-		SC_OPT_REQUIRED_STRING(0, "toolchain", &rq.o.sandbox.toolchain, "DIR", "the Lean toolchain: bin/lean, bin/lake"),
-		SC_OPT_REQUIRED_STRING(0, "dependencies", &rq.o.sandbox.deps, "DIR",
-		                       "prepared checkouts of the manifest's packages"),
-		SC_OPT_STRING(0, "cache", &rq.o.sandbox.lake_cache, "DIR",
-		              "a trusted Lake artifact cache, read-only in the sandbox"),
+		SC_OPT_REQUIRED_STRING(0, "toolchain", &rq.o.sandbox.toolchain, "DIR", SC_SANDBOX_HELP_TOOLCHAIN),
+		SC_OPT_REQUIRED_STRING(0, "dependencies", &rq.o.sandbox.deps, "DIR", SC_SANDBOX_HELP_DEPS),
+		SC_OPT_STRING(0, "cache", &rq.o.sandbox.lake_cache, "DIR", SC_SANDBOX_HELP_CACHE),
 		SC_OPT_STRING(0, "prebuild-timeout", &rq.prebuild_timeout, "S", "per side (default " SC_XSTR(SC_LIMIT_PREBUILD_S) ")"),
 		SC_OPT_STRING(0, "sample-timeout", &rq.sample_timeout, "S", "per sample (default " SC_XSTR(SC_LIMIT_SAMPLE_S) ")"),
 		SC_OPT_STRING(0, "phase-timeout", &rq.phase_timeout, "S", "all samples (default " SC_XSTR(SC_LIMIT_PHASE_S) ")"),
-		SC_OPT_STRING(0, "sandbox-user", &rq.sandbox_user, "USER|UID:GID", "who the sandbox runs as"),
-		SC_OPT_STRING(0, "tmp-size", &rq.o.sandbox.tmp_size, "BYTES", "the sandbox's /tmp and /dev/shm (K, M, G)"),
-		SC_OPT_STRING(0, "max-procs", &rq.o.sandbox.max_procs, "N", "the sandbox's processes (default 4096)"),
-		SC_OPT_STRING(0, "bwrap", &rq.o.sandbox.bwrap, "PATH", "bubblewrap to run (its pin is checked)"),
+		SC_OPT_SANDBOX_USER(&rq.o.sandbox.sb),
+		SC_OPT_SANDBOX_TMP_SIZE(&rq.o.sandbox.sb),
+		SC_OPT_SANDBOX_MAX_PROCS(&rq.o.sandbox.sb),
+		SC_OPT_STRING(0, "bwrap", &rq.o.sandbox.bwrap, "PATH", SC_SANDBOX_HELP_BWRAP),
 		SC_OPT_BOOL(0, "keep-logs", &rq.o.sandbox.keep_logs, "keep Lake's output in NEWDIR/logs/"),
 		SC_OPT_STRING(0, "progress-every", &rq.progress_every, "S",
 		              "a step still running says so every S seconds (default " SC_XSTR(SC_PROGRESS_EVERY_S) ")"),
 		SC_OPT_BOOL('q', "quiet", &rq.o.quiet, "no progress lines"),
-		SC_OPT_STRING(0, "threshold-ratio", &rq.o.thr_ratio, "R", "flag above R times the base"),
-		SC_OPT_STRING(0, "threshold-delta", &rq.o.thr_delta, "S", "and S seconds more"),
-		SC_OPT_STRING(0, "threshold-added", &rq.o.thr_added, "S", "flag an added file above S seconds"),
+		SC_OPT_STRING(0, "threshold-ratio", &rq.o.thr_ratio, "R", SC_REPORT_HELP_RATIO),
+		SC_OPT_STRING(0, "threshold-delta", &rq.o.thr_delta, "S", SC_REPORT_HELP_DELTA),
+		SC_OPT_STRING(0, "threshold-added", &rq.o.thr_added, "S", SC_REPORT_HELP_ADDED),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, NULL};

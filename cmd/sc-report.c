@@ -6,7 +6,6 @@
  * die with 3.  Exit 0 for a complete report, whatever it flags; 1, with one
  * error line naming the first problem, when a sample is missing, rejected
  * or an error (the report is written all the same). */
-#include "util/pathcheck.h"
 #include "contract/plan.h"
 #include "report/report_attr.h"
 #include "report/report_files.h"
@@ -15,6 +14,7 @@
 #include "report/sample_file.h"
 #include "util/closeout.h"
 #include "util/die.h"
+#include "util/pathcheck.h"
 #include "util/options.h"
 #include "util/safefile.h"
 #include "util/strbuf.h"
@@ -133,11 +133,9 @@ int main(int argc, char **argv)
 		SC_OPT_STRING(0, "ci-run-id", &a.ci_run_id, "ID", "the CI run the report comes from"),
 		SC_OPT_BOOL(0, "lake-cache", &a.lake_cache,
 		            "the prebuilds read a trusted Lake artifact cache"),
-		SC_OPT_STRING(0, "threshold-ratio", &a.ratio, "R", "head/base ratio (default 1.5)"),
-		SC_OPT_STRING(0, "threshold-delta", &a.delta, "S",
-		              "head - base seconds (default 30)"),
-		SC_OPT_STRING(0, "threshold-added", &a.added, "S",
-		              "an added file's seconds (default 150)"),
+		SC_OPT_STRING(0, "threshold-ratio", &a.ratio, "R", SC_REPORT_HELP_RATIO),
+		SC_OPT_STRING(0, "threshold-delta", &a.delta, "S", SC_REPORT_HELP_DELTA),
+		SC_OPT_STRING(0, "threshold-added", &a.added, "S", SC_REPORT_HELP_ADDED),
 		SC_OPT_STRING(0, "attribution", &a.attribution, "FILE",
 		              "profile-run --attribute's runs; Lean's profiles beside it"),
 		SC_OPT_END(),

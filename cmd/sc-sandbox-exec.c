@@ -12,6 +12,7 @@
 #include "sandbox/exec.h"
 #include "sandbox/hostcheck.h"
 #include "sandbox/sandbox_args.h"
+#include "sandbox/sandbox_opts.h"
 #include "sandbox/user.h"
 #include "sandbox/selftest.h"
 #include "util/argv.h"
@@ -44,23 +45,24 @@ static const char *const usage[] = {
 /* What the options named, as given. */
 static struct sc_command_spec run = {.libexecdir = SC_LIBEXECDIR};
 static struct sc_argv sealed = SC_ARGV_INIT, pins = SC_ARGV_INIT;
-static const char *user, *tmp_size, *max_procs, *bwrap_opt = "/usr/bin/bwrap";
+static struct sc_sandbox_opts so;
+static const char *bwrap_opt = "/usr/bin/bwrap";
 static int self_test;
 
 static const struct sc_option opts[] = {
 	SC_OPT_STRING_F(0, "tree", &run.tree, "DIR", "the side's source tree: read-only at /project, its .lake read-write", SC_OPT_MODE),
-	SC_OPT_STRING_F(0, "toolchain", &run.toolchain, "DIR", "holds bin/lean and bin/lake; read-only", SC_OPT_MODE),
-	SC_OPT_STRING_F(0, "dependencies", &run.deps, "DIR", "the prepared Lake packages; read-only", SC_OPT_MODE),
+	SC_OPT_STRING_F(0, "toolchain", &run.toolchain, "DIR", SC_SANDBOX_HELP_TOOLCHAIN, SC_OPT_MODE),
+	SC_OPT_STRING_F(0, "dependencies", &run.deps, "DIR", SC_SANDBOX_HELP_DEPS, SC_OPT_MODE),
 	SC_OPT_STRING_F(0, "time-file", &run.time_file, "FILE", "GNU time's counters (a new file)", SC_OPT_MODE),
 	SC_OPT_STRING_F(0, "timeout", &run.timeout, "SECONDS", "in (0, 86400]", SC_OPT_MODE),
 	SC_OPT_STRING(0, "log", &run.log, "FILE", "keep the command's stdout and stderr (a new file)"),
 	SC_OPT_LIST_F("read-only", &sealed, "PATH", "a path below TREE/.lake, read-only too (repeatable)", 0),
 	SC_OPT_BOOL(0, "lake-read-only", &run.lake_read_only, "TREE/.lake read-only too: the command leaves nothing there"),
-	SC_OPT_STRING(0, "cache", &run.lake_cache, "DIR", "a trusted Lake artifact cache; read-only"),
-	SC_OPT_STRING(0, "sandbox-user", &user, "USER|UID:GID", "who the sandbox runs as (root operator)"),
-	SC_OPT_STRING(0, "tmp-size", &tmp_size, "BYTES", "size of /tmp and of /dev/shm (K, M, G; default 1G)"),
-	SC_OPT_STRING(0, "max-procs", &max_procs, "N", "the sandbox user's processes and threads (default 4096)"),
-	SC_OPT_STRING(0, "bwrap", &bwrap_opt, "PATH", "the bubblewrap binary (default /usr/bin/bwrap)"),
+	SC_OPT_STRING(0, "cache", &run.lake_cache, "DIR", SC_SANDBOX_HELP_CACHE),
+	SC_OPT_SANDBOX_USER(&so),
+	SC_OPT_SANDBOX_TMP_SIZE(&so),
+	SC_OPT_SANDBOX_MAX_PROCS(&so),
+	SC_OPT_STRING(0, "bwrap", &bwrap_opt, "PATH", SC_SANDBOX_HELP_BWRAP),
 	SC_OPT_BOOL(0, "self-test", &self_test, "check this host's sandbox and stop"),
 	SC_OPT_LIST_F("check-bwrap", &pins, "SHA256 VERSION", "check bubblewrap against its pins and stop", 0),
 	SC_OPT_END(),
@@ -76,25 +78,25 @@ static void check_modes(void)
 	    ((self_test || check) && (run.tree || run.toolchain || run.deps || run.time_file ||
 	                              run.timeout || run.log || sealed.n || run.lake_cache ||
 	                              run.lake_read_only)) ||
-	    (check && (user || tmp_size || max_procs)))
+	    (check && (so.user_given || so.tmp_size || so.max_procs)))
 		sc_die("--self-test and --check-bwrap stand alone; see %s --help (argv)", sc_progname());
 }
 
-/* The sandbox every mode shares: bubblewrap resolved, the user, the
- * bounds; a bad value is named by its flag. */
+/* The sandbox every mode shares: bubblewrap resolved, the user (its
+ * options were checked as they were parsed), the bounds. */
 static struct sc_sandbox sandbox_of(char *bwrap)
 {
 	struct sc_sandbox sb = {.bwrap = bwrap, .tmp_size = SC_SANDBOX_TMP_DEFAULT};
 	struct strbuf err = STRBUF_INIT;
-	if (sc_sandbox_user(user, &sb.uid, &sb.gid, &err) < 0)
-		sc_die(user ? "%s (--sandbox-user %s)" : "%s", err.buf, user);
+	if (sc_sandbox_opts_finish(&so, &err) < 0)
+		sc_die("%s", err.buf);
 	sb_release(&err);
-	sb.own_uid = !user && geteuid() == 0;
-	struct strbuf why = STRBUF_INIT;
-	if (tmp_size && sc_sandbox_tmp_size(tmp_size, &sb.tmp_size, &why) < 0)
-		sc_die("--tmp-size %s (--tmp-size %s)", why.buf, tmp_size);
-	if (max_procs && sc_sandbox_max_procs(max_procs, &sb.max_procs, &why) < 0)
-		sc_die("--max-procs %s (--max-procs %s)", why.buf, max_procs);
+	sb.uid = so.uid;
+	sb.gid = so.gid;
+	sb.own_uid = !so.user_given && geteuid() == 0;
+	if (so.tmp_bytes)
+		sb.tmp_size = so.tmp_bytes;
+	sb.max_procs = so.max_procs_n;
 	sb.max_files = sc_sandbox_host_max_files(sb.max_procs ? sb.max_procs : SC_SANDBOX_MAX_PROCS_DEFAULT);
 	return sb;
 }

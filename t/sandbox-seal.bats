@@ -455,7 +455,7 @@ EOF
 			--time-file "$R/t.time" --timeout 60 --max-procs "$v" -- /usr/bin/true
 		[ "$status" -eq 2 ]
 		assert_error_line sc-sandbox-exec
-		[[ "$stderr" == *"--max-procs wants a count from 8 to 4194304 (--max-procs $v)" ]]
+		[[ "$stderr" == *": error: the sandbox's process bound wants a count from 8 to 4194304 (--max-procs $v)" ]]
 		local words=${stderr#sc-sandbox-exec: }
 		run --separate-stderr sphereceti profile-run --repo "$W" --tooling x --base x --head x \
 			--workspace "$W/ws" --toolchain "$TC" --dependencies "$D" --max-procs "$v"

@@ -799,13 +799,23 @@ PY
 			--time-file "$R/bad.time" --timeout 60 --sandbox-user "$bad" -- /usr/bin/true
 		[ "$status" -eq 2 ]
 		assert_error_line sc-sandbox-exec
+		local said=${stderr#sc-sandbox-exec: }
+		[[ "$said" == "error: "*" (--sandbox-user $bad)" ]]
+		# profile-run and doctor take it with the one check, in the very same words
+		run --separate-stderr sphereceti profile-run --repo "$R" --tooling x --base x --head x \
+			--workspace "$R/ws" --toolchain "$TC" --dependencies "$D" --sandbox-user "$bad"
+		[ "$status" -eq 2 ]
+		[ "${stderr#sc-profile-run: }" = "$said" ]
+		run --separate-stderr sphereceti doctor --sandbox-user "$bad"
+		[ "$status" -eq 2 ]
+		[ "${stderr#sc-doctor: }" = "$said" ]
 	done
 	for bad in 0 1K 12X '' 99999999999G; do
 		run --separate-stderr sc-sandbox-exec --self-test --tmp-size "$bad"
 		[ "$status" -eq 2 ]
 		assert_error_line sc-sandbox-exec
 		local words=${stderr#sc-sandbox-exec: }
-		[[ "$words" == "error: --tmp-size wants "*" (--tmp-size $bad)" ]]
+		[[ "$words" == "error: the size of the sandbox's /tmp wants "*" (--tmp-size $bad)" ]]
 		# profile-run checks it up front, in the very same words
 		run --separate-stderr sphereceti profile-run --repo "$R" --tooling x --base x --head x \
 			--workspace "$R/ws" --toolchain "$TC" --dependencies "$D" --tmp-size "$bad"

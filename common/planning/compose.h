@@ -63,4 +63,14 @@ void sc_planning_print(struct sc_planning *w);
 int sc_planning_head_in_base(const struct sc_planning *w);
 void sc_planning_free(struct sc_planning *w);
 
+/* One help text for each of sc-plan's options, in sc-plan's table and in
+ * the porcelain's that passes them through. */
+#define SC_PLAN_HELP_REPO "the Git repository, read with plumbing only"
+#define SC_PLAN_HELP_TOOLING "the trusted tooling commit, whose .sphereceti counts"
+#define SC_PLAN_HELP_BASE "the base branch tip"
+#define SC_PLAN_HELP_HEAD "the candidate head"
+#define SC_PLAN_HELP_MERGE_OF "H is the merge of P (a pull request's head) into B"
+#define SC_PLAN_HELP_IMPORTERS "also measure up to N unchanged importers of a changed module (0-32)"
+#define SC_PLAN_HELP_PROFILER_COMMIT "this profiler must be the build of sphereceti's commit C"
+
 #endif

@@ -210,7 +210,7 @@ int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why)
 	const char *inputs[] = {"the workspace", "the toolchain", "the dependencies", "the Lake cache"};
 	struct strbuf err = STRBUF_INIT;
 	for (int i = 0; i < 4 && !why->len; i++)
-		if (paths[i] && sc_sandbox_can_reach(paths[i], o->sandbox.uid, o->sandbox.gid, &err) < 0)
+		if (paths[i] && sc_sandbox_can_reach(paths[i], o->sandbox.sb.uid, o->sandbox.sb.gid, &err) < 0)
 			sb_addf(why, "%s: give it search permission (%s)", err.buf, inputs[i]);
 	sb_release(&err);
 	free(ws_parent);

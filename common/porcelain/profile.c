@@ -19,23 +19,15 @@
 void sc_run_make_plan(struct sc_run *r)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	const char *args[8 + 6 + 1] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base",
-	                               r->o.base, "--head", r->o.head};
-	size_t n = 8;
-	if (r->o.merge_of) {
-		args[n++] = "--merge-of";
-		args[n++] = r->o.merge_of;
-	}
-	if (r->o.importers) { /* sc-plan checks the value and names the flag */
-		args[n++] = "--importers";
-		args[n++] = r->o.importers;
-	}
-	if (r->o.profiler_commit) {
-		args[n++] = "--profiler-commit";
-		args[n++] = r->o.profiler_commit;
-	}
-	args[n] = NULL;
-	int rc = sc_stage_run(r->dir, "plan", args, &out);
+	const char *revs[] = {"--repo", r->o.repo, "--tooling", r->o.tooling, "--base",
+	                      r->o.base, "--head", r->o.head, NULL};
+	struct sc_argv args = SC_ARGV_INIT;
+	for (const char *const *p = revs; *p; p++)
+		sc_argv_push(&args, *p);
+	for (size_t i = 0; i < r->o.plan_args.n; i++)
+		sc_argv_push(&args, r->o.plan_args.v[i]);
+	int rc = sc_stage_run(r->dir, "plan", args.v, &out);
+	sc_argv_release(&args);
 	sc_run_stop_if_interrupted(r);
 	if (rc != 0) /* sc-plan said why; a change it does not measure stays that */
 		exit(sc_stage_exit_code(rc, rc == SC_EXIT_POLICY ? SC_EXIT_POLICY : SC_EXIT_USAGE));

@@ -25,7 +25,7 @@ void sc_seal_prepare_tree(const struct sc_steps *steps, int side)
 			       "Git (%s)", sc_side_name(side), lake);
 		sc_die_sys_errno("cannot create the %s tree's .lake (%s)", sc_side_name(side), lake);
 	}
-	if (geteuid() == 0 && lchown(lake, o->uid, o->gid) < 0)
+	if (geteuid() == 0 && lchown(lake, o->sb.uid, o->sb.gid) < 0)
 		sc_die_sys_errno("cannot hand the %s tree's .lake to the sandbox user %s (%s)",
 		                 sc_side_name(side), o->user, lake);
 	free(lake);

@@ -23,9 +23,8 @@
 
 struct sc_run_opts {
 	const char *repo, *tooling, *base, *head, *workspace;
-	const char *merge_of; /* passed to sc-plan when given */
-	const char *importers; /* passed to sc-plan as given (it checks it) */
-	const char *profiler_commit; /* passed to sc-plan as given (it checks it) */
+	struct sc_argv plan_args; /* sc-plan's own options (--merge-of, --importers,
+	                           * --profiler-commit), passed through as given: it checks them */
 	struct sc_step_opts sandbox; /* what every sandboxed step is handed (step.h) */
 	struct sc_measure_opts measure; /* what shapes the measurement (measure.h) */
 	const char *thr_ratio, *thr_delta, *thr_added; /* checked as sc-report checks them */

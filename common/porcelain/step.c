@@ -50,13 +50,13 @@ void sc_steps_push_bwrap(const struct sc_step_opts *o, struct sc_argv *a, int sa
 		return;
 	sc_argv_push(a, "--sandbox-user");
 	sc_argv_push(a, o->user);
-	if (o->tmp_size) {
+	if (o->sb.tmp_size) {
 		sc_argv_push(a, "--tmp-size");
-		sc_argv_push(a, o->tmp_size);
+		sc_argv_push(a, o->sb.tmp_size);
 	}
-	if (o->max_procs) {
+	if (o->sb.max_procs) {
 		sc_argv_push(a, "--max-procs");
-		sc_argv_push(a, o->max_procs);
+		sc_argv_push(a, o->sb.max_procs);
 	}
 }
 

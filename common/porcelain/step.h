@@ -13,6 +13,7 @@
 #include "contract/sample.h"
 #include "contract/status.h"
 #include "porcelain/progress.h"
+#include "sandbox/sandbox_opts.h"
 #include "util/argv.h"
 
 /* The operator's options that every sandboxed call is given. */
@@ -22,9 +23,7 @@ struct sc_step_opts {
 	const char *bwrap;        /* the operator's bubblewrap, or NULL */
 	const char *user; /* the sandbox's "UID:GID", resolved (by default one of the run's own,
 	                   * held for the whole run: both sides, every sandbox) */
-	unsigned uid, gid;
-	const char *tmp_size;  /* validated; passed on as given */
-	const char *max_procs; /* validated; passed on as given */
+	struct sc_sandbox_opts sb; /* --sandbox-user, --tmp-size, --max-procs, checked */
 	int keep_logs;         /* candidate output into WS/logs/, bounded */
 	const char *keep_logs_hint; /* without keep_logs: how the operator keeps it */
 	double progress_every; /* seconds between "still running" lines */

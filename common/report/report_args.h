@@ -60,4 +60,10 @@ int sc_report_env_init(struct sc_report_env *env, const struct sc_report_args *a
                        struct strbuf *err);
 void sc_report_env_release(struct sc_report_env *env);
 
+/* One help text for each threshold, in sc-report's table and in the
+ * porcelain's that checks it up front and passes it on. */
+#define SC_REPORT_HELP_RATIO "a modified file is flagged at R times its base CPU or more (default 1.5)"
+#define SC_REPORT_HELP_DELTA "and at S seconds more or more (default 30)"
+#define SC_REPORT_HELP_ADDED "an added file is flagged at S seconds or more (default 150)"
+
 #endif

@@ -2,10 +2,10 @@
  * measurement.txt "Attribution"): each kept profile read, bounded, and
  * summed; base and head matched by declaration name.  Nothing here touches
  * a verdict or a CPU figure. */
-#include "util/pathcheck.h"
 #include "report/report_attr.h"
 #include "report/report.h"
 #include "util/die.h"
+#include "util/pathcheck.h"
 #include "util/safefile.h"
 
 #include <errno.h>

@@ -1,11 +1,11 @@
 /* The report files in the output folder (sc-report(1) FILES). */
-#include "util/pathcheck.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "report/report_md.h"
 #include "report/report_text.h"
 #include "report/report.h"
 #include "util/die.h"
+#include "util/pathcheck.h"
 #include "util/safefile.h"
 
 #include <errno.h>

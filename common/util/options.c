@@ -11,8 +11,8 @@
 /* The two every program answers; they are found like any other option, so
  * "--vers" works and "--he" is ambiguous only where a table has "--head". */
 static const struct sc_option builtin[] = {
-	{SC_OPTK_BOOL, "help", 'h', NULL, NULL, "print this help and exit", 0, 0},
-	{SC_OPTK_BOOL, "version", 0, NULL, NULL, "print the version and exit", 0, 0},
+	{SC_OPTK_BOOL, "help", 'h', NULL, NULL, "print this help and exit", 0, 0, NULL},
+	{SC_OPTK_BOOL, "version", 0, NULL, NULL, "print the version and exit", 0, 0, NULL},
 	SC_OPT_END(),
 };
 
@@ -127,6 +127,15 @@ static _Noreturn void print_completion(const struct sc_option *opts)
 	exit(SC_EXIT_OK);
 }
 
+/* A CALLBACK option's value, checked by the option's own check. */
+static void checked(const struct sc_option *o, const char *value)
+{
+	struct strbuf why = STRBUF_INIT;
+	if (o->check(o->value, value, &why) < 0)
+		sc_die("%s (--%s %s)", why.buf, o->name, value);
+	sb_release(&why);
+}
+
 /* Stores the value(s) of option o; VALUE is the "=..." part or NULL.
  * Values taken from the arguments after argv[*i] advance *i past them. */
 static void take(const struct sc_option *o, const char *value, int argc, char **argv, int *i,
@@ -142,12 +151,21 @@ static void take(const struct sc_option *o, const char *value, int argc, char **
 		*(int *)o->value = 1;
 		return;
 	case SC_OPTK_STRING:
+	case SC_OPTK_CALLBACK:
+	case SC_OPTK_PASSTHRU:
 		if (!value) {
 			if (*i + 1 >= argc)
 				sc_die("option --%s needs a value (%s)", o->name, arg);
 			value = argv[++*i];
 		}
-		*(const char **)o->value = value;
+		if (o->kind == SC_OPTK_STRING) {
+			*(const char **)o->value = value;
+		} else if (o->kind == SC_OPTK_PASSTHRU) {
+			sc_argv_push_owned(o->value, xasprintf("--%s", o->name));
+			sc_argv_push(o->value, value);
+		} else {
+			checked(o, value);
+		}
 		return;
 	case SC_OPTK_LIST:
 		if (value) {

@@ -16,10 +16,20 @@
  * Hidden: "--complete-options" as the only argument prints the table for
  * bash completion (contrib/completion), one "--NAME KIND [repeat]" a line. */
 #include "util/argv.h"
+#include "util/strbuf.h"
 
 #include <stddef.h>
 
-enum sc_opt_kind { SC_OPTK_END, SC_OPTK_STRING, SC_OPTK_BOOL, SC_OPTK_LIST, SC_OPTK_ARGS };
+enum sc_opt_kind {
+	SC_OPTK_END, SC_OPTK_STRING, SC_OPTK_BOOL, SC_OPTK_LIST, SC_OPTK_ARGS,
+	SC_OPTK_CALLBACK, /* a value handed at once to the option's check */
+	SC_OPTK_PASSTHRU, /* "--NAME" and its value appended to an argv, unread */
+};
+
+/* A CALLBACK option's check: the value ARG into TARGET (the option's
+ * value pointer), 0; or -1 with what is wrong with it in WHY, which the
+ * parser says with the flag and the value: "WHY (--NAME ARG)". */
+typedef int (*sc_opt_check)(void *target, const char *arg, struct strbuf *why);
 
 #define SC_OPT_REQUIRED 1 /* missing or empty is an error */
 #define SC_OPT_MODE 2     /* required too, but only in the modes whose program
@@ -35,20 +45,27 @@ struct sc_option {
 	const char *help;
 	int flags;         /* SC_OPT_REQUIRED */
 	size_t nargs;      /* ARGS: how many values follow the option */
+	sc_opt_check check; /* CALLBACK */
 };
 
 /* A string; the last argument of STRING_F is SC_OPT_REQUIRED or 0. */
-#define SC_OPT_STRING_F(s, l, v, a, h, f) { SC_OPTK_STRING, (l), (s), (v), (a), (h), (f), 1 }
+#define SC_OPT_STRING_F(s, l, v, a, h, f) { SC_OPTK_STRING, (l), (s), (v), (a), (h), (f), 1, NULL }
 #define SC_OPT_STRING(s, l, v, a, h) SC_OPT_STRING_F(s, l, v, a, h, 0)
 #define SC_OPT_REQUIRED_STRING(s, l, v, a, h) SC_OPT_STRING_F(s, l, v, a, h, SC_OPT_REQUIRED)
 /* Present or not: *v becomes 1. */
-#define SC_OPT_BOOL(s, l, v, h) { SC_OPTK_BOOL, (l), (s), (v), NULL, (h), 0, 0 }
+#define SC_OPT_BOOL(s, l, v, h) { SC_OPTK_BOOL, (l), (s), (v), NULL, (h), 0, 0, NULL }
 /* One or more values, repeatable: --l=V adds V; --l V... adds every
  * argument up to the next one that starts with "--". */
-#define SC_OPT_LIST_F(l, v, a, h, f) { SC_OPTK_LIST, (l), 0, (v), (a), (h), (f), 1 }
+#define SC_OPT_LIST_F(l, v, a, h, f) { SC_OPTK_LIST, (l), 0, (v), (a), (h), (f), 1, NULL }
 /* Exactly n values, the n arguments after the option. */
-#define SC_OPT_ARGS(l, v, n, a, h) { SC_OPTK_ARGS, (l), 0, (v), (a), (h), 0, (n) }
-#define SC_OPT_END() { SC_OPTK_END, NULL, 0, NULL, NULL, NULL, 0, 0 }
+#define SC_OPT_ARGS(l, v, n, a, h) { SC_OPTK_ARGS, (l), 0, (v), (a), (h), 0, (n), NULL }
+/* A value checked as it is parsed, once for every program that takes the
+ * option (git's OPT_CALLBACK): CHECK fills V. */
+#define SC_OPT_CALLBACK(l, v, a, h, check) { SC_OPTK_CALLBACK, (l), 0, (v), (a), (h), 0, 1, (check) }
+/* An option the program only forwards to a stage that checks it (git's
+ * OPT_PASSTHRU): "--l" and its value are appended to the struct sc_argv V. */
+#define SC_OPT_PASSTHRU(l, v, a, h) { SC_OPTK_PASSTHRU, (l), 0, (v), (a), (h), 0, 1, NULL }
+#define SC_OPT_END() { SC_OPTK_END, NULL, 0, NULL, NULL, NULL, 0, 0, NULL }
 
 /* What the parser may leave for the program. */
 #define SC_PARSE_NO_ARGS 0 /* any argument left over is an error */

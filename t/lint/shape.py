@@ -69,7 +69,9 @@ def sources(root):
 def option_names(root):
     names = set()
     for rel, path in sources(root):
-        if rel.startswith("cmd" + os.sep):
+        # a program's table, and the entries a library offers every
+        # program that takes its options (sandbox/sandbox_opts.h)
+        if rel.startswith("cmd" + os.sep) or rel.endswith(".h"):
             with open(path, encoding="utf-8", errors="replace") as fh:
                 names.update(OPTION.findall(fh.read()))
     return names

@@ -2,7 +2,6 @@
  * report_args, sample_file, report_files): the checks on its options, the
  * environment block, samples files and their names, the two files written
  * and the exit codes of what cannot be done. */
-#include "util/pathcheck.h"
 #include "unit_main.h"
 #include <check.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include "report/report_json.h"
 #include "report/report_md.h"
 #include "report/report.h"
+#include "util/pathcheck.h"
 #include "report/report_args.h"
 #include "report/sample_file.h"
 #include "util/die.h"

@@ -47,7 +47,21 @@ END_TEST
 
 static const char *repo, *head, *tree, *pin[2];
 static int quiet;
-static struct sc_argv files;
+static struct sc_argv files, forwarded;
+static unsigned even;
+
+/* A CALLBACK option's check: an even number. */
+static int check_even(void *target, const char *arg, struct strbuf *why)
+{
+	unsigned long v = strtoul(arg, NULL, 10);
+	if (!*arg || v % 2) {
+		sb_adds(why, "wants an even number");
+		return -1;
+	}
+	*(unsigned *)target = (unsigned)v;
+	return 0;
+}
+
 static const struct sc_option opts[] = {
 	SC_OPT_REQUIRED_STRING(0, "repo", &repo, "DIR", "the repository"),
 	SC_OPT_STRING(0, "head", &head, "H", "the head"),
@@ -56,6 +70,9 @@ static const struct sc_option opts[] = {
 	SC_OPT_LIST_F("samples", &files, "FILE", "samples", 0),
 	SC_OPT_ARGS("pin", pin, 2, "SHA VERSION", "two values"),
 	SC_OPT_STRING_F(0, "tree", &tree, "DIR", "required in one mode only", SC_OPT_MODE),
+	SC_OPT_CALLBACK("even", &even, "N", "checked as it is parsed", check_even),
+	SC_OPT_PASSTHRU("merge-of", &forwarded, "P", "forwarded, unread"),
+	SC_OPT_PASSTHRU("importers", &forwarded, "N", "forwarded, unread"),
 	SC_OPT_END(),
 };
 static const char *const usage[] = {"usage: t --repo DIR", NULL};
@@ -72,7 +89,9 @@ static int parse(int flags, ...)
 	va_end(ap);
 	repo = head = tree = pin[0] = pin[1] = NULL;
 	quiet = 0;
+	even = 0;
 	sc_argv_release(&files);
+	sc_argv_release(&forwarded);
 	return sc_parse_options(argc, argv, opts, &cmd, flags);
 }
 
@@ -94,6 +113,23 @@ START_TEST(options_values_prefixes_lists)
 	/* a value may start with a dash, as getopt allows */
 	parse(SC_PARSE_NO_ARGS, "--repo", "-x", NULL);
 	ck_assert_str_eq(repo, "-x");
+}
+END_TEST
+
+/* A CALLBACK option's value is checked as it is read, once for every
+ * program; a PASSTHRU option is forwarded as given, flag first, in the
+ * order given. */
+START_TEST(options_checked_and_passed_through)
+{
+	ck_assert_int_eq(parse(SC_PARSE_NO_ARGS, "--repo", "r", "--even", "42", "--importers=7",
+	                       "--merge-of", "abc", NULL), 8);
+	ck_assert_uint_eq(even, 42);
+	ck_assert_uint_eq(forwarded.n, 4);
+	ck_assert_str_eq(forwarded.v[0], "--importers");
+	ck_assert_str_eq(forwarded.v[1], "7");
+	ck_assert_str_eq(forwarded.v[2], "--merge-of");
+	ck_assert_str_eq(forwarded.v[3], "abc");
+	ck_assert_ptr_null(forwarded.v[4]);
 }
 END_TEST
 
@@ -222,6 +258,8 @@ DIES(dies_stray, "--repo", "r", "extra")
 DIES(dies_list_empty, "--repo", "r", "--samples", "--quiet")
 DIES(dies_args_short, "--repo", "r", "--pin", "s")
 DIES(dies_help_value, "--help=yes")
+DIES(dies_callback_refuses, "--repo", "r", "--even", "3")
+DIES(dies_passthru_twice, "--repo", "r", "--merge-of", "a", "--merge-of=b")
 #define EXITS0(name, ...)                              \
 	START_TEST(name) { parse(SC_PARSE_NO_ARGS, __VA_ARGS__, NULL); } \
 	END_TEST
@@ -359,6 +397,7 @@ int main(void)
 	tcase_add_test(tc, strbuf_never_null);
 	tcase_add_test(tc, arrays_grow_by_doubling);
 	tcase_add_test(tc, options_values_prefixes_lists);
+	tcase_add_test(tc, options_checked_and_passed_through);
 	tcase_add_test(tc, errno_input_or_system);
 	tcase_add_test(tc, every_printed_line_quoted);
 	tcase_add_test(tc, decimal_digits_within_bounds);
@@ -369,7 +408,8 @@ int main(void)
 	tcase_add_test(tc, suggest_nearest_names);
 	const TTest *dies[] = {dies_twice, dies_twice_bool, dies_ambiguous, dies_unknown, dies_unknown_short,
 	               dies_missing_value, dies_bool_value, dies_missing_required, dies_empty_required,
-	               dies_stray, dies_list_empty, dies_args_short, dies_help_value};
+	               dies_stray, dies_list_empty, dies_args_short, dies_help_value,
+	               dies_callback_refuses, dies_passthru_twice};
 	/* An exit test ends the process it runs in: only in a forked child
 	 * (CK_FORK=no is how make check-valgrind runs the units). */
 	const char *fork = getenv("CK_FORK");

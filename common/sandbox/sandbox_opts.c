@@ -1,0 +1,43 @@
+#include "sandbox/sandbox_opts.h"
+#include "sandbox/bounds.h"
+#include "sandbox/user.h"
+
+int sc_sandbox_opt_user(void *target, const char *arg, struct strbuf *why)
+{
+	struct sc_sandbox_opts *so = target;
+	if (sc_sandbox_user(arg, &so->uid, &so->gid, why) < 0)
+		return -1;
+	so->user_given = 1;
+	return 0;
+}
+
+int sc_sandbox_opt_tmp_size(void *target, const char *arg, struct strbuf *why)
+{
+	struct sc_sandbox_opts *so = target;
+	struct strbuf wants = STRBUF_INIT;
+	int rc = sc_sandbox_tmp_size(arg, &so->tmp_bytes, &wants);
+	if (rc < 0)
+		sb_addf(why, "the size of the sandbox's /tmp %s", wants.buf);
+	else
+		so->tmp_size = arg;
+	sb_release(&wants);
+	return rc;
+}
+
+int sc_sandbox_opt_max_procs(void *target, const char *arg, struct strbuf *why)
+{
+	struct sc_sandbox_opts *so = target;
+	struct strbuf wants = STRBUF_INIT;
+	int rc = sc_sandbox_max_procs(arg, &so->max_procs_n, &wants);
+	if (rc < 0)
+		sb_addf(why, "the sandbox's process bound %s", wants.buf);
+	else
+		so->max_procs = arg;
+	sb_release(&wants);
+	return rc;
+}
+
+int sc_sandbox_opts_finish(struct sc_sandbox_opts *so, struct strbuf *why)
+{
+	return so->user_given ? 0 : sc_sandbox_user(NULL, &so->uid, &so->gid, why);
+}
