@@ -47,12 +47,12 @@ COMMON_LIB := $(BUILD)/libsccommon.a
 
 # Every cmd/X.c is an executable X.  The standalone programs run between
 # GNU time and the candidate: the host step (sc-confine), the sandbox's
-# PID 1 (sc-init) and the self-test's probe, its command (sc-sandbox-probe).
+# PID 1 (sc-pid1) and the self-test's probe, its command (sc-sandbox-probe).
 # They are static, with nothing of the library but its one argv number
 # parser and error line, because they run inside the sandbox or right
 # before it: nothing they load can come from what candidate code touched.
 # They go to libexec, not bin.
-STANDALONE     := sc-confine sc-init sc-sandbox-probe
+STANDALONE     := sc-confine sc-pid1 sc-sandbox-probe
 STANDALONE_LIB := common/util/die.c common/util/decimal.c common/util/fdkeep.c
 CMD_SRC   := $(filter-out $(STANDALONE:%=cmd/%.c),$(wildcard cmd/*.c))
 CMD_BIN   := $(CMD_SRC:cmd/%.c=$(BUILD)/%)
@@ -92,7 +92,7 @@ $(BUILD)/version.h: Makefile
 	@mkdir -p $(@D)
 	@printf '#define SC_VERSION "%s"\n' '$(VERSION)' > $@.tmp && mv $@.tmp $@
 
-# Where install puts sc-init (and its siblings) and the pages, for the programs that look
+# Where install puts sc-pid1 (and its siblings) and the pages, for the programs that look
 # there when the relative layout (../libexec, ../share/man) does not hold.
 $(BUILD)/paths.h: FORCE
 	@mkdir -p $(@D)
@@ -271,7 +271,7 @@ bench: all fixture
 demo:
 	bash contrib/demo.sh
 
-# sc-sandbox-exec finds the standalone programs (sc-init and its siblings) at
+# sc-sandbox-exec finds the standalone programs (sc-pid1 and its siblings) at
 # ../libexec/sphereceti/ from its own folder, else in
 # $(libexecdir)/sphereceti; `sphereceti help` the pages at
 # ../share/man/man1/, else in $(mandir)/man1, else on man's own path.  Both

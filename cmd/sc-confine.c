@@ -24,7 +24,7 @@
  * (keyrings are not namespaced: the operator's would be the candidate's),
  * then exec PROG.  Documentation/threat-model.txt "Kernel-wide pools".
  *
- * Static and standalone like sc-init: nothing between GNU time and bwrap
+ * Static and standalone like sc-pid1: nothing between GNU time and bwrap
  * loads a library or reads a file.  A bad call is one error line, exit 2;
  * a step that fails, exit 3: PROG never starts half-changed. */
 #include <errno.h>

@@ -67,6 +67,8 @@ int main(int argc, char **argv)
 	sc_planning_check_commits(w);
 	sc_planning_check_merge(w);
 	sc_planning_check_config(w);
+	sc_planning_read_lake(w);
+	sc_planning_take_merge_base(w);
 	sc_planning_check_lake(w);
 	sc_planning_select_changes(w);
 	sc_planning_read_modules(w);

@@ -2,7 +2,7 @@
  * ordinary sandbox run (sc-sandbox-exec --self-test), so that they see
  * exactly what a candidate sees: its descriptors, its uid, its namespaces,
  * mounts, seccomp filter and keyrings, and its orphans' CPU reaching GNU
- * time through sc-init.
+ * time through sc-pid1.
  *
  *   sc-sandbox-probe NS=INODE...
  *
@@ -11,7 +11,7 @@
  * run keeps a candidate's: "self-test-ok -", or "self-test-failed WHAT"
  * (exit 1).  Facts only a working sandbox shows; outside one it fails.
  *
- * Static and standalone like sc-init: the self-test runs before anything
+ * Static and standalone like sc-pid1: the self-test runs before anything
  * else is trusted. */
 #include <dirent.h>
 #include <errno.h>
@@ -35,7 +35,7 @@
 
 #define USAGE "usage: sc-sandbox-probe NS=INODE...  (the command sc-sandbox-exec --self-test runs)"
 
-/* The one line the host reads (sc-init's protocol words): on stdout,
+/* The one line the host reads (sc-pid1's protocol words): on stdout,
  * which the self-test keeps as a --log run keeps a candidate's. */
 static int say(const char *what, const char *detail)
 {
@@ -272,8 +272,8 @@ static int hardening(void)
 }
 
 /* Our orphan: a grandchild that outlives its parent, reparented to PID 1
- * (sc-init), whose reaping hands its CPU up to GNU time.  It holds the
- * write end of a pipe: EOF says it is gone, so we exit (and sc-init's
+ * (sc-pid1), whose reaping hands its CPU up to GNU time.  It holds the
+ * write end of a pipe: EOF says it is gone, so we exit (and sc-pid1's
  * kill(-1) comes) only after it burned. */
 static void orphan_burns(void)
 {
@@ -336,7 +336,7 @@ static int own_namespace(const char *arg)
 	return 0;
 }
 
-/* Only sc-init (PID 1) and we are in the PID namespace, and we are its
+/* Only sc-pid1 (PID 1) and we are in the PID namespace, and we are its
  * child. */
 static int alone_with_init(void)
 {

@@ -33,9 +33,10 @@ static const char *const usage[] = {
 };
 
 static const char *const stages[] = {"plan", "materialize", "sandbox-exec", "parse-time",
-                                     "report", "profile-run", "setup", "doctor", NULL};
+                                     "report", "profile-run", "doctor", NULL};
 
-/* Commands that are no stage's name. */
+/* Commands that are no stage's name; init runs sc-setup, which only it
+ * names (one name a command: sc-pid1 is the sandbox's PID 1). */
 static const char *const more[] = {"init", "profile-plan", "help", "version", NULL};
 
 static int is_stage(const char *name)
@@ -141,7 +142,7 @@ int main(int argc, char **argv)
 	}
 	char *dir = sc_exec_dir();
 	const char *stage = program_of(cmd);
-	if (!is_stage(stage)) {
+	if (!is_stage(cmd) && stage == cmd) {
 		char where[32];
 		snprintf(where, sizeof where, "argv[%d]", i);
 		unknown_command(cmd, where);

@@ -83,25 +83,37 @@ load lib/plan
 	assert_error_line sphereceti
 }
 
-@test "installed layout: bin/ finds its stages, sc-sandbox-exec finds libexec/sphereceti/sc-init" {
+@test "init is the one name of the set-up: setup is no command, and pid1 is no command either" {
+	run --separate-stderr sphereceti init --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == usage:* ]]
+	for name in setup pid1; do
+		run --separate-stderr sphereceti "$name"
+		[ "$status" -eq 2 ]
+		assert_error_line sphereceti
+		[[ "$stderr" == *"unknown command '$name'"* ]]
+	done
+}
+
+@test "installed layout: bin/ finds its stages, sc-sandbox-exec finds libexec/sphereceti/sc-pid1" {
 	# Under check-valgrind SC_BIN holds scripts that exec the binaries in
 	# the build folder, so a copied layout would not be the one running.
 	[ -z "${SC_VALGRIND:-}" ] || skip "needs the real binaries, not valgrind's wrappers"
 	local p=$BATS_TEST_TMPDIR/prefix
 	mkdir -p "$p/bin" "$p/libexec/sphereceti"
 	cp "$SC_BIN"/sphereceti "$SC_BIN"/sc-plan "$SC_BIN"/sc-sandbox-exec "$p/bin/"
-	cp "$SC_BIN"/sc-confine "$SC_BIN"/sc-init "$SC_BIN"/sc-sandbox-probe "$p/libexec/sphereceti/"
-	sandbox_reach "$p/libexec/sphereceti"  # the sandbox user binds sc-init from there
+	cp "$SC_BIN"/sc-confine "$SC_BIN"/sc-pid1 "$SC_BIN"/sc-sandbox-probe "$p/libexec/sphereceti/"
+	sandbox_reach "$p/libexec/sphereceti"  # the sandbox user binds sc-pid1 from there
 	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
 	[ "$status" -eq 0 ]
 	[[ "$output" == "self-test ok"* ]]
-	# each standalone program is installed with sc-init, or nothing runs
+	# each standalone program is installed with sc-pid1, or nothing runs
 	rm "$p/libexec/sphereceti/sc-confine"
 	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
 	[ "$status" -eq 2 ]
 	assert_error_line sc-sandbox-exec
-	[[ "$stderr" == *"sc-confine, installed with sc-init, is missing"* ]]
-	rm "$p/libexec/sphereceti/sc-init"
+	[[ "$stderr" == *"sc-confine, installed with sc-pid1, is missing"* ]]
+	rm "$p/libexec/sphereceti/sc-pid1"
 	run --separate-stderr "$p/bin/sphereceti" sandbox-exec --self-test
 	[ "$status" -ne 0 ]
 	assert_error_line sc-sandbox-exec

@@ -84,7 +84,7 @@ sandbox_reach() {
 	done
 	[ ${#dirs[@]} -eq 0 ] || chmod o+x -- "${dirs[@]}"
 }
-# The build folder (sc-init) and the fixture toolchain are mounted into every
+# The build folder (sc-pid1) and the fixture toolchain are mounted into every
 # sandbox: a checkout under a 0700 folder (/root) gets search permission
 # (never read permission) along their paths.  Once per file: bats sources
 # this for setup_file, and each test inherits the exported mark.

@@ -92,7 +92,7 @@ setup() {
 
 @test "doc: architecture.txt lists exactly the exit codes util/die.h defines, and 128+N" {
 	local top=$BATS_TEST_DIRNAME/.. defined listed
-	defined=$(sed -n 's/^#define SC_EXIT_[A-Z]* \([0-9]*\).*/\1/p' "$top/common/util/die.h" | sort -n | tr '\n' ' ')
+	defined=$(sed -n 's/^\tSC_EXIT_[A-Z]* = \([0-9]*\),.*/\1/p' "$top/common/util/die.h" | sort -n | tr '\n' ' ')
 	listed=$(sed -n '/^Exit codes are the same everywhere/,/^$/d; /^  [0-9][0-9+N]*  /p' "$top/Documentation/architecture.txt" |
 		awk '{print $1}' | tr '\n' ' ')
 	[ "$(wc -w <<<"$defined")" -ge 5 ]

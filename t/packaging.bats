@@ -5,7 +5,7 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-# The self-tests run the installed sc-init, under the test's folder, as the
+# The self-tests run the installed sc-pid1, under the test's folder, as the
 # sandbox user: it must reach it (alone, the file failed; it passed only when
 # another file's test had opened the run's folders).
 setup() {
@@ -45,7 +45,7 @@ pkg_vars() {
 }
 
 @test "dpkg-buildflags reach every compile and link line, the standalone programs and the fixture included" {
-	for b in sc-confine sc-init sc-sandbox-probe; do
+	for b in sc-confine sc-pid1 sc-sandbox-probe; do
 		[ -x "$PKG/$b" ]
 	done
 	[ -x "$PKG/fixture/toolchain/bin/lean" ]
@@ -69,13 +69,13 @@ pkg_vars() {
 	[ "$n" -ge 10 ]
 	# ... and are in the binaries: full RELRO (the standalone programs are
 	# static: no dynamic section, nothing to bind).
-	for b in sphereceti sc-plan sc-sandbox-exec sc-confine sc-init sc-sandbox-probe; do
+	for b in sphereceti sc-plan sc-sandbox-exec sc-confine sc-pid1 sc-sandbox-probe; do
 		readelf -lW "$PKG/$b" | grep -q GNU_RELRO
-		case $b in sc-confine | sc-init | sc-sandbox-probe) continue ;; esac
+		case $b in sc-confine | sc-pid1 | sc-sandbox-probe) continue ;; esac
 		readelf -dW "$PKG/$b" | grep -qE 'BIND_NOW|FLAGS.*NOW'
 	done
 	# static: nothing loaded from a /usr candidate code could have touched
-	for b in sc-confine sc-init sc-sandbox-probe; do
+	for b in sc-confine sc-pid1 sc-sandbox-probe; do
 		run readelf -lW "$PKG/$b"
 		[[ "$output" != *INTERP* ]]
 	done
@@ -103,7 +103,7 @@ pkg_vars() {
 	for b in sphereceti sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run; do
 		[ -x "$d/usr/bin/$b" ]
 	done
-	for b in sc-confine sc-init sc-sandbox-probe; do
+	for b in sc-confine sc-pid1 sc-sandbox-probe; do
 		[ -x "$d/usr/libexec/sphereceti/$b" ]
 		[ ! -e "$d/usr/bin/$b" ]
 	done
@@ -132,12 +132,12 @@ pkg_vars() {
 	[ -z "$output" ]
 }
 
-@test "a libexecdir and mandir apart from bindir are built in: sc-init and the pages are found there" {
+@test "a libexecdir and mandir apart from bindir are built in: sc-pid1 and the pages are found there" {
 	[ -z "${SC_VALGRIND:-}" ] || skip "needs the real binaries, not valgrind's wrappers"
 	local p=$BATS_TEST_TMPDIR/p
 	pkg_vars prefix="$p/usr" libexecdir="$p/lib/pkg" mandir="$p/doc/man"
 	make -s -C "$SRC" "${vars[@]}" install >/dev/null
-	for b in sc-confine sc-init sc-sandbox-probe; do
+	for b in sc-confine sc-pid1 sc-sandbox-probe; do
 		[ -x "$p/lib/pkg/sphereceti/$b" ]
 	done
 	[ ! -e "$p/usr/libexec" ]

@@ -118,8 +118,8 @@ for i, p in enumerate(ro + sys.argv[2].split()):
 	[ "$code" -eq 0 ]
 }
 
-@test "sc-init reaps an orphan as soon as it exits, while the command still runs" {
-	# The command's child X starts Y and exits; Y, orphaned to sc-init,
+@test "sc-pid1 reaps an orphan as soon as it exits, while the command still runs" {
+	# The command's child X starts Y and exits; Y, orphaned to sc-pid1,
 	# exits at once.  Reaped, Y's /proc entry goes; left a zombie (only the
 	# command reaped), it stays until the command ends.  Exit 0 when it
 	# went within 10 s, 11 if not.
@@ -145,29 +145,29 @@ while os.path.exists("/proc/%d" % y):
 	[ "$code" -eq 0 ]
 }
 
-@test "sc-init answers --help and --version like every program; a bad call is one error line, exit 2" {
-	run --separate-stderr "$SC_BIN/sc-init" --help
+@test "sc-pid1 answers --help and --version like every program; a bad call is one error line, exit 2" {
+	run --separate-stderr "$SC_BIN/sc-pid1" --help
 	[ "$status" -eq 0 ]
-	[[ "$output" == "usage: sc-init REPORT_FD"* ]]
+	[[ "$output" == "usage: sc-pid1 REPORT_FD"* ]]
 	[ -z "$stderr" ]
-	run --separate-stderr "$SC_BIN/sc-init" --version
+	run --separate-stderr "$SC_BIN/sc-pid1" --version
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^sc-init\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
-	run --separate-stderr "$SC_BIN/sc-init" --bogus
+	[[ "$output" =~ ^sc-pid1\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	run --separate-stderr "$SC_BIN/sc-pid1" --bogus
 	[ "$status" -eq 2 ]
-	assert_error_line sc-init
+	assert_error_line sc-pid1
 }
 
-@test "sc-init runs a command only as PID 1 of its own namespace: its kill(-1) never reaches the host" {
+@test "sc-pid1 runs a command only as PID 1 of its own namespace: its kill(-1) never reaches the host" {
 	[ "$(id -u)" -eq 0 ] || skip "needs a root operator to start a process as another uid"
 	# A process of an otherwise unused uid stands in for everything else
-	# that uid runs on the host; sc-init started outside a PID namespace as
+	# that uid runs on the host; sc-pid1 started outside a PID namespace as
 	# that uid must refuse before its command runs (and before any
 	# kill(-1, SIGKILL) when the command ends).
 	setpriv --reuid=4243 --regid=4243 --clear-groups /usr/bin/sleep 60 &
 	local victim=$!
 	run --separate-stderr setpriv --reuid=4243 --regid=4243 --clear-groups \
-		"$SC_BIN/sc-init" 5 -- /usr/bin/touch "$W/ran" 5>"$W/report"
+		"$SC_BIN/sc-pid1" 5 -- /usr/bin/touch "$W/ran" 5>"$W/report"
 	local alive=0
 	if kill -0 "$victim" 2>/dev/null; then alive=1; fi
 	kill -KILL "$victim" 2>/dev/null || true

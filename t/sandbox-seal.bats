@@ -53,8 +53,8 @@ start_waiter() {
 	WHO=$(timeout 60 cat "$tree/ready")
 }
 
-# pid1_of PID: the sandbox's PID 1 (sc-init) under sc-sandbox-exec PID:
-# sc-sandbox-exec -> GNU time -> bwrap (exec'd by the host step) -> sc-init.
+# pid1_of PID: the sandbox's PID 1 (sc-pid1) under sc-sandbox-exec PID:
+# sc-sandbox-exec -> GNU time -> bwrap (exec'd by the host step) -> sc-pid1.
 pid1_of() {
 	local p=$1 i
 	for i in 1 2 3; do
@@ -442,7 +442,7 @@ EOF
 	wait "$pid"
 	[ "$output" = fine ]
 	[ "$why" = EAGAIN ]
-	# 32 for the sandbox user: bwrap, sc-init, python3 and its children
+	# 32 for the sandbox user: bwrap, sc-pid1, python3 and its children
 	[ "$n" -le 29 ]
 	[ "$n" -ge 20 ]
 	grep -q '"exit_code":0' "$W/status"

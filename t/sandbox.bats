@@ -885,7 +885,7 @@ time.sleep(60)' 7<"$W/secret" > /dev/null 2>&1 &
 	run ! grep -F "$R/" "$W/seen/bwrap-fds"
 }
 
-@test "a descriptor that reaches bwrap anyway is closed by sc-init before the command" {
+@test "a descriptor that reaches bwrap anyway is closed by sc-pid1 before the command" {
 	echo 'host secret' > "$W/secret"
 	chmod 644 "$W/secret"
 	cat > "$W/bwrap" <<SH

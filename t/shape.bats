@@ -11,9 +11,9 @@ setup() {
 	mkdir -p "$S/cmd" "$S/common/util"
 	printf 'int main(int argc, char **argv)\n{\n\treturn sc_parse_options(argc, argv, o, &c, 0);\n}\n' \
 		>"$S/cmd/sc-x.c"
-	# sc-init stands alone: long, no table, getopt of its own are its business
+	# sc-pid1 stands alone: long, no table, getopt of its own are its business
 	{ printf '#include <getopt.h>\n'; printf 'int v;\n%.0s' {1..300}; printf 'int main(void)\n{\n}\n'; } \
-		>"$S/cmd/sc-init.c"
+		>"$S/cmd/sc-pid1.c"
 	printf '#include <getopt.h>\n' >"$S/common/util/options.c"
 }
 
@@ -32,7 +32,7 @@ function_of() {
 	[ -z "$output" ]
 }
 
-@test "shape: a good sample passes, sc-init included" {
+@test "shape: a good sample passes, sc-pid1 included" {
 	run /usr/bin/python3 "$SHAPE" "$S"
 	echo "$output"
 	[ "$status" -eq 0 ]

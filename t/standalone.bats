@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The standalone programs that run between GNU time and the candidate
-# (sc-confine on the host, sc-init as the sandbox's PID 1): every bad
+# (sc-confine on the host, sc-pid1 as the sandbox's PID 1): every bad
 # call is one error line "PROG: error: ... (...)", exit 2, before anything
 # runs; none ever dies of a signal, whatever its argv.
 load helpers
@@ -23,8 +23,8 @@ bad_calls() {
 	done
 }
 
-@test "sc-init: every bad call is one error line, exit 2, never a signal" {
-	bad_calls sc-init '' '5' '5|--keep-output' '5|--' '5|--keep-output|--' \
+@test "sc-pid1: every bad call is one error line, exit 2, never a signal" {
+	bad_calls sc-pid1 '' '5' '5|--keep-output' '5|--' '5|--keep-output|--' \
 		'x|--|/usr/bin/true' '-1|--|/usr/bin/true' '2|--|/usr/bin/true' '0|--|/usr/bin/true' \
 		'99999999999999999999|--|/usr/bin/true' '5x|--|/usr/bin/true' '|--|/usr/bin/true' \
 		' 5|--|/usr/bin/true' '+5|--|/usr/bin/true' '5|--bogus|--|/usr/bin/true' \

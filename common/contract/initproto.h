@@ -1,7 +1,7 @@
 #ifndef SC_CONTRACT_INITPROTO_H
 #define SC_CONTRACT_INITPROTO_H
-/* sc-init's report protocol: one line per event on the report pipe, a word
- * and its argument ("-" when it has none).  Header-only: cmd/sc-init.c is
+/* sc-pid1's report protocol: one line per event on the report pipe, a word
+ * and its argument ("-" when it has none).  Header-only: cmd/sc-pid1.c is
  * static and links no library, yet writes the very words the host half
  * (sandbox/initproto.c) reads.
  *   ready -                the sandbox is up, the command starts now

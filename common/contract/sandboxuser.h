@@ -1,7 +1,7 @@
 #ifndef SC_SANDBOXUSER_H
 #define SC_SANDBOXUSER_H
 /* The sandbox user as the stages hand it on: UID:GID in decimal, as
- * sc-sandbox-exec's --sandbox-user takes it, sc-init's host step drops to
+ * sc-sandbox-exec's --sandbox-user takes it, sc-pid1's host step drops to
  * it and sc-report records it.  One parser, one bound. */
 #include <stddef.h>
 #include <string.h>

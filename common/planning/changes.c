@@ -188,22 +188,22 @@ static int select_one(struct sc_plan *p, const struct sc_rawdiff *d, size_t *all
 	return 0;
 }
 
-int sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
-                      struct strbuf *err)
+enum sc_exit sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
+                               struct strbuf *err)
 {
 	size_t pos = 0, alloc = p->n_files, count = p->n_files;
 	struct sc_rawdiff d;
 	int r;
 	while ((r = sc_rawdiff_next(raw, len, &pos, hexsz, &d)) == 1)
 		if (select_one(p, &d, &alloc, &count, err) < 0)
-			return -1;
+			return SC_EXIT_POLICY;
 	if (r < 0) {
 		sb_adds(err, "malformed git diff-tree output");
-		return -2;
+		return SC_EXIT_SYSTEM;
 	}
 	if (count > SC_MAX_CHANGED_FILES) {
 		sb_addf(err, "%zu changed Lean files, more than %d", count, SC_MAX_CHANGED_FILES);
-		return -1;
+		return SC_EXIT_POLICY;
 	}
 	if (p->n_files > 1)
 		qsort(p->files, p->n_files, sizeof *p->files, by_path);
@@ -212,8 +212,8 @@ int sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
 	for (size_t i = 1; i < p->n_files; i++)
 		if (strcmp(p->files[i].path, p->files[i - 1].path) == 0) {
 			sb_addf(err, "a tree lists one path twice: %s", p->files[i].path);
-			return -1;
+			return SC_EXIT_POLICY;
 		}
 	p->no_changes = p->n_files == 0;
-	return 0;
+	return SC_EXIT_OK;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include "contract/plan.h"
 #include "util/argv.h"
+#include "util/die.h"
 #include "util/strbuf.h"
 
 /* The roots' areas: R and R.lean for each root, below profile.sourceDir
@@ -45,11 +46,12 @@ int sc_rawdiff_next(const char *buf, size_t len, size_t *pos, int hexsz, struct 
 int sc_plan_in_root_area(const struct sc_plan *p, const char *path);
 
 /* Turn raw diff output into p->files (sorted by path) and p->no_changes.
- * The roots of p must be set.  Returns 0; -1 with err set for a change
- * sphereceti does not measure (the message names the rule and the path:
- * Documentation/planning.txt "Not measured by policy"); -2 with err set
- * when the output itself is malformed. */
-int sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
+ * The roots of p must be set.  Returns SC_EXIT_OK; SC_EXIT_POLICY with err
+ * set for a change sphereceti does not measure (the message names the
+ * rule and the path: Documentation/planning.txt "Not measured by
+ * policy"); SC_EXIT_SYSTEM with err set when git's output itself is
+ * malformed. */
+enum sc_exit sc_changes_select(struct sc_plan *p, const char *raw, size_t len, int hexsz,
                       struct strbuf *err);
 
 #endif

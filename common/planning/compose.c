@@ -36,6 +36,7 @@ struct sc_planning {
 	enum sc_treediff counted; /* the areas' differences before the diff */
 	struct strbuf count_why;
 	char trees[4][SC_MAX_HEXSZ + 1];
+	char merge_base_tree[SC_MAX_HEXSZ + 1];
 };
 
 /* Everything that needs only the arguments starts at once: these git
@@ -197,23 +198,32 @@ void sc_planning_check_config(struct sc_planning *w)
 		                 w->rq->srctree_sha256);
 }
 
-void sc_planning_check_lake(struct sc_planning *w)
+void sc_planning_read_lake(struct sc_planning *w)
 {
 	struct sc_plan *p = &w->p;
 	sc_lake_blobs(w->c, &w->g, w->trees[T], "tooling commit", p->lake_blobs);
 	if (p->lake_blobs[SC_LAKE_TOOLCHAIN])
 		p->lean_toolchain = sc_read_toolchain(w->c, p->lake_blobs[SC_LAKE_TOOLCHAIN]);
+}
+
+void sc_planning_take_merge_base(struct sc_planning *w)
+{
+	struct sc_plan *p = &w->p;
 	const char *const sides[2] = {w->rq->names[B], w->rq->names[H]};
 	p->merge_base = sc_merge_base_or_die(w->mb_rc, &w->mb_out, w->g.hexsz, sides);
-	char mtree[SC_MAX_HEXSZ + 1];
-	if (sc_commit_tree(w->c, &w->g, p->merge_base, mtree) < 0)
+	if (sc_commit_tree(w->c, &w->g, p->merge_base, w->merge_base_tree) < 0)
 		sc_die_sys("cannot read the merge base %s (git merge-base)", p->merge_base);
+}
+
+void sc_planning_check_lake(struct sc_planning *w)
+{
+	struct sc_plan *p = &w->p;
 	/* M older than T is the common case on a project that bumps its
 	 * dependencies often: the pull request predates the bump. */
 	char *fix = xasprintf("the base branch changed it after the pull request branched off: "
 	                      "profile the merge of the pull request into %s (%s), or rebase it",
 	                      w->rq->names[B], w->rq->names[P]);
-	sc_same_lake(w->c, &w->g, mtree, "merge base", fix, p->lake_blobs);
+	sc_same_lake(w->c, &w->g, w->merge_base_tree, "merge base", fix, p->lake_blobs);
 	free(fix);
 	sc_same_lake(w->c, &w->g, w->trees[H], "head",
 	             "the pull request changes it: toolchain and dependency bumps are not measured",
@@ -232,11 +242,9 @@ void sc_planning_select_changes(struct sc_planning *w)
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	if (sc_gitjob_finish(&w->diff_job, &out) != 0)
 		sc_die_sys("git diff-tree failed (merge base..head)");
-	int r = sc_changes_select(&w->p, out.buf, out.len, w->g.hexsz, &err);
-	if (r == -1)
-		sc_die_policy("%s (merge base..head)", err.buf);
-	if (r < 0)
-		sc_die_sys("%s (merge base..head)", err.buf);
+	enum sc_exit r = sc_changes_select(&w->p, out.buf, out.len, w->g.hexsz, &err);
+	if (r != SC_EXIT_OK)
+		sc_die_code(r, "%s (merge base..head)", err.buf);
 	sb_release(&out);
 	sb_release(&err);
 }

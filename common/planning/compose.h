@@ -47,7 +47,11 @@ void sc_planning_check_commits(struct sc_planning *w);
 void sc_planning_check_merge(struct sc_planning *w);
 /* T's .sphereceti, and its tooling path against this profiler's tree. */
 void sc_planning_check_config(struct sc_planning *w);
-/* The Lake files of T, the same at the merge base and at the head. */
+/* The Lake files of T, read. */
+void sc_planning_read_lake(struct sc_planning *w);
+/* The unique merge base M of the base and the head, and its tree. */
+void sc_planning_take_merge_base(struct sc_planning *w);
+/* The Lake files of T the same at the merge base and at the head. */
 void sc_planning_check_lake(struct sc_planning *w);
 /* The changed Lean files under the roots selected from the diff. */
 void sc_planning_select_changes(struct sc_planning *w);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, const char *const names[2], char **mb,
+enum sc_exit sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, const char *const names[2], char **mb,
                        struct strbuf *why)
 {
 	*mb = NULL;
@@ -42,7 +42,7 @@ char *sc_merge_base_or_die(int rc, struct strbuf *out, int hexsz, const char *co
 {
 	struct strbuf why = STRBUF_INIT;
 	char *mb;
-	int code = sc_merge_base_pick(rc, out, hexsz, names, &mb, &why);
+	enum sc_exit code = sc_merge_base_pick(rc, out, hexsz, names, &mb, &why);
 	if (code != SC_EXIT_OK)
 		sc_die_code(code, "%s", why.buf);
 	return mb;
@@ -119,7 +119,7 @@ char *sc_read_toolchain(struct sc_catfile *c, const char *blob)
 	return s;
 }
 
-int sc_lean_libs_verdict(const struct sc_lake_libs *libs, const struct sc_plan *p,
+enum sc_exit sc_lean_libs_verdict(const struct sc_lake_libs *libs, const struct sc_plan *p,
                          struct strbuf *why)
 {
 	for (size_t i = 0; i < p->n_files; i++) {

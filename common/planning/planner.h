@@ -16,7 +16,7 @@
  * stdout out, which is consumed) of the base and the head, as the caller
  * names them in NAMES: SC_EXIT_OK with *mb (allocated), or a code and
  * why. */
-int sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, const char *const names[2], char **mb,
+enum sc_exit sc_merge_base_pick(int rc, struct strbuf *out, int hexsz, const char *const names[2], char **mb,
                        struct strbuf *why);
 /* The same, dying with the code and why. */
 char *sc_merge_base_or_die(int rc, struct strbuf *out, int hexsz, const char *const names[2]);
@@ -47,7 +47,7 @@ char *sc_plan_needs_sources(const struct sc_plan *p, const char *path);
 /* Every selected file is a module some lean_lib of LIBS builds from
  * profile.sourceDir (Config/LeanLib.lean isBuildableModule): SC_EXIT_OK,
  * or SC_EXIT_POLICY and why, naming the first file no lean_lib builds. */
-int sc_lean_libs_verdict(const struct sc_lake_libs *libs, const struct sc_plan *p,
+enum sc_exit sc_lean_libs_verdict(const struct sc_lake_libs *libs, const struct sc_plan *p,
                          struct strbuf *why);
 /* The same on T's lakefile.toml, when Lake reads it (no lakefile.lean):
  * dies with the verdict.  A lakefile.toml beyond the reader's subset is

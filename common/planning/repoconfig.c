@@ -191,7 +191,7 @@ int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct 
 	return rc;
 }
 
-int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling_where, const char *spec,
+enum sc_exit sc_repoconfig_verdict(int found, unsigned mode, const char *tooling_where, const char *spec,
                           int git_rc, int parsed, const char *parse_err,
                           const struct sc_plan *p, struct strbuf *why)
 {

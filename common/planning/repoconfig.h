@@ -24,6 +24,7 @@
 #include "git/git.h"
 #include "contract/leanpath.h"
 #include "contract/plan.h"
+#include "util/die.h"
 #include "util/strbuf.h"
 
 /* Fill the config fields of p (library, roadmap, github, tooling_path,
@@ -40,7 +41,7 @@ int sc_repoconfig_parse(const char *list, size_t len, struct sc_plan *p, struct 
  * its exit code git_rc), sc_repoconfig_parse refused it (parsed < 0, why
  * parse_err), or it names no library root.  Returns 0, or SC_EXIT_USAGE
  * with the error line's text (what and where) in why. */
-int sc_repoconfig_verdict(int found, unsigned mode, const char *tooling_where, const char *spec,
+enum sc_exit sc_repoconfig_verdict(int found, unsigned mode, const char *tooling_where, const char *spec,
                           int git_rc, int parsed, const char *parse_err,
                           const struct sc_plan *p, struct strbuf *why);
 

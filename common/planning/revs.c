@@ -58,7 +58,7 @@ void sc_rev_full_id(const struct sc_git *g, const char *in, const char *flag,
 		          g->object_format, in);
 }
 
-int sc_commit_verdict(enum sc_commit_state st, const char *type, const char *hex,
+enum sc_exit sc_commit_verdict(enum sc_commit_state st, const char *type, const char *hex,
                       struct strbuf *why)
 {
 	switch (st) {
@@ -109,7 +109,7 @@ static void tooling_tree(struct sc_catfile *c, const struct sc_git *g, const cha
 	memcpy(tree, e.hex, SC_MAX_HEXSZ + 1);
 }
 
-int sc_profiler_commit_verdict(const char *built, const char *pinned, struct strbuf *why)
+enum sc_exit sc_profiler_commit_verdict(const char *built, const char *pinned, struct strbuf *why)
 {
 	if (!sc_is_lower_hex(pinned, 40) && !sc_is_lower_hex(pinned, 64))
 		sb_addf(why, "not a full commit ID of sphereceti's repository: '%s'", pinned);

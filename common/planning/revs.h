@@ -8,6 +8,7 @@
  * object-reading halves die. */
 #include "git/git.h"
 #include "git/treelookup.h"
+#include "util/die.h"
 #include "util/strbuf.h"
 
 /* Could S be a full object ID of either hash?  Only such arguments may
@@ -44,7 +45,7 @@ void sc_rev_full_id(const struct sc_git *g, const char *in, const char *flag,
 /* What reading HEX as a commit found (sc_commit_read's state and type):
  * SC_EXIT_OK, SC_EXIT_USAGE with why (a bad ID) or SC_EXIT_SYSTEM with why
  * (a commit git cannot parse). */
-int sc_commit_verdict(enum sc_commit_state st, const char *type, const char *hex,
+enum sc_exit sc_commit_verdict(enum sc_commit_state st, const char *type, const char *hex,
                       struct strbuf *why);
 /* HEX, a full ID, must name a commit: its root tree in tree, or FLAG
  * collected in bad; dies when the commit cannot be parsed. */
@@ -63,6 +64,6 @@ void sc_check_tooling(struct sc_catfile *c, const struct sc_git *g, const char *
  * commit's tree), as profile.tooling holds a vendored copy to T's tree.
  * SC_EXIT_OK, or SC_EXIT_USAGE and why with the fix; the caller names its
  * flag. */
-int sc_profiler_commit_verdict(const char *built, const char *pinned, struct strbuf *why);
+enum sc_exit sc_profiler_commit_verdict(const char *built, const char *pinned, struct strbuf *why);
 
 #endif

@@ -3,7 +3,6 @@
 #include "util/argv.h"
 #include "util/die.h"
 #include "util/safefile.h"
-#include "util/spawn.h"
 #include "git/git.h"
 #include "planning/repoconfig.h"
 
@@ -322,15 +321,14 @@ char *sc_setup_base_branch(const char *top, const char *given, struct strbuf *wh
 	return sb_detach(&b, NULL);
 }
 
-/* The project's configuration, read back by git and by sc-plan's own
- * reader: what init writes is a configuration sc-plan takes. */
-static void read_back(const char *path)
+/* The project's configuration at PATH in TOP, read back by git (the one
+ * git runner) and by sc-plan's own reader: what init writes is a
+ * configuration sc-plan takes. */
+static void read_back(const char *top, const char *path)
 {
 	struct strbuf list = STRBUF_INIT, err = STRBUF_INIT;
 	const char *const args[] = {"config", "--no-includes", "--file", path, "--list", "-z", NULL};
-	const char **argv = sc_git_argv("git", NULL, NULL, args);
-	int st = sc_spawn_capture(argv, sc_git_env(), NULL, SC_NULL_IN | SC_NULL_ERR, &list);
-	free(argv);
+	int st = sc_git_run_at(top, args, &list);
 	struct sc_plan p = {0};
 	if (st != 0 || sc_repoconfig_parse(list.buf, list.len, &p, &err) < 0)
 		sc_die_sys("internal: the configuration written does not read back: %s (%s)",
@@ -362,7 +360,7 @@ void sc_setup_write_all(const char *top, struct strbuf text[SC_SETUP_NFILES])
 			sc_die_path_errno("cannot write %s, nothing was written (%s)", sc_setup_files[i], path[i]);
 		}
 		if (i == SC_SETUP_CONFIG)
-			read_back(path[i]);
+			read_back(top, path[i]);
 	}
 	for (int i = 0; i < SC_SETUP_NFILES; i++)
 		free(path[i]);

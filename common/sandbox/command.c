@@ -162,7 +162,7 @@ static void check_reach(const struct sc_sandbox *sb, const struct mounts *m, con
 	*strrchr(init_dir, '/') = '\0';
 	for (int i = 0; i < m->n; i++)
 		sc_sandbox_check_reachable(sb, m->dir[i], m->name[i]);
-	sc_sandbox_check_reachable(sb, init_dir, "sc-init");
+	sc_sandbox_check_reachable(sb, init_dir, "sc-pid1");
 	free(init_dir);
 }
 
@@ -227,7 +227,7 @@ void sc_command_run(struct sc_sandbox sb, const struct sc_command_spec *spec, st
 	char *init = sc_sandbox_find_init(spec->libexecdir);
 	if (sc_path_within(init, m.dir[0]) || sc_path_within(init, m.dir[2]) ||
 	    (m.dir[3] && sc_path_within(init, m.dir[3])))
-		sc_die("sc-init lies inside a sandbox mount (%s)", init);
+		sc_die("sc-pid1 lies inside a sandbox mount (%s)", init);
 	check_mountpoint(m.dir[0], &sb);
 	check_sealed(m.dir[0], spec->sealed);
 	sb.sealed = spec->sealed;

@@ -15,7 +15,7 @@ struct sc_command_spec {
 	const char *const *sealed;           /* --read-only paths below TREE/.lake, or NULL */
 	int lake_read_only;                  /* --lake-read-only */
 	const char *lake_cache;              /* --cache, or NULL */
-	const char *libexecdir;              /* where sc-init is installed (hostcheck.h) */
+	const char *libexecdir;              /* where sc-pid1 is installed (hostcheck.h) */
 	char **argv;                         /* the command, NULL-terminated */
 };
 

@@ -39,8 +39,8 @@ void sc_sandbox_check_gnu_time(void)
 char *sc_sandbox_find_init(const char *libexecdir)
 {
 	char *dir = sc_exec_dir();
-	char *cands[] = {xasprintf("%s/sc-init", dir), xasprintf("%s/../libexec/sphereceti/sc-init", dir),
-	                 xasprintf("%s/sphereceti/sc-init", libexecdir)};
+	char *cands[] = {xasprintf("%s/sc-pid1", dir), xasprintf("%s/../libexec/sphereceti/sc-pid1", dir),
+	                 xasprintf("%s/sphereceti/sc-pid1", libexecdir)};
 	char *found = NULL;
 	for (size_t i = 0; i < 3 && !found; i++) {
 		char *real = realpath(cands[i], NULL);
@@ -50,7 +50,7 @@ char *sc_sandbox_find_init(const char *libexecdir)
 			free(real);
 	}
 	if (!found)
-		sc_die("the sandbox init sc-init is missing (%s, %s or %s)", cands[0], cands[1], cands[2]);
+		sc_die("the sandbox init sc-pid1 is missing (%s, %s or %s)", cands[0], cands[1], cands[2]);
 	for (size_t i = 0; i < 3; i++)
 		free(cands[i]);
 	free(dir);
@@ -64,7 +64,7 @@ char *sc_sandbox_beside_init(const char *init, const char *name)
 	char *real = realpath(path, NULL);
 	if (!real || !sc_is_executable_file(real) || strncmp(real, init, dir + 1) != 0 ||
 	    strchr(real + dir + 1, '/'))
-		sc_die("%s, installed with sc-init, is missing (%s)", name, path);
+		sc_die("%s, installed with sc-pid1, is missing (%s)", name, path);
 	free(path);
 	return real;
 }

@@ -17,14 +17,14 @@ char *sc_sandbox_resolve_bwrap(const char *path);
  * host is judged, not per run); else one error line, exit 2. */
 void sc_sandbox_check_gnu_time(void);
 
-/* sc-init beside this program (build tree), in ../libexec/sphereceti
+/* sc-pid1 beside this program (build tree), in ../libexec/sphereceti
  * (installed), or in LIBEXECDIR/sphereceti, the folder the build was
  * configured with.  Canonical, allocated. */
 char *sc_sandbox_find_init(const char *libexecdir);
 
-/* NAME, a standalone program installed with sc-init (sc-confine,
+/* NAME, a standalone program installed with sc-pid1 (sc-confine,
  * sc-sandbox-probe), in INIT's folder itself, not a link out of it: what
- * is checked of sc-init's place holds for it.  Canonical, allocated. */
+ * is checked of sc-pid1's place holds for it.  Canonical, allocated. */
 char *sc_sandbox_beside_init(const char *init, const char *name);
 
 /* Run as root, the sandbox user must search every folder down to path;

@@ -1,7 +1,7 @@
 #ifndef SC_INITREPORT_H
 #define SC_INITREPORT_H
-/* The host half of sc-init's report protocol: the words and the lines
- * are contract/initproto.h's, which sc-init writes with. */
+/* The host half of sc-pid1's report protocol: the words and the lines
+ * are contract/initproto.h's, which sc-pid1 writes with. */
 #include <stddef.h>
 
 struct sc_init_report {
@@ -12,7 +12,7 @@ struct sc_init_report {
 	char failure[256]; /* init-failed / self-test-failed text */
 };
 
-/* Parse what sc-init wrote (TEXT, NUL-terminated). */
+/* Parse what sc-pid1 wrote (TEXT, NUL-terminated). */
 void sc_init_report_parse(const char *text, struct sc_init_report *ir);
 
 #endif

@@ -27,7 +27,7 @@ static void fail(struct sc_outcome *o, int code)
 	o->exit = code;
 }
 
-/* sc-init reported the command's status: bwrap and GNU time pass it on
+/* sc-pid1 reported the command's status: bwrap and GNU time pass it on
  * unchanged, so the wrapper's own must agree. */
 static void finished(const struct sc_sandbox_result *r, const struct sc_init_report *ir,
                      struct sc_outcome *o)

@@ -1,7 +1,7 @@
 #ifndef SC_OUTCOME_H
 #define SC_OUTCOME_H
 /* What one sandboxed command came to (Documentation/measurement.txt "Measurement"): from the
- * wrapper's wait status, sc-init's report and whether we stopped it, the
+ * wrapper's wait status, sc-pid1's report and whether we stopped it, the
  * status line and exit code, or an error and its exit code, and whether
  * the time file is kept.  No process, no file: unit-tested as is. */
 #include "sandbox/supervise.h"

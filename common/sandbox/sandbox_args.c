@@ -181,7 +181,7 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 		 * goes, no controlling terminal */
 		"--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
 		"--die-with-parent", "--new-session",
-		/* our sc-init is PID 1: bwrap's own monitor would hide the
+		/* our sc-pid1 is PID 1: bwrap's own monitor would hide the
 		 * candidate's CPU from GNU time */
 		"--as-pid-1",
 		"--clearenv", "--setenv", "PATH", SC_SANDBOX_PATH, "--setenv", "HOME", SC_SANDBOX_HOME,
@@ -235,7 +235,7 @@ void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a)
 	lake_cache(sb, a);
 	remount_ro(a, "/");
 	if (sb->seccomp_fd > 2) {
-		/* installed by bwrap right before it execs sc-init */
+		/* installed by bwrap right before it execs sc-pid1 */
 		sc_argv_push(a, "--seccomp");
 		sc_argv_push_owned(a, xasprintf("%d", sb->seccomp_fd));
 	}

@@ -1,7 +1,7 @@
 #ifndef SC_SANDBOX_ARGS_H
 #define SC_SANDBOX_ARGS_H
 /* The command line of one sandboxed run: GNU time around bwrap around
- * sc-init.  Kept in one place so that the run, the self-test and the man
+ * sc-pid1.  Kept in one place so that the run, the self-test and the man
  * page describe the same sandbox. */
 #include "util/argv.h" /* struct sc_argv */
 #include "util/strbuf.h"
@@ -12,7 +12,7 @@
 #define SC_SANDBOX_TOOLCHAIN "/toolchain"
 #define SC_SANDBOX_LAKE ".lake" /* the one writable folder of the tree */
 #define SC_SANDBOX_DEPS "/project/.lake/packages"
-#define SC_SANDBOX_INIT "/sc-init"
+#define SC_SANDBOX_INIT "/sc-pid1"
 #define SC_SANDBOX_PROBE "/sc-sandbox-probe" /* the self-test's command, only there */
 #define SC_SANDBOX_PATH "/toolchain/bin:/usr/bin:/bin"
 #define SC_SANDBOX_HOME "/tmp/home"
@@ -26,7 +26,7 @@
 
 struct sc_sandbox {
 	const char *bwrap;     /* canonical path of the bwrap binary */
-	const char *init;      /* canonical path of sc-init on the host */
+	const char *init;      /* canonical path of sc-pid1 on the host */
 	const char *host_step; /* canonical path of sc-confine, beside it */
 	const char *probe;     /* sc-sandbox-probe, bound at SC_SANDBOX_PROBE; NULL: none */
 	const char *tree;      /* canonical; read-only at /project, its .lake read-write */
@@ -35,7 +35,7 @@ struct sc_sandbox {
 	const char *toolchain; /* canonical; read-only at /toolchain */
 	const char *deps;      /* canonical; read-only at /project/.lake/packages */
 	const char *lake_cache; /* canonical --cache, read-only at /lake-cache; NULL: none */
-	int report_fd;         /* inherited pipe to the host (sc-init's REPORT_FD) */
+	int report_fd;         /* inherited pipe to the host (sc-pid1's REPORT_FD) */
 	unsigned uid, gid;     /* host uid/gid the sandbox runs as (never 0) */
 	int own_uid;           /* uid/gid are the run's own (sandbox/dynuser.h), not named */
 	unsigned long long tmp_size; /* bytes of the private /tmp, and of /dev/shm */
@@ -50,7 +50,7 @@ struct sc_sandbox {
 
 /* Append "sc-confine --uid UID --gid GID --max-procs N --tmpfs-size B --tmpfs-inodes N
  * --keep-fd FD --keep-fd FD --
- * bwrap OPTIONS -- /sc-init FD" to a (the seccomp filter's --keep-fd and bwrap's --seccomp
+ * bwrap OPTIONS -- /sc-pid1 FD" to a (the seccomp filter's --keep-fd and bwrap's --seccomp
  * only when sb->seccomp_fd > 2); the caller appends "[--keep-output] -- CMD ARG...". */
 void sc_sandbox_bwrap_argv(const struct sc_sandbox *sb, struct sc_argv *a);
 

@@ -84,7 +84,7 @@ static void self_test_args(struct sc_argv *args)
 	}
 }
 
-int sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timefile *tf,
+enum sc_exit sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timefile *tf,
                         const char *tf_err, const char *bwrap, const char *time_file,
                         struct strbuf *why)
 {

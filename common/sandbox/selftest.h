@@ -7,6 +7,7 @@
 #include "sandbox/sandbox_args.h"
 #include "sandbox/supervise.h"
 #include "contract/timefile.h"
+#include "util/die.h"
 #include "util/strbuf.h"
 
 #define SC_SELFTEST_TIMEOUT_S 60
@@ -17,16 +18,16 @@
  * count both (0.3 s), less a little for the granularity of the burn. */
 #define SC_SELFTEST_MIN_CLOCK_S 0.28
 
-/* The verdict on a finished self-test run r (not interrupted: sc-init's
+/* The verdict on a finished self-test run r (not interrupted: sc-pid1's
  * report, the probe's line in its output) whose time
  * file parsed into tf (tf_err: why it did not, empty when it did): 0, or
  * the exit code of the failure with its error line in why. */
-int sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timefile *tf,
+enum sc_exit sc_selftest_verdict(const struct sc_sandbox_result *r, const struct sc_timefile *tf,
                         const char *tf_err, const char *bwrap, const char *time_file,
                         struct strbuf *why);
 
 /* Runs the self-test in sb (bwrap set; the standalone programs, folders
- * and report pipe are filled here), sc-init found in LIBEXECDIR
+ * and report pipe are filled here), sc-pid1 found in LIBEXECDIR
  * (hostcheck.h); prints the
  * "self-test ok" line and returns 0, or dies with the reason. */
 int sc_selftest_run(struct sc_sandbox sb, const char *libexecdir);

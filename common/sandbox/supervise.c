@@ -53,7 +53,7 @@ int sc_sandbox_no_inherited_descriptors(void)
 }
 
 /* The report pipe: the write end, inherited through GNU time and bwrap by
- * sc-init only, lands on 3 or above; everything else of ours is
+ * sc-pid1 only, lands on 3 or above; everything else of ours is
  * close-on-exec.  Returns 0 or -1 (errno). */
 static int report_pipe(int *rd, int *wr)
 {
@@ -152,7 +152,7 @@ static void read_clock(struct sc_sandbox_result *r)
 	r->clock_fd = -1;
 }
 
-/* Orphans of the run (bwrap, sc-init after a kill) come to us: without
+/* Orphans of the run (bwrap, sc-pid1 after a kill) come to us: without
  * that, "nothing outlives the call" would not hold. */
 static void become_subreaper(int on)
 {
@@ -160,7 +160,7 @@ static void become_subreaper(int on)
 		sc_die_sys_errno("cannot become the run's subreaper (prctl)");
 }
 
-/* The report pipe and the seccomp filter: both reach bwrap only (sc-init
+/* The report pipe and the seccomp filter: both reach bwrap only (sc-pid1
  * gets the pipe's write end, bwrap installs the filter). */
 static int open_channels(struct sc_sandbox *sb, int *rd, int *wr)
 {

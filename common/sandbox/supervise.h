@@ -1,6 +1,6 @@
 #ifndef SC_SUPERVISE_H
 #define SC_SUPERVISE_H
-/* One timed sandbox run on the host: GNU time around bwrap around sc-init,
+/* One timed sandbox run on the host: GNU time around bwrap around sc-pid1,
  * an empty environment, a new process group, a deadline.  On the deadline
  * (or when we are asked to stop) the group gets SIGTERM, a short grace,
  * then SIGKILL; bwrap's --die-with-parent and the PID namespace take the
@@ -18,7 +18,7 @@ struct sc_sandbox_result {
 	int timed_out;
 	int interrupted;    /* the signal that made us stop early, or 0 */
 	double wall_s;      /* host CLOCK_MONOTONIC, spawn to reap */
-	struct strbuf report; /* lines sc-init wrote to its report pipe */
+	struct strbuf report; /* lines sc-pid1 wrote to its report pipe */
 	struct strbuf output; /* GNU time's and bwrap's own messages (bounded); with
 	                       * keep_output also the command's stdout and stderr,
 	                       * at most SC_SANDBOX_LOG_MAX */
@@ -43,7 +43,7 @@ void sc_sandbox_hold_stop_signals(void);
  * bwrap.  Call first thing; returns 0 or -1 (errno). */
 int sc_sandbox_no_inherited_descriptors(void);
 
-/* Runs init_args (appended after "/sc-init FD") in the sandbox sb, counters
+/* Runs init_args (appended after "/sc-pid1 FD") in the sandbox sb, counters
  * to time_file, the task clock attached to the wrapper before its exec.
  * sb->report_fd is set here.  Returns 0 when the wrapper ran (r filled,
  * r->loop_errno set when our wait failed and the run was killed; release

@@ -2,7 +2,7 @@
 #define SC_DECIMAL_H
 /* Unsigned decimal numbers in argv: digits only (no sign, space, base
  * prefix or suffix), within [min, max].  The one integer parser, also
- * compiled into the standalone programs (sc-confine, sc-init,
+ * compiled into the standalone programs (sc-confine, sc-pid1,
  * sc-sandbox-probe), which use no other part of this library but die. */
 #include <stddef.h>
 

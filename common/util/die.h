@@ -11,15 +11,22 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define SC_EXIT_OK 0
-#define SC_EXIT_FAIL 1   /* the work ran and failed: a measurement error, an error sample */
-#define SC_EXIT_USAGE 2  /* bad flags, bad input, unmet precondition: fix the input */
-#define SC_EXIT_SYSTEM 3 /* valid input, but the system failed: out of memory, fork,
-                          * read or write errors, git failing unexpectedly */
-#define SC_EXIT_POLICY 4 /* valid input, but a change sphereceti does not measure (a Lake
-                          * bump, more than 32 files, a name Lake cannot build): nothing
-                          * is wrong and nothing ran; Documentation/planning.txt
-                          * "Not measured by policy" */
+/* The class of a failure, which is the exit code.  A library function
+ * that can fail in more than one class returns it (SC_EXIT_OK when it did
+ * not fail) with its reason in a strbuf, or dies with it; one that fails
+ * in one way only returns 0 or -1 and leaves the class to its caller
+ * (Documentation/architecture.txt "State flows forward"). */
+enum sc_exit {
+	SC_EXIT_OK = 0,
+	SC_EXIT_FAIL = 1,   /* the work ran and failed: a measurement error, an error sample */
+	SC_EXIT_USAGE = 2,  /* bad flags, bad input, unmet precondition: fix the input */
+	SC_EXIT_SYSTEM = 3, /* valid input, but the system failed: out of memory, fork,
+	                     * read or write errors, git failing unexpectedly */
+	SC_EXIT_POLICY = 4, /* valid input, but a change sphereceti does not measure (a Lake
+	                     * bump, more than 32 files, a name Lake cannot build): nothing
+	                     * is wrong and nothing ran; Documentation/planning.txt
+	                     * "Not measured by policy" */
+};
 
 void sc_set_progname(const char *argv0);
 const char *sc_progname(void);

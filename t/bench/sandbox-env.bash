@@ -1,7 +1,7 @@
 # Shared start of the sandbox benchmarks: a tree, dependencies and a raw
 # folder in a temporary folder W (removed on exit), the fixture toolchain
 # TC, and bare_bwrap: bwrap with the mounts of common/sandbox/sandbox_args.c,
-# without GNU time and sc-init, running true.
+# without GNU time and sc-pid1, running true.
 : "${SC_BIN:?}" "${SC_FIXTURE:?}"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT

@@ -10,7 +10,7 @@
 # host step) is held to 1 ms over 8ec424e, the build before it:
 #   SC_BIN_BEFORE=<build of 8ec424e> GOAL_MS=1 make bench
 # Also measured: what the chain costs by design (GNU time, and a static
-# program for sc-confine and sc-init), the call as profile-run makes
+# program for sc-confine and sc-pid1), the call as profile-run makes
 # it for each sample, with the run's uid passed as --sandbox-user UID:GID
 # (profile-run allocates it once per run; sc-sandbox-exec alone allocates
 # one per call, which costs an NSS lookup of the uid and the group, i.e.
@@ -71,9 +71,9 @@ measure warm sbx
 measure true /usr/bin/true
 measure bwrap "${bare_bwrap[@]}"
 # What the chain costs by design, one process each beyond bare bwrap:
-# GNU time (the only counter we trust), sc-confine and sc-init (static).
+# GNU time (the only counter we trust), sc-confine and sc-pid1 (static).
 measure gnutime /usr/bin/time -o /dev/null /usr/bin/true
-measure static "$SC_BIN/sc-init" --version
+measure static "$SC_BIN/sc-pid1" --version
 if [ -n "${SC_BIN_BEFORE:-}" ]; then
 	# alternating, so that load from elsewhere falls on both alike
 	# both called alone, then both as profile-run calls them
@@ -117,10 +117,10 @@ if [ -n "${SC_BIN_BEFORE:-}" ]; then
 fi
 read -r g_m _ <<< "$(stats gnutime)"
 read -r x_m _ <<< "$(stats static)"
-printf '%-34s median %7.2f ms\n' "GNU time -- true" "$g_m" "static exec (sc-init --version)" "$x_m"
+printf '%-34s median %7.2f ms\n' "GNU time -- true" "$g_m" "static exec (sc-pid1 --version)" "$x_m"
 awk -v sm="$s_m" -v bm="$b_m" -v tm="$t_m" -v gm="$g_m" -v xm="$x_m" 'BEGIN {
 	chain = (gm - tm) + 2 * xm
-	printf "the chain by design (GNU time + sc-confine + sc-init): %.2f ms; the rest of the added: %.2f ms\n", chain, sm - bm - chain
+	printf "the chain by design (GNU time + sc-confine + sc-pid1): %.2f ms; the rest of the added: %.2f ms\n", chain, sm - bm - chain
 }'
 awk -v sm="$s_m" -v sp="$s_p" -v bm="$b_m" -v bp="$b_p" -v tm="$t_m" 'BEGIN {
 	printf "added over bare bwrap: median %.2f ms, p90 %.2f ms (goal: median < 3 ms)\n", sm - bm, sp - bp

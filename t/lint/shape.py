@@ -29,7 +29,7 @@ import sys
 
 CMD_MAX = 250
 FN_MAX = 80
-STANDALONE = {"sc-confine.c", "sc-init.c", "sc-sandbox-probe.c"}
+STANDALONE = {"sc-confine.c", "sc-pid1.c", "sc-sandbox-probe.c"}
 NAME = re.compile(r"^[A-Za-z_].*?\b(\w+)\s*\(")
 OPTION = re.compile(r'SC_OPT_\w+\(\s*(?:(?:0|\'.\')\s*,\s*)?"([a-z0-9-]+)"')
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')

@@ -275,7 +275,7 @@ else
 	S=$(mktemp -d "${TMPDIR:-/tmp}/sc-mutants.XXXXXX")
 fi
 # the sandbox user (nobody, for a root operator) must reach the fixture
-# toolchain and sc-init in the scratch build folder
+# toolchain and sc-pid1 in the scratch build folder
 chmod 0755 "$S"
 cleanup() {
 	# restore whatever mutant was applied when we were stopped

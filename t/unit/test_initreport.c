@@ -1,4 +1,4 @@
-/* Unit tests for common/sandbox/initreport: the host's reading of sc-init's
+/* Unit tests for common/sandbox/initreport: the host's reading of sc-pid1's
  * report pipe. */
 #include "unit_main.h"
 #include "sandbox/initreport.h"

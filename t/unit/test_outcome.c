@@ -157,7 +157,7 @@ START_TEST(errors_and_their_codes)
 	/* the operator's command does not exist: bad input */
 	error_case(EXITED(127), "ready -\nexec-failed 2\n", "", SC_EXIT_USAGE,
 	           "cannot run the command in the sandbox: No such file or directory (no-such)");
-	/* sc-init failed after it was ready */
+	/* sc-pid1 failed after it was ready */
 	error_case(EXITED(1), "ready -\ninit-failed cannot mount /proc\n", "", SC_EXIT_SYSTEM,
 	           "the sandbox ended without the command's status: cannot mount /proc (/b)");
 }
@@ -179,7 +179,7 @@ static int verdict(struct sc_sandbox_result *r, double cpu, const char *tf_err, 
 	return sc_selftest_verdict(r, &tf, tf_err, "/b", "/tmp/x/time", why);
 }
 
-/* sc-init's report and the output (bwrap's, the probe's) fail the
+/* sc-pid1's report and the output (bwrap's, the probe's) fail the
  * self-test with WHY. */
 static void self_test_fails(const char *report, const char *output, const char *want)
 {

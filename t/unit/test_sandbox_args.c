@@ -20,7 +20,7 @@ static struct sc_argv a = SC_ARGV_INIT;
 static void build_probe(const char *probe)
 {
 	static const char *const sealed[] = {".lake/config", NULL};
-	struct sc_sandbox sb = {.bwrap = "/usr/bin/bwrap", .init = "/opt/sc/sc-init",
+	struct sc_sandbox sb = {.bwrap = "/usr/bin/bwrap", .init = "/opt/sc/sc-pid1",
 	                        .host_step = "/opt/sc/sc-confine", .probe = probe, .tree = "/w/head",
 	                        .toolchain = "/tc", .deps = "/deps", .report_fd = 7, .uid = 65534,
 	                        .gid = 65533, .tmp_size = 1u << 20, .seccomp_fd = 9,
@@ -57,7 +57,7 @@ START_TEST(host_step_then_bwrap)
 	                            "1024", "--keep-fd", "7", "--keep-fd", "9", "--",
 	                            "/usr/bin/bwrap", NULL};
 	ck_assert_int_eq(find(head), 0);
-	HAS("--", "/sc-init", "7");
+	HAS("--", "/sc-pid1", "7");
 	/* the self-test's probe is mounted only when there is one */
 	ck_assert_int_lt(find((const char *const[]){"/sc-sandbox-probe", NULL}), 0);
 	build_probe("/opt/sc/sc-sandbox-probe");
@@ -78,7 +78,7 @@ START_TEST(sealed_rules)
 	int shm = find((const char *const[]){"--bind", "/sys/shm", "/dev/shm", NULL});
 	int dev_ro = find((const char *const[]){"--remount-ro", "/dev", NULL});
 	int root_ro = find((const char *const[]){"--remount-ro", "/", NULL});
-	int last_bind = find((const char *const[]){"--ro-bind", "/opt/sc/sc-init", "/sc-init", NULL});
+	int last_bind = find((const char *const[]){"--ro-bind", "/opt/sc/sc-pid1", "/sc-pid1", NULL});
 	ck_assert_int_ge(dev, 0);
 	ck_assert_int_lt(dev, shm);
 	ck_assert_int_lt(shm, dev_ro);
@@ -227,7 +227,7 @@ START_TEST(isolation_rules)
 	                 find((const char *const[]){"--ro-bind", "/w/head/.lake/config", NULL}));
 	ck_assert_int_lt(find((const char *const[]){"--ro-bind", "/w/head/.lake/config", NULL}),
 	                 find((const char *const[]){"--ro-bind", "/deps", NULL}));
-	HAS("--ro-bind", "/opt/sc/sc-init", "/sc-init");
+	HAS("--ro-bind", "/opt/sc/sc-pid1", "/sc-pid1");
 	/* /proc as runc masks it, wherever this kernel has the entry */
 	struct stat st;
 	if (stat("/proc/sys", &st) == 0)

@@ -1,6 +1,6 @@
-/* sc-init: the trusted PID 1 of a sphereceti sandbox, and nothing else.
+/* sc-pid1: the trusted PID 1 of a sphereceti sandbox, and nothing else.
  *
- *   sc-init REPORT_FD [--keep-output] -- CMD ARG...
+ *   sc-pid1 REPORT_FD [--keep-output] -- CMD ARG...
  *
  * Why it exists: GNU time on the host only sees CPU time of processes that
  * are waited for along an unbroken chain back to it.  bwrap's own PID 1
@@ -154,7 +154,7 @@ static int run(char **argv)
 	return WEXITSTATUS(status);
 }
 
-#define USAGE "usage: sc-init REPORT_FD [--keep-output] -- CMD ARG..."
+#define USAGE "usage: sc-pid1 REPORT_FD [--keep-output] -- CMD ARG..."
 
 /* Like every program of ours, -h/--help and --version; anything else that
  * is not the one form is one error line, exit 2.  Returns CMD's argv. */
@@ -181,12 +181,12 @@ static int answer(const char *text)
 
 int main(int argc, char **argv)
 {
-	sc_set_progname("sc-init");
+	sc_set_progname("sc-pid1");
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return answer(USAGE "\nThe sandbox's PID 1, started by bwrap for sc-sandbox-exec;\n"
 		                    "see sc-sandbox-exec(1), THE SANDBOX.\n");
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return answer("sc-init " SC_VERSION "\n");
+		return answer("sc-pid1 " SC_VERSION "\n");
 	int keep_output;
 	char **cmd = parse(argc, argv, &keep_output);
 	/* Non-dumpable: sandboxed code (same uid, no capabilities) cannot
