@@ -55,6 +55,17 @@ status_ok() { # exit code
 	[ "$(field timed_out)" = false ]
 }
 
+# profile_run_says SAID OPTION...: profile-run refuses OPTION up front
+# (exit 2) with SAID, the words another program said.
+profile_run_says() {
+	local said=$1
+	shift
+	run --separate-stderr sphereceti profile-run --repo "$R" --tooling x --base x --head x \
+		--workspace "$R/ws" --toolchain "$TC" --dependencies "$D" "$@"
+	[ "$status" -eq 2 ] || { echo "exit $status, not 2"; return 1; }
+	[ "${stderr#sc-profile-run: }" = "$said" ] || { echo "said: $stderr"; return 1; }
+}
+
 @test "CPU of the command is counted: cpu=0.5 gives 0.4-2 s" {
 	lean_file cpu=0.5
 	sbx 60
@@ -802,10 +813,7 @@ PY
 		local said=${stderr#sc-sandbox-exec: }
 		[[ "$said" == "error: "*" (--sandbox-user $bad)" ]]
 		# profile-run and doctor take it with the one check, in the very same words
-		run --separate-stderr sphereceti profile-run --repo "$R" --tooling x --base x --head x \
-			--workspace "$R/ws" --toolchain "$TC" --dependencies "$D" --sandbox-user "$bad"
-		[ "$status" -eq 2 ]
-		[ "${stderr#sc-profile-run: }" = "$said" ]
+		profile_run_says "$said" --sandbox-user "$bad"
 		run --separate-stderr sphereceti doctor --sandbox-user "$bad"
 		[ "$status" -eq 2 ]
 		[ "${stderr#sc-doctor: }" = "$said" ]
@@ -817,10 +825,7 @@ PY
 		local words=${stderr#sc-sandbox-exec: }
 		[[ "$words" == "error: the size of the sandbox's /tmp wants "*" (--tmp-size $bad)" ]]
 		# profile-run checks it up front, in the very same words
-		run --separate-stderr sphereceti profile-run --repo "$R" --tooling x --base x --head x \
-			--workspace "$R/ws" --toolchain "$TC" --dependencies "$D" --tmp-size "$bad"
-		[ "$status" -eq 2 ]
-		[ "${stderr#sc-profile-run: }" = "$words" ]
+		profile_run_says "$words" --tmp-size "$bad"
 	done
 	[ ! -e "$R/bad.time" ]
 }
