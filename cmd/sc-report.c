@@ -6,6 +6,7 @@
  * die with 3.  Exit 0 for a complete report, whatever it flags; 1, with one
  * error line naming the first problem, when a sample is missing, rejected
  * or an error (the report is written all the same). */
+#include "contract/limits.h"
 #include "contract/plan.h"
 #include "report/report_attr.h"
 #include "report/report_files.h"
@@ -17,6 +18,7 @@
 #include "util/pathcheck.h"
 #include "util/options.h"
 #include "util/safefile.h"
+#include "util/seconds.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -28,7 +30,7 @@ static const char *const usage[] = {
 	"                 [--sandbox-user UID:GID] [--lake-cache] [--server-url URL]",
 	"                 [--ci-repository OWNER/NAME --ci-run-id ID]",
 	"                 [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]",
-	"                 [--attribution FILE]",
+	"                 [--attribution FILE [--attribution-seconds S]]",
 	"",
 	"Binds the samples to the plan, applies the CPU thresholds and writes",
 	"DIR/report.json and DIR/report.md.  See man sc-report.",
@@ -49,10 +51,17 @@ static int outcome(const struct sc_report *r, const char *out_dir)
 	return SC_EXIT_FAIL;
 }
 
+static const char *attribution_seconds; /* --attribution-seconds, as given */
+
 /* profile-run --attribute's runs joined to the report: their profiles
- * live beside FILE. */
-static void attach_attribution(struct sc_report *r, const char *file)
+ * live beside FILE, and reading them all may take SECONDS (their bytes
+ * are the candidate's: past that, each left is a note). */
+static void attach_attribution(struct sc_report *r, const char *file, const char *seconds)
 {
+	double limit = SC_ATTR_READ_SECONDS;
+	if (seconds && sc_parse_seconds(seconds, &limit) < 0)
+		sc_die("--attribution-seconds wants seconds above 0, at most %d (--attribution-seconds %s)",
+		       SC_SECONDS_MAX, seconds);
 	struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
 	struct sc_attr_list l;
 	if (sc_read_file(file, &doc, 16u << 20) < 0)
@@ -62,7 +71,7 @@ static void attach_attribution(struct sc_report *r, const char *file)
 	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
-	if (sc_report_attach_attribution(r, &l, slash ? dir : ".", &why) < 0)
+	if (sc_report_attach_attribution(r, &l, slash ? dir : ".", limit, &why) < 0)
 		sc_die("%s (%s)", why.buf, file);
 	free(dir);
 	sc_attr_list_free(&l);
@@ -99,7 +108,9 @@ static int make_report(const struct sc_report_args *a)
 	sc_report_init(&r, &plan, digest, a->run_id, &th, &env);
 	sc_report_bind(&r, in.v, in.n);
 	if (a->attribution)
-		attach_attribution(&r, a->attribution);
+		attach_attribution(&r, a->attribution, attribution_seconds);
+	else if (attribution_seconds)
+		sc_die("--attribution-seconds goes with --attribution (see %s --help)", sc_progname());
 	sc_report_write_files(&r, a->out_dir);
 	int rc = outcome(&r, a->out_dir);
 
@@ -138,6 +149,9 @@ int main(int argc, char **argv)
 		SC_OPT_STRING(0, "threshold-added", &a.added, "S", SC_REPORT_HELP_ADDED),
 		SC_OPT_STRING(0, "attribution", &a.attribution, "FILE",
 		              "profile-run --attribute's runs; Lean's profiles beside it"),
+		SC_OPT_STRING(0, "attribution-seconds", &attribution_seconds, "S",
+		              "reading Lean's profiles may take S seconds in all (default "
+		              SC_XSTR(SC_ATTR_READ_SECONDS) "); past that, a note"),
 		SC_OPT_END(),
 	};
 	static const struct sc_command cmd = {usage, NULL};

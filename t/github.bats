@@ -378,22 +378,24 @@ a_report() {
 	[[ "$stderr" == "verdict.py: error: usage: verdict.py check "* ]]
 }
 
-@test "the summary and the comment: report.md whole, or cut at a line under GitHub's limits with a link to the run; the title under 256 characters" {
+@test "the summary and the comment: report.md whole, or cut at a line under GitHub's limits in UTF-8 bytes with a link to the run; the title under 256 bytes" {
 	a_report ok
-	/usr/bin/python3 -c 'import sys; sys.stdout.write("".join("| `Lib/Γ%05d.lean` | modified | 1.00 |\n" % i for i in range(4000)))' >"$BATS_TEST_TMPDIR/report.md"
-	jq --arg h "$(printf 'slow %.0s' $(seq 100))" '.headline = $h' "$BATS_TEST_TMPDIR/report.json" >"$BATS_TEST_TMPDIR/long.json"
+	# rows of 3-byte characters: 51,000 characters, 81,000 bytes, which
+	# GitHub counts as bytes
+	/usr/bin/python3 -c 'import sys; sys.stdout.write("".join("| `Lib/%05d.lean` | ≥≥≥≥≥≥≥≥≥≥ |\n" % i for i in range(1500)))' >"$BATS_TEST_TMPDIR/report.md"
+	jq --arg h "$(printf 'slöw %.0s' $(seq 100))" '.headline = $h' "$BATS_TEST_TMPDIR/report.json" >"$BATS_TEST_TMPDIR/long.json"
 	/usr/bin/python3 "$GH/verdict.py" check "$BATS_TEST_TMPDIR/long.json" "$BATS_TEST_TMPDIR/report.md" --head "$H40" --run-url "$URL" >"$BATS_TEST_TMPDIR/check.json"
 	local n
-	n=$(jq -r '.summary | length' "$BATS_TEST_TMPDIR/check.json")
+	n=$(jq -j .summary "$BATS_TEST_TMPDIR/check.json" | wc -c)
 	[ "$n" -le 65535 ]
 	[ "$n" -gt 60000 ]
 	jq -j .summary "$BATS_TEST_TMPDIR/check.json" >"$BATS_TEST_TMPDIR/s.md"
 	[ "$(tail -n 1 "$BATS_TEST_TMPDIR/s.md")" = "*Cut to fit: the whole report is in the job summary and the artifact of [this run]($URL).*" ]
-	[ "$(grep -c '^| `Lib/Γ[0-9]*\.lean` | modified | 1\.00 |$' "$BATS_TEST_TMPDIR/s.md")" -eq "$(grep -c '^| `' "$BATS_TEST_TMPDIR/s.md")" ]
-	[ "$(jq -r '.title | length' "$BATS_TEST_TMPDIR/check.json")" -le 255 ]
-	[[ "$(jq -r .title "$BATS_TEST_TMPDIR/check.json")" == "slow slow "*"slow…" ]]
+	[ "$(grep -c '^| `Lib/[0-9]*\.lean` | ≥≥≥≥≥≥≥≥≥≥ |$' "$BATS_TEST_TMPDIR/s.md")" -eq "$(grep -c '^| `' "$BATS_TEST_TMPDIR/s.md")" ]
+	[ "$(jq -j .title "$BATS_TEST_TMPDIR/check.json" | wc -c)" -le 255 ]
+	[[ "$(jq -r .title "$BATS_TEST_TMPDIR/check.json")" == "slöw slöw "*"slöw…" ]]
 	/usr/bin/python3 "$GH/verdict.py" comment "$BATS_TEST_TMPDIR/check.json" >"$BATS_TEST_TMPDIR/c.md"
-	n=$(/usr/bin/python3 -c 'import sys; print(len(open(sys.argv[1], encoding="utf-8").read()))' "$BATS_TEST_TMPDIR/c.md")
+	n=$(wc -c <"$BATS_TEST_TMPDIR/c.md")
 	[ "$n" -le 65536 ]
 	[ "$(head -n 1 "$BATS_TEST_TMPDIR/c.md")" = '<!-- sphereceti-profile -->' ]
 }
@@ -473,11 +475,17 @@ comment_event() { # BODY ASSOCIATION
 	[ "$(out_of measure) $(out_of head)" = "true $H40" ]
 	[ "$(out_of reason)" = "/profile by someone approves ${H40:0:12}" ]
 	[ "$(requests '[.method, .path, .token]')" = '["GET","/repos/o/p/pulls/7","ok"]' ]
-	gate issue_comment "$(comment_event "/profile ${H40:0:9}" OWNER)"
-	[ "$(out_of measure)" = true ]
-	gate issue_comment "$(comment_event '/profile 0badc0ffee' COLLABORATOR)"
-	[ "$(out_of measure) $(out_of publish) $(out_of head)" = "false true 0badc0ffee" ]
-	[ "$(out_of reason)" = "Not measured: pull request #7 moved on to ${H40:0:12} since 0badc0ffee was approved" ]
+	gate issue_comment "$(comment_event "/profile $H40" OWNER)"
+	[ "$(out_of measure) $(out_of head)" = "true $H40" ]
+	local other=0badc0ffee0badc0ffee0badc0ffee0badc0ffee
+	gate issue_comment "$(comment_event "/profile $other" COLLABORATOR)"
+	[ "$(out_of measure) $(out_of publish) $(out_of head)" = "false true $other" ]
+	[ "$(out_of reason)" = "Not measured: pull request #7 moved on to ${H40:0:12} since 0badc0ffee0b was approved" ]
+	# a short ID, even the head's own, approves nothing: one reply with the full ID to paste
+	gate issue_comment "$(comment_event "/profile ${H40:0:7}" OWNER)"
+	[ "$(out_of measure) $(out_of publish) $(out_of head)" = "false true $H40" ]
+	[ "$(out_of reason)" = "Not measured: /profile names ${H40:0:7}, not a full commit ID" ]
+	[[ "$(out_of details)" == *"comment \`/profile $H40\`." ]]
 	gate issue_comment "$(comment_event /profile CONTRIBUTOR)"
 	[ "$(out_of measure) $(out_of publish)" = "false false" ]
 	gate issue_comment "$(comment_event 'please /profile this' MEMBER)"
@@ -536,6 +544,25 @@ comment_event() { # BODY ASSOCIATION
 	# Every request carried the token, in the header only.
 	[ "$(jq -r .token "$A/requests.jsonl" | sort -u)" = ok ]
 	run ! grep -qF "$TOKEN" "$A/requests.jsonl"
+}
+
+@test "the check run: a summary GitHub refuses still completes the run, short, with where the report is; the double counts bytes" {
+	api_double
+	gh_py start --head "$H40"
+	/usr/bin/python3 "$GH/verdict.py" outcome --head "$H40" --run-url "$URL" --conclusion neutral \
+		--title "Not measured: a bump" --details "$(printf 'é%.0s' $(seq 40))" >"$BATS_TEST_TMPDIR/doc.json"
+	# the summary's characters fit; its bytes do not
+	local chars bytes
+	chars=$(jq -r '.summary | length' "$BATS_TEST_TMPDIR/doc.json")
+	bytes=$(jq -j .summary "$BATS_TEST_TMPDIR/doc.json" | wc -c)
+	jq --argjson n "$((chars + 1))" '.summary_limit = $n' "$A/config.json" >"$A/c" && mv "$A/c" "$A/config.json"
+	[ "$bytes" -gt "$((chars + 1))" ]
+	gh_py finish --head "$H40" --doc "$BATS_TEST_TMPDIR/doc.json" --result success
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.[] | .status + " " + .conclusion + ": " + .output.title' "$A/checks.json")" = "completed neutral: Not measured: a bump" ]
+	[[ "$(jq -r '.[0].output.summary' "$A/checks.json")" == "GitHub refused this check run's report."*"[this run](https://github.com/o/p/actions/runs/11)."* ]]
+	[ "$(jq -r 'select(.status == 422) | .body.output.summary | length' "$A/requests.jsonl" | head -n 1)" = "$chars" ]
 }
 
 @test "the check run: a cancelled run leaves a newer run's alone; no document: failure for a broken job, neutral for the gate's reason" {

@@ -1200,3 +1200,23 @@ slow_instance_change() {
 	[ "$(jqr '.attribution.files | length')" = 1 ]
 	grep -q 'head Demo/Ring.lean, attribution: [0-9.]* s CPU (Lean.s profiler on; not a sample)$' <<<"$stderr"
 }
+
+@test "--attribute: reading Lean's profiles has a time limit; past it each profile is a note and the report is whole" {
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- fixture: decl=Ring.big:0.6'
+	head_commit
+	profile --attribute --threshold-delta 0.1
+	[ "$status" -eq 0 ]
+	local a='.attribution.files[] | select(.path == "Demo/Ring.lean")'
+	[ "$(jqr "$a | .head.note")" = null ]
+	# sc-report again on the same workspace, its reading time spent at once
+	mkdir "$R/again"
+	run --separate-stderr sc-report --plan "$WS/plan.json" --samples "$WS/samples.jsonl" \
+		--out-dir "$R/again" --run-id "$(jqr .run_id)" --threshold-delta 0.1 \
+		--attribution "$WS/attribution.json" --attribution-seconds 0.000001
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r "$a | .head.note" "$R/again/report.json")" = "Lean's profile was not read: the time for reading Lean's profiles was spent" ]
+	[ "$(jq -r .status "$R/again/report.json")" = ok ]
+	[ "$(jq -r "$a | .head.cpu_s > 0" "$R/again/report.json")" = true ]
+}

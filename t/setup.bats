@@ -153,6 +153,24 @@ EOF
 	[ ! -e "$P/.github" ]
 }
 
+@test "init checks every root before it writes: a lean_lib sc-plan cannot measure is bad input naming it, and nothing is left" {
+	printf '[[lean_lib]]\nname = "my-lib"\n' >"$P/lakefile.toml"
+	init --sphereceti-commit "$C40"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-setup
+	[[ "$stderr" == "sc-setup: error: lean_lib my-lib: its root 'my-lib' is no plain Lean module name"*"($P)" ]]
+	[ ! -e "$P/.sphereceti" ]
+	[ ! -e "$P/.github" ]
+	git -C "$P" checkout -q lakefile.toml
+	# an escape Lake would not close, in a lakefile.lean
+	printf 'import Lake\nopen Lake DSL\npackage proj\nlean_lib \302\253Foo where\n' >"$P/lakefile.lean"
+	init --sphereceti-commit "$C40"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-setup
+	[[ "$stderr" == "sc-setup: error: lean_lib «Foo: its root '«Foo' is no plain Lean module name"* ]]
+	[ "$(git -C "$P" status --porcelain --untracked-files=all)" = "?? lakefile.lean" ]
+}
+
 @test "init: the base branch is origin's default, else the one checked out; a remote elsewhere gives no github line" {
 	git -C "$P" remote set-url origin https://gitlab.example/acme/proj.git
 	git -C "$P" update-ref refs/remotes/origin/trunk HEAD

@@ -1,4 +1,5 @@
 #include "porcelain/setup.h"
+#include "contract/leanpath.h"
 #include "planning/lakelibs.h"
 #include "util/argv.h"
 #include "util/die.h"
@@ -17,7 +18,11 @@
 
 static int is_roadmap(const char *name) { return strcasestr(name, "roadmap") != NULL; }
 
-static void add_root(struct sc_setup *s, const char *lib, const char *root)
+/* The root module ROOT of the lean_lib LIB, as a root path of
+ * .sphereceti; -1 with why when it is none that sc-plan takes (checked
+ * here, before anything is written: Documentation/ci.txt "From
+ * nothing"). */
+static int add_root(struct sc_setup *s, const char *lib, const char *root, struct strbuf *why)
 {
 	char ***v = is_roadmap(lib) ? &s->roadmap : &s->library;
 	size_t *n = is_roadmap(lib) ? &s->n_roadmap : &s->n_library;
@@ -26,13 +31,21 @@ static void add_root(struct sc_setup *s, const char *lib, const char *root)
 	for (char *p = path; *p; p++)
 		if (*p == '.')
 			*p = '/';
+	if (!sc_is_valid_root(path)) {
+		sb_addf(why, "lean_lib %s: its root '%s' is no plain Lean module name "
+		             "([A-Za-z_][A-Za-z0-9_]* parts, which sc-plan measures): name the roots in "
+		             ".sphereceti by hand (README \"Configuration\")", lib, root);
+		free(path);
+		return -1;
+	}
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp((*v)[i], path) == 0) {
 			free(path);
-			return;
+			return 0;
 		}
 	*v = xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[(*n)++] = path;
+	return 0;
 }
 
 /* A lakefile.lean is Lean: of it only `lean_lib NAME` declarations are
@@ -70,8 +83,10 @@ static int lean_libs(const char *text, struct sc_setup *s, struct strbuf *why)
 				memmove(name, name + 2, (size_t)(q - p) - 4);
 				name[(q - p) - 4] = '\0';
 			}
-			add_root(s, name, name);
+			int bad = add_root(s, name, name, why);
 			free(name);
+			if (bad < 0)
+				return -1;
 		}
 		line = end ? end + 1 : line + n;
 	}
@@ -102,9 +117,9 @@ static int toml_libs(const char *text, size_t len, struct sc_setup *s, struct st
 		if (i == 0 && dir)
 			s->source_dir = xstrdup(dir);
 		if (lib->opaque || !lib->n_roots)
-			add_root(s, lib->name, lib->name);
-		for (size_t k = 0; !lib->opaque && k < lib->n_roots; k++)
-			add_root(s, lib->name, lib->roots[k]);
+			rc = add_root(s, lib->name, lib->name, why);
+		for (size_t k = 0; rc == 0 && !lib->opaque && k < lib->n_roots; k++)
+			rc = add_root(s, lib->name, lib->roots[k], why);
 	}
 	sc_lakelibs_free(&l);
 	return rc;
@@ -321,27 +336,41 @@ char *sc_setup_base_branch(const char *top, const char *given, struct strbuf *wh
 	return sb_detach(&b, NULL);
 }
 
-/* The project's configuration at PATH in TOP, read back by git (the one
- * git runner) and by sc-plan's own reader: what init writes is a
- * configuration sc-plan takes. */
-static void read_back(const char *top, const char *path)
+/* The configuration TEXT read back from a file of its own in TOP, before
+ * anything is written: what git or sc-plan would refuse leaves nothing. */
+static void check_config(const char *top, const struct strbuf *text)
 {
+	char *tmp = xasprintf("%s/.sphereceti-init-XXXXXX", top);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		sc_die_path_errno("cannot write a file to check .sphereceti, nothing was written (%s)", top);
+	int bad = sc_write_all(fd, text->buf, text->len) < 0;
+	int e = errno;
+	close(fd);
+	if (bad) {
+		unlink(tmp);
+		errno = e;
+		sc_die_path_errno("cannot write a file to check .sphereceti, nothing was written (%s)", tmp);
+	}
 	struct strbuf list = STRBUF_INIT, err = STRBUF_INIT;
-	const char *const args[] = {"config", "--no-includes", "--file", path, "--list", "-z", NULL};
+	const char *const args[] = {"config", "--no-includes", "--file", tmp, "--list", "-z", NULL};
 	int st = sc_git_run_at(top, args, &list);
+	unlink(tmp);
 	struct sc_plan p = {0};
 	if (st != 0 || sc_repoconfig_parse(list.buf, list.len, &p, &err) < 0)
-		sc_die_sys("internal: the configuration written does not read back: %s (%s)",
-		           st != 0 ? "git config fails" : err.buf, path);
+		sc_die_sys("internal: the configuration init made does not read back, nothing was "
+		           "written: %s (%s)", st != 0 ? "git config fails" : err.buf, top);
 	sc_plan_free(&p);
 	sb_release(&list);
 	sb_release(&err);
+	free(tmp);
 }
 
-/* All three, or none: each goes through a temporary file, and a later
- * failure removes the earlier ones. */
+/* All three, or none: the configuration read back first, each file
+ * through a temporary file, and a later failure removes the earlier ones. */
 void sc_setup_write_all(const char *top, struct strbuf text[SC_SETUP_NFILES])
 {
+	check_config(top, &text[SC_SETUP_CONFIG]);
 	char *dir = xasprintf("%s/.github/workflows", top);
 	char *github = xasprintf("%s/.github", top);
 	int made_github = mkdir(github, 0777) == 0, made_dir = mkdir(dir, 0777) == 0;
@@ -359,8 +388,6 @@ void sc_setup_write_all(const char *top, struct strbuf text[SC_SETUP_NFILES])
 			errno = err;
 			sc_die_path_errno("cannot write %s, nothing was written (%s)", sc_setup_files[i], path[i]);
 		}
-		if (i == SC_SETUP_CONFIG)
-			read_back(top, path[i]);
 	}
 	for (int i = 0; i < SC_SETUP_NFILES; i++)
 		free(path[i]);

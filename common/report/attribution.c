@@ -10,6 +10,7 @@
 #include "report/attribution.h"
 #include "util/die.h"
 #include "util/nameindex.h"
+#include "util/spawn.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -56,6 +57,7 @@ struct reader {
 	struct sc_attr *a;
 	size_t alloc_decls;
 	struct sc_name_index idx; /* the decls by name */
+	double deadline; /* sc_monotonic_now()'s reading past which the reader gives up; 0: none */
 	struct strbuf *why;
 };
 
@@ -66,10 +68,14 @@ static int refuse(struct reader *r, const char *what)
 	return 0;
 }
 
+/* Every entry is counted, and now and then the clock read: a reader of
+ * the candidate's bytes stops when its time is spent. */
 static int count(struct reader *r)
 {
 	if (++r->entries > SC_ATTR_MAX_ENTRIES)
 		return refuse(r, "more entries than the reader takes");
+	if (r->deadline && (r->entries & 4095) == 1 && sc_monotonic_now() > r->deadline)
+		return refuse(r, "the time for reading Lean's profiles was spent");
 	return 1;
 }
 
@@ -260,8 +266,9 @@ static int sum_thread(struct reader *r)
 	if (stack->n != t->n_weight || frame->n != prefix->n || frame->n != cat->n)
 		return refuse(r, "a thread's tables differ in length");
 	uint32_t *decl = xcalloc(frame->n + 1, sizeof *decl);
-	/* per function: its declaration + 2; 1: none; 0: not looked at yet */
-	uint32_t *of_func = xcalloc(name->n + 1, sizeof *of_func);
+	/* per string (never per function: any number of functions may name
+	 * one long string): its declaration + 2; 1: none; 0: not read yet */
+	uint32_t *of_string = xcalloc(t->n_strings + 1, sizeof *of_string);
 	int ok = 1;
 	for (size_t i = 0; ok && i < frame->n; i++) {
 		uint32_t p = prefix->v[i], f = frame->v[i];
@@ -273,12 +280,13 @@ static int sum_thread(struct reader *r)
 		} else if (p != NONE && decl[p] != NONE) {
 			decl[i] = decl[p];
 		} else {
-			uint32_t fn = func->v[f];
-			if (!of_func[fn]) {
-				char *d = sc_attr_decl_name(t->strings[name->v[fn]]);
-				of_func[fn] = d ? decl_index(r, d) + 2 : 1;
+			uint32_t str = name->v[func->v[f]];
+			if (!of_string[str]) {
+				char *d = sc_attr_decl_name(t->strings[str]);
+				of_string[str] = d ? decl_index(r, d) + 2 : 1;
+				r->a->names_read++;
 			}
-			decl[i] = of_func[fn] == 1 ? NONE : of_func[fn] - 2;
+			decl[i] = of_string[str] == 1 ? NONE : of_string[str] - 2;
 		}
 	}
 	for (size_t k = 0; ok && k < stack->n; k++) {
@@ -296,7 +304,7 @@ static int sum_thread(struct reader *r)
 		r->cat_ms[cat->v[s]] += w;
 	}
 	free(decl);
-	free(of_func);
+	free(of_string);
 	thread_reset(t);
 	return ok;
 }
@@ -509,14 +517,15 @@ static void collect_cats(struct reader *r)
 		qsort(a->cats, a->n_cats, sizeof *a->cats, by_ms);
 }
 
-int sc_attr_parse(const char *buf, size_t len, struct sc_attr *a, struct strbuf *why)
+int sc_attr_parse(const char *buf, size_t len, double deadline, struct sc_attr *a,
+                  struct strbuf *why)
 {
 	memset(a, 0, sizeof *a);
 	if (len > SC_ATTR_MAX_BYTES) {
 		sb_addf(why, "larger than %u MiB", SC_ATTR_MAX_BYTES >> 20);
 		return -1;
 	}
-	struct reader r = {.a = a, .why = why};
+	struct reader r = {.a = a, .deadline = deadline, .why = why};
 	yajl_handle h = yajl_alloc(&callbacks, NULL, &r);
 	if (!h)
 		sc_die_sys("out of memory (yajl)");

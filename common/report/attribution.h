@@ -30,11 +30,20 @@ struct sc_attr {
 	size_t n_decls, n_cats;
 	double total_ms;   /* every sample's weight */
 	double outside_ms; /* of it, under no declaration (imports, the frontend) */
+	size_t names_read; /* strings read as a frame's name: each string once, however
+	                    * many functions name it (the work follows the bytes) */
 };
 
+/* Reading the profiles of one report may take this many seconds in all
+ * (Documentation/measurement.txt "Attribution"): a reader of candidate
+ * bytes ends in a note, never in a lost run. */
+#define SC_ATTR_READ_SECONDS 60
+
 /* Parse BUF (LEN bytes) into A; -1 with WHY (one line) when the file is
- * not a profile we can read. */
-int sc_attr_parse(const char *buf, size_t len, struct sc_attr *a, struct strbuf *why);
+ * not a profile we can read, or when sc_monotonic_now() passes DEADLINE
+ * (0: none) while it reads. */
+int sc_attr_parse(const char *buf, size_t len, double deadline, struct sc_attr *a,
+                  struct strbuf *why);
 void sc_attr_free(struct sc_attr *a);
 
 /* The declaration a profile frame names (Lean's "CLASS: TAG: MESSAGE"),

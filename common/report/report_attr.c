@@ -7,6 +7,7 @@
 #include "util/die.h"
 #include "util/pathcheck.h"
 #include "util/safefile.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,15 +21,17 @@ static struct sc_report_file *file_of(struct sc_report *r, const char *id)
 	return NULL;
 }
 
-/* Lean's profile at DIR/PROFILE summed into SD, or why not in its note. */
-static void sum_profile(struct sc_report_attr_side *sd, const char *dir, const char *profile)
+/* Lean's profile at DIR/PROFILE summed into SD by DEADLINE, or why not in
+ * its note. */
+static void sum_profile(struct sc_report_attr_side *sd, const char *dir, const char *profile,
+                        double deadline)
 {
 	char *path = sc_path_join(dir, profile);
 	struct strbuf data = STRBUF_INIT, why = STRBUF_INIT, bad = STRBUF_INIT;
 	if (sc_read_file(path, &data, SC_ATTR_MAX_BYTES) < 0)
 		sb_addf(&why, "Lean's profile could not be read: %s",
 		        errno == EFBIG ? "too large" : sc_errno_text(errno));
-	else if (sc_attr_parse(data.buf, data.len, &sd->a, &bad) == 0)
+	else if (sc_attr_parse(data.buf, data.len, deadline, &sd->a, &bad) == 0)
 		sd->summed = 1;
 	else
 		sb_addf(&why, "Lean's profile was not read: %s", bad.buf);
@@ -44,8 +47,9 @@ static void sum_profile(struct sc_report_attr_side *sd, const char *dir, const c
 }
 
 int sc_report_attach_attribution(struct sc_report *r, const struct sc_attr_list *l,
-                                 const char *dir, struct strbuf *why)
+                                 const char *dir, double seconds, struct strbuf *why)
 {
+	double deadline = sc_monotonic_now() + seconds;
 	if (r->run_id && strcmp(l->run_id, r->run_id) != 0) {
 		sb_addf(why, "the attribution runs are of run %s, not %s", l->run_id, r->run_id);
 		return -1;
@@ -70,7 +74,7 @@ int sc_report_attach_attribution(struct sc_report *r, const struct sc_attr_list 
 		sd->wall_ms = a->wall_ms;
 		sd->note = a->note ? xstrdup(a->note) : NULL;
 		if (a->profile)
-			sum_profile(sd, dir, a->profile);
+			sum_profile(sd, dir, a->profile, deadline);
 	}
 	return 0;
 }

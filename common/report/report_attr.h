@@ -16,11 +16,12 @@ struct sc_report_attr_row {
 };
 
 /* The attribution runs of L (its folder DIR) joined to their files: each
- * profile read (bounded) and summed, or its note says why not.  -1 with
+ * profile read (bounded in bytes, and all of them in SECONDS) and summed,
+ * or its note says why not.  -1 with
  * WHY when L names a file or side the plan has not, twice the same, or a
  * run ID other than the report's. */
 int sc_report_attach_attribution(struct sc_report *r, const struct sc_attr_list *l,
-                                 const char *dir, struct strbuf *why);
+                                 const char *dir, double seconds, struct strbuf *why);
 /* A file's attribution compared: into *ROWS (allocated) the declarations
  * whose time grew most, largest increase first (new ones among them), at
  * most SC_REPORT_ATTR_TOP, then those gone from the head, most expensive

@@ -19,7 +19,7 @@ each call from the job that holds just the permission it needs.
 
 The gate (Documentation/ci.txt "Who may start it"): a pull request by an
 OWNER, MEMBER or COLLABORATOR is measured at once; the label `profile`, a
-comment "/profile" (or "/profile SHA") by one of them, or a dispatch with
+comment "/profile" (or "/profile SHA", SHA a full commit ID) by one of them, or a dispatch with
 the pull request's number and head approve any other.  Every approval binds
 to the head the approver saw (the label event's head, the head when the
 comment is read, the dispatch's head input): a pull request that has moved
@@ -170,7 +170,7 @@ def decide(api, name, event, ref_name):
         if not issue.get("pull_request"):
             return Decision(n, reason="a comment on an issue, not a pull request: nothing to do")
         first = (comment.get("body") or "").strip().split("\n", 1)[0].strip()
-        m = re.fullmatch(r"/profile(?:\s+([0-9a-f]{7,64}))?", first)
+        m = re.fullmatch(r"/profile(?:\s+([0-9a-f]+))?", first)
         if not m:
             return Decision(n, reason="not a /profile comment: nothing to do")
         who, login = comment.get("author_association", "NONE"), (comment.get("user") or {}).get("login", "")
@@ -186,8 +186,16 @@ def decide(api, name, event, ref_name):
                             reason=f"Not measured: pull request #{n} targets {base}, and /profile "
                                    f"compares against {ref_name}",
                             details=f"Run the workflow by hand on {base} with the number and the head.")
-        if m.group(1) and not head.startswith(m.group(1)):
-            return moved(n, m.group(1), head, "Comment `/profile` again for the new head.")
+        named = m.group(1)
+        if named and not FULL_SHA.fullmatch(named):
+            # a commit sharing a short ID's digits can be made and pushed
+            # just before this reads the pull request: it would be measured
+            return Decision(n, head, publish=True,
+                            reason=f"Not measured: /profile names {named}, not a full commit ID",
+                            details=f"An approval names a full commit ID or none. To approve the "
+                                    f"head as it is now, comment `/profile {head}`.")
+        if named and named != head:
+            return moved(n, named, head, "Comment `/profile` again for the new head.")
         return Decision(n, head, measure=True, publish=True,
                         reason=f"/profile by {login} approves {head[:12]}")
     if name == "workflow_dispatch":
@@ -306,7 +314,17 @@ def finish(o):
     fields = {"name": verdict.NAME, "status": "completed", "conclusion": doc["conclusion"],
               "completed_at": now(), "external_id": env("GITHUB_RUN_ID"), "details_url": run_url(),
               "output": dict(output, annotations=batches[0])}
-    made = create_or_update(api, head, run, fields)
+    try:
+        made = create_or_update(api, head, run, fields)
+    except Failed as e:
+        if " 422 " not in f" {e.args[0]} ":
+            raise
+        # refused whole: the check run still completes, never left in
+        # progress, with a short summary that says where the report is
+        verdict.say(f"github.py: GitHub refused the check run's report: {e.args[0]}")
+        output = {"title": doc["title"], "summary": verdict.refused_summary(run_url())}
+        made = create_or_update(api, head, run, dict(fields, output=dict(output, annotations=[])))
+        batches = [[]]
     for more in batches[1:]:
         api.call("PATCH", f"check-runs/{made['id']}", {"output": dict(output, annotations=more)})
     verdict.say(f"github.py: check run {made.get('id')} on {head}: {doc['conclusion']}: {doc['title']}")

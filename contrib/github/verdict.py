@@ -42,13 +42,15 @@ import sys
 SCHEMA = "sphereceti.check/1"
 NAME = "sphereceti"
 MARKER = "<!-- sphereceti-profile -->"
-# The Checks API's output.summary and a comment body: 65,535 and 65,536
-# characters; what GitHub may count differently (CRLF, entities) stays under.
+# The Checks API's output.summary and a comment body: 65,535 and 65,536,
+# counted by GitHub in UTF-8 bytes (a summary of 64,914 characters and
+# 66,028 bytes is refused); what GitHub may count differently (CRLF,
+# entities) stays under.  Every limit here is in bytes.
 SUMMARY_LIMIT = 65535
 COMMENT_LIMIT = 65536
 MARGIN = 512
-# An annotation's title is at most 255 characters; the check's title is kept
-# to the same.
+# An annotation's title is at most 255 bytes; the check's title is kept to
+# the same.
 TITLE_LIMIT = 255
 CONCLUSIONS = ("success", "neutral", "failure")
 
@@ -145,25 +147,42 @@ class Figures:
 
 # --- the check document ------------------------------------------------------
 
+def nbytes(text):
+    """TEXT's length as GitHub counts it: UTF-8 bytes."""
+    return len(text.encode("utf-8"))
+
+
+def head_bytes(text, limit):
+    """The longest start of TEXT of at most LIMIT bytes, never half a character."""
+    return text.encode("utf-8")[:max(limit, 0)].decode("utf-8", "ignore")
+
+
 def cut_title(text):
     text = " ".join(str(text).split())
-    if len(text) <= TITLE_LIMIT:
+    if nbytes(text) <= TITLE_LIMIT:
         return text
-    cut = text[:TITLE_LIMIT - 1]
+    cut = head_bytes(text, TITLE_LIMIT - nbytes("…"))
     if " " in cut:
         cut = cut[:cut.rindex(" ")]
     return cut + "…"
 
 
 def cut_at_line(text, limit, tail):
-    """TEXT whole if it fits in LIMIT, else cut at a line with TAIL after it."""
+    """TEXT whole if it fits in LIMIT bytes, else cut at a line with TAIL after it."""
     budget = limit - MARGIN
-    if len(text) <= budget:
+    if nbytes(text) <= budget:
         return text
-    cut = text[:max(budget - len(tail), 0)]
+    cut = head_bytes(text, budget - nbytes(tail))
     if "\n" in cut:
         cut = cut[:cut.rindex("\n") + 1]
     return cut + tail
+
+
+def refused_summary(run_url):
+    """What a check run says when GitHub refused its whole summary: it
+    still completes, short, with where the report is."""
+    return (f"GitHub refused this check run's report.  The whole report is in the job "
+            f"summary and the artifact of [this run]({run_url}).\n")
 
 
 def more_at(run_url):
@@ -276,7 +295,7 @@ def load_check(path):
 def comment_body(d):
     head = f"{MARKER}\n**sphereceti** on `{d['head_sha'][:12]}`: {d['title']}\n\n"
     tail = "\n\n---\n*Cut to fit a comment: the whole report is in the check run and the job summary.*\n"
-    return head + cut_at_line(d["summary"], COMMENT_LIMIT - len(head), tail)
+    return head + cut_at_line(d["summary"], COMMENT_LIMIT - nbytes(head), tail)
 
 
 def timings(marks_path, report):

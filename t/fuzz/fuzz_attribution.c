@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sc_attr a;
 	struct strbuf why = STRBUF_INIT;
-	if (sc_attr_parse((const char *)data, size, &a, &why) < 0) {
+	if (sc_attr_parse((const char *)data, size, 0, &a, &why) < 0) {
 		if (!why.len || strchr(why.buf, '\n') || a.n_decls || a.n_cats)
 			abort();
 		sb_release(&why);

@@ -11,7 +11,8 @@ requests):
   {"token": "...",                            the job token it accepts
    "repo": "owner/name",
    "pulls": {"7": {"head": SHA, "base": "main", "state": "open"}},
-   "fail": {"POST check-runs": 500, ...}}     "METHOD PATH-UNDER-REPO" prefixes
+   "fail": {"POST check-runs": 500, ...},     "METHOD PATH-UNDER-REPO" prefixes
+   "summary_limit": BYTES}                    below GitHub's: a summary it refuses
 and appends one JSON line per request to STATE_DIR/requests.jsonl:
   {"method", "path", "query", "token": "ok"|"missing"|"wrong", "size",
    "body": the JSON sent, or null, "status": what it answered}.
@@ -21,11 +22,12 @@ STATE_DIR/comments.json after every change.
 Checked as GitHub checks them (422 otherwise): a check run has a name and,
 when created, a head_sha of 40 or 64 hex; a completed one a conclusion of
 GitHub's list; an output has a title and a summary of at most 65,535
-characters; at most 50 annotations a request, each with path, start_line,
-end_line, annotation_level (notice, warning, failure) and a message, a title
-of at most 255 characters.  Annotations are appended on every update, as
-GitHub appends them (output.annotations_count counts them all).  A comment
-body is at most 65,536 characters.  A request without the token is 401.
+bytes (GitHub counts UTF-8 bytes, not characters); at most 50 annotations a
+request, each with path, start_line, end_line, annotation_level (notice,
+warning, failure) and a message of at most 64 KB, a title of at most 255
+bytes.  Annotations are appended on every update, as GitHub appends them
+(output.annotations_count counts them all).  A comment body is at most
+65,536 bytes.  A request without the token is 401.
 """
 import http.server
 import json
@@ -61,11 +63,11 @@ class Refused(Exception):
     pass
 
 
-def check_output(out):
+def check_output(out, limit):
     if not isinstance(out, dict) or not isinstance(out.get("title"), str) or not isinstance(out.get("summary"), str):
         raise Refused("output needs a title and a summary")
-    if len(out["summary"]) > 65535:
-        raise Refused("output.summary is longer than 65535 characters")
+    if len(out["summary"].encode("utf-8")) > limit:
+        raise Refused(f"output.summary is longer than {limit} bytes")
     notes = out.get("annotations", [])
     if not isinstance(notes, list) or len(notes) > 50:
         raise Refused("at most 50 annotations a request")
@@ -74,17 +76,19 @@ def check_output(out):
             raise Refused("an annotation lacks a required field")
         if a["annotation_level"] not in ("notice", "warning", "failure"):
             raise Refused("annotation_level is not notice, warning or failure")
-        if len(a.get("title", "")) > 255:
-            raise Refused("an annotation title is longer than 255 characters")
+        if len(a.get("title", "").encode("utf-8")) > 255:
+            raise Refused("an annotation title is longer than 255 bytes")
+        if len(str(a["message"]).encode("utf-8")) > 65536:
+            raise Refused("an annotation message is longer than 64 KB")
     return len(notes)
 
 
-def apply_run(run, body):
+def apply_run(run, body, limit=65535):
     for k in ("name", "status", "conclusion", "external_id", "details_url", "started_at", "completed_at"):
         if k in body:
             run[k] = body[k]
     if "output" in body:
-        n = check_output(body["output"])
+        n = check_output(body["output"], limit)
         prev = run.get("output") or {}
         run["output"] = {"title": body["output"]["title"], "summary": body["output"]["summary"],
                          "annotations_count": prev.get("annotations_count", 0) + n,
@@ -162,7 +166,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", str(body.get("head_sha", ""))):
                 raise Refused("a check run needs a name and a head_sha")
             run = {"id": len(CHECKS) + 1, "head_sha": body["head_sha"], "status": "queued"}
-            apply_run(run, body)
+            apply_run(run, body, cfg.get("summary_limit", 65535))
             CHECKS.append(run)
             dump("checks.json", CHECKS)
             return self.answer(201, public(run))
@@ -174,7 +178,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if not isinstance(body, dict):
                 raise Refused("not a JSON object")
             trial = json.loads(json.dumps(run))
-            apply_run(trial, body)
+            apply_run(trial, body, cfg.get("summary_limit", 65535))
             run.clear()
             run.update(trial)
             dump("checks.json", CHECKS)
@@ -195,8 +199,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     if page * per < len(mine) else [])
             return self.answer(200, part, link)
         if m and self.command == "POST":
-            if not isinstance(body, dict) or not isinstance(body.get("body"), str) or len(body["body"]) > 65536:
-                raise Refused("a comment body of at most 65536 characters")
+            if not isinstance(body, dict) or not isinstance(body.get("body"), str) or len(body["body"].encode("utf-8")) > 65536:
+                raise Refused("a comment body of at most 65536 bytes")
             c = {"id": 100 + len(COMMENTS), "issue": int(m.group(1)), "body": body["body"],
                  "user": {"login": "github-actions[bot]"}}
             COMMENTS.append(c)
@@ -207,8 +211,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             c = next((c for c in COMMENTS if c["id"] == int(m.group(1))), None)
             if c is None:
                 return self.answer(404, {"message": "Not Found"})
-            if not isinstance(body, dict) or not isinstance(body.get("body"), str) or len(body["body"]) > 65536:
-                raise Refused("a comment body of at most 65536 characters")
+            if not isinstance(body, dict) or not isinstance(body.get("body"), str) or len(body["body"].encode("utf-8")) > 65536:
+                raise Refused("a comment body of at most 65536 bytes")
             c["body"] = body["body"]
             dump("comments.json", COMMENTS)
             return self.answer(200, c)

@@ -131,7 +131,7 @@ START_TEST(time_goes_to_the_outermost_declaration_and_its_stack_category)
 	struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
 	lean_profile(&doc);
 	struct sc_attr a;
-	ck_assert_msg(sc_attr_parse(doc.buf, doc.len, &a, &why) == 0, "%s", why.buf);
+	ck_assert_msg(sc_attr_parse(doc.buf, doc.len, 0, &a, &why) == 0, "%s", why.buf);
 	ck_assert_uint_eq(a.n_decls, 2);
 	ck_assert_str_eq(a.decls[0].name, "foo"); /* its command and its async proof */
 	ck_assert_double_eq_tol(a.decls[0].ms, 60, 1e-9);
@@ -226,7 +226,7 @@ START_TEST(what_is_not_lean_profile_is_refused)
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
 		struct strbuf why = STRBUF_INIT;
 		struct sc_attr a;
-		ck_assert_msg(sc_attr_parse(t[i].doc, strlen(t[i].doc), &a, &why) < 0, "%s", t[i].doc);
+		ck_assert_msg(sc_attr_parse(t[i].doc, strlen(t[i].doc), 0, &a, &why) < 0, "%s", t[i].doc);
 		ck_assert_msg(strstr(why.buf, t[i].why), "%s: %s", t[i].doc, why.buf);
 		ck_assert(!strchr(why.buf, '\n'));
 		ck_assert_uint_eq(a.n_decls, 0);
@@ -262,7 +262,7 @@ START_TEST(tables_that_do_not_hold_together_are_refused)
 		struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
 		sc_json_finish(g, &doc);
 		struct sc_attr a;
-		ck_assert_int_lt(sc_attr_parse(doc.buf, doc.len, &a, &why), 0);
+		ck_assert_int_lt(sc_attr_parse(doc.buf, doc.len, 0, &a, &why), 0);
 		ck_assert_msg(strstr(why.buf, t[i].why), "%zu: %s", i, why.buf);
 		sb_release(&doc);
 		sb_release(&why);
@@ -281,7 +281,7 @@ static int parse_nested(int levels, struct strbuf *why)
 		sb_addc(&doc, ']');
 	sb_addc(&doc, '}');
 	struct sc_attr a;
-	int rc = sc_attr_parse(doc.buf, doc.len, &a, why);
+	int rc = sc_attr_parse(doc.buf, doc.len, 0, &a, why);
 	if (rc == 0)
 		sc_attr_free(&a);
 	sb_release(&doc);
@@ -301,6 +301,91 @@ START_TEST(nesting_is_bounded_at_lean_s_own_depth)
 }
 END_TEST
 
+/* N functions that all name one string of LEN bytes: a thread whose
+ * every stack is a root of its own, one sample each. */
+static void one_name_many_functions(size_t n, size_t len, struct strbuf *out)
+{
+	yajl_gen g = sc_json_gen_new(0);
+	sc_json_map_open(g);
+	gen_meta(g);
+	sc_json_kv_array_open(g, "threads");
+	sc_json_map_open(g);
+	sc_json_kv_map_open(g, "samples");
+	sc_json_kv_array_open(g, "stack");
+	for (size_t i = 0; i < n; i++)
+		sc_json_int(g, (long long)i);
+	sc_json_array_close(g);
+	sc_json_kv_array_open(g, "weight");
+	for (size_t i = 0; i < n; i++)
+		sc_json_fixed(g, 1, 3);
+	sc_json_array_close(g);
+	sc_json_map_close(g);
+	const char *tables[][2] = {{"stackTable", "frame"}, {"stackTable", "category"},
+	                           {"stackTable", "prefix"}, {"frameTable", "func"},
+	                           {"funcTable", "name"}};
+	for (size_t t = 0; t < 5; t++) {
+		if (t == 0 || t == 3 || t == 4)
+			sc_json_kv_map_open(g, tables[t][0]);
+		sc_json_kv_array_open(g, tables[t][1]);
+		for (size_t i = 0; i < n; i++)
+			if (t == 2)
+				sc_json_null(g);
+			else
+				sc_json_int(g, t == 1 ? 3 : t == 4 ? 0 : (long long)i);
+		sc_json_array_close(g);
+		if (t == 2 || t == 3 || t == 4)
+			sc_json_map_close(g);
+	}
+	struct strbuf text = STRBUF_INIT;
+	sb_adds(&text, "Elab.command: Lean.Parser.Command.theorem: theorem big : True := ");
+	while (text.len < len)
+		sb_adds(&text, "by trivial ");
+	sc_json_kv_array_open(g, "stringArray");
+	sc_json_str(g, text.buf);
+	sc_json_array_close(g);
+	sc_json_map_close(g);
+	sc_json_array_close(g);
+	sc_json_map_close(g);
+	sc_json_finish(g, out);
+	sb_release(&text);
+}
+
+/* The reader's work follows the profile's bytes: a string that many
+ * functions name is read as a name once, not once per function (24,000
+ * functions naming one 1 MB string once took hours to read). */
+START_TEST(a_string_many_functions_name_is_read_once)
+{
+	struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
+	one_name_many_functions(3000, 256 * 1024, &doc);
+	struct sc_attr a;
+	ck_assert_msg(sc_attr_parse(doc.buf, doc.len, 0, &a, &why) == 0, "%s", why.buf);
+	ck_assert_uint_eq(a.names_read, 1);
+	ck_assert_uint_eq(a.n_decls, 1);
+	ck_assert_str_eq(a.decls[0].name, "big");
+	ck_assert(a.decls[0].ms == 3000);
+	sc_attr_free(&a);
+	sb_release(&doc);
+	sb_release(&why);
+}
+END_TEST
+
+/* A reader of the candidate's bytes stops when its time is spent, with a
+ * reason; without a deadline, or before it, it reads. */
+START_TEST(a_reader_past_its_time_gives_up)
+{
+	struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
+	lean_profile(&doc);
+	struct sc_attr a;
+	ck_assert_int_lt(sc_attr_parse(doc.buf, doc.len, 1e-9, &a, &why), 0);
+	ck_assert_str_eq(why.buf, "the time for reading Lean's profiles was spent");
+	sb_reset(&why);
+	ck_assert_msg(sc_attr_parse(doc.buf, doc.len, 1e12, &a, &why) == 0, "%s", why.buf);
+	sc_attr_free(&a);
+	sb_release(&doc);
+	sb_release(&why);
+}
+END_TEST
+
 START_TEST(entries_and_bytes_are_bounded)
 {
 	struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
@@ -309,10 +394,10 @@ START_TEST(entries_and_bytes_are_bounded)
 		sb_adds(&doc, "0,");
 	sb_adds(&doc, "0]}");
 	struct sc_attr a;
-	ck_assert_int_lt(sc_attr_parse(doc.buf, doc.len, &a, &why), 0);
+	ck_assert_int_lt(sc_attr_parse(doc.buf, doc.len, 0, &a, &why), 0);
 	ck_assert_msg(strstr(why.buf, "more entries"), "%s", why.buf);
 	sb_reset(&why);
-	ck_assert_int_lt(sc_attr_parse(doc.buf, SC_ATTR_MAX_BYTES + 1u, &a, &why), 0);
+	ck_assert_int_lt(sc_attr_parse(doc.buf, SC_ATTR_MAX_BYTES + 1u, 0, &a, &why), 0);
 	ck_assert_msg(strstr(why.buf, "larger than"), "%s", why.buf);
 	sb_release(&doc);
 	sb_release(&why);
@@ -331,6 +416,8 @@ int main(void)
 	tcase_add_test(tc, tables_that_do_not_hold_together_are_refused);
 	tcase_add_test(tc, nesting_is_bounded_at_lean_s_own_depth);
 	tcase_add_test(tc, entries_and_bytes_are_bounded);
+	tcase_add_test(tc, a_string_many_functions_name_is_read_once);
+	tcase_add_test(tc, a_reader_past_its_time_gives_up);
 	suite_add_tcase(s, tc);
 	return sc_unit_run(s);
 }
