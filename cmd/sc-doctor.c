@@ -44,6 +44,10 @@ int main(int argc, char **argv)
 	};
 	static const struct sc_command cmd = {usage, NULL};
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
+	if (argc == 1)
+		sc_die("nothing to check: name what profile-run will be given, --repo DIR --tooling T, "
+		       "--toolchain DIR, --dependencies DIR, --workspace NEWDIR (see sphereceti help doctor) "
+		       "(argv)");
 	if (!o.repo != !tooling)
 		sc_die("--repo and --tooling go together (%s)", o.repo ? "--tooling" : "--repo");
 	struct strbuf why = STRBUF_INIT;

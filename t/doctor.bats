@@ -33,7 +33,7 @@ check() { grep "^[a-zA-Z]*  *$1: " <<<"$output"; }
 	check sandbox | grep -qE '^(ok|warn) +sandbox: self-test ok'
 	[ ! -e "$WS" ]
 	# what no option names is skipped, not failed
-	run --separate-stderr sc-doctor
+	run --separate-stderr sc-doctor --workspace "$WS"
 	[ "$status" -eq 0 ]
 	check toolchain | grep -qx 'skip  toolchain: no --toolchain'
 	check bubblewrap | grep -q '^skip  bubblewrap: .*bwrapPin = '
@@ -63,6 +63,14 @@ check() { grep "^[a-zA-Z]*  *$1: " <<<"$output"; }
 	[ "$status" -eq 0 ]
 }
 
+@test "doctor with no options checks nothing: exit 2, one line saying what to pass" {
+	run --separate-stderr sc-doctor
+	[ "$status" -eq 2 ]
+	assert_error_line sc-doctor
+	[[ "$stderr" == "sc-doctor: error: nothing to check: name what profile-run will be given, --repo DIR --tooling T, "* ]]
+	[ -z "$output" ]
+}
+
 @test "doctor: the repository's own failures: another user's (Git's ownership check, named), a revision it lacks, no .sphereceti at T" {
 	sandbox_reach "$R"
 	mkdir -m 0777 "$BATS_TEST_TMPDIR/nobody-home"
@@ -78,6 +86,12 @@ check() { grep "^[a-zA-Z]*  *$1: " <<<"$output"; }
 	run --separate-stderr sc-doctor --repo "$R" --tooling "$T"
 	[ "$status" -eq 2 ]
 	check configuration | grep -qxF 'FAIL  configuration: T has no .sphereceti: write it with `sphereceti init` in a checkout, and commit it to the base branch'
+	# right after init: the checkout has one, no commit does yet
+	git -C "$R" show HEAD~1:.sphereceti >"$R/.sphereceti"
+	run --separate-stderr sc-doctor --repo "$R" --tooling "$T"
+	[ "$status" -eq 2 ]
+	check configuration | grep -qxF 'FAIL  configuration: T has no .sphereceti, the checkout has one: commit .sphereceti (and the workflows init wrote) to the base branch, then name that commit'
+	rm "$R/.sphereceti"
 	# any revision git resolves names T
 	run --separate-stderr sc-doctor --repo "$R" --tooling HEAD~1
 	check repository | grep -q "^ok    repository: $R at T ${M:0:12}"

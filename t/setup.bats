@@ -32,6 +32,9 @@ TOML
 	git -C "$P" add -A
 	git -C "$P" commit -q -m base
 	git -C "$P" remote add origin https://github.com/acme/proj.git
+	# as a clone has it: origin's default branch
+	git -C "$P" update-ref refs/remotes/origin/main HEAD
+	git -C "$P" symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/main
 	PIN="bwrapPin = $(bwrap --version | sed 's/^bubblewrap //') $(sha256sum /usr/bin/bwrap | cut -d' ' -f1)"
 }
 
@@ -86,6 +89,17 @@ EOF
 	grep -qF 'SPHERECETI_FAIL_ON_FLAG=true' <<<"$output"
 	grep -qF 'SPHERECETI_IMPORTERS=N' <<<"$output"
 	grep -qF "($PIN)" <<<"$output"
+}
+
+@test "every repository variable init names is one the workflow reads" {
+	init --sphereceti-commit "$C40"
+	[ "$status" -eq 0 ]
+	local named v yml=$P/.github/workflows/sphereceti-profile.yml
+	named=$(grep -o 'SPHERECETI_[A-Z_]*=' <<<"$output" | tr -d = | sort -u)
+	[ "$(wc -l <<<"$named")" -ge 8 ]
+	for v in $named; do
+		grep -qF "vars.$v " "$yml" || { echo "init names $v, the workflow reads no vars.$v"; false; }
+	done
 }
 
 @test "init changes nothing that is there: one of the three files stops it before anything is written" {
@@ -171,14 +185,24 @@ EOF
 	[ "$(git -C "$P" status --porcelain --untracked-files=all)" = "?? lakefile.lean" ]
 }
 
-@test "init: the base branch is origin's default, else the one checked out; a remote elsewhere gives no github line" {
+@test "init: the base branch is origin's default, never the one checked out; without one it refuses with the flag to pass; a remote elsewhere gives no github line" {
 	git -C "$P" remote set-url origin https://gitlab.example/acme/proj.git
 	git -C "$P" update-ref refs/remotes/origin/trunk HEAD
 	git -C "$P" symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/trunk
+	git -C "$P" checkout -q -b feature
 	init --sphereceti-commit "$C40"
 	[ "$status" -eq 0 ]
 	grep -qx '    branches: \["trunk"\]' "$P/.github/workflows/sphereceti-deps.yml"
 	run ! grep -q github "$P/.sphereceti"
+	rm -rf "$P/.sphereceti" "$P/.github"
+	git -C "$P" symbolic-ref --delete refs/remotes/origin/HEAD
+	init --sphereceti-commit "$C40"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-setup
+	[ "$stderr" = "sc-setup: error: origin names no default branch (no refs/remotes/origin/HEAD: git remote set-head origin --auto makes one): name the base branch with --base-branch NAME (--repo $P)" ]
+	[ ! -e "$P/.sphereceti" ]
+	init --sphereceti-commit "$C40" --base-branch trunk
+	[ "$status" -eq 0 ]
 }
 
 @test "github slugs from remote URLs, as GitHub spells them" {

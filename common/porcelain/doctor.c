@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -48,10 +49,19 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 		sb_addf(&why, "%s at T %.12s", repo, out.buf);
 		sc_doctor_line(t, "ok", "repository", why.buf);
 		sb_reset(&why);
+		struct stat st;
+		char *written = xasprintf("%s/.sphereceti", repo);
+		int in_tree = lstat(written, &st) == 0;
+		free(written);
 		if (sc_git_run_at(repo, (const char *const[]){"config", "--no-includes", "--blob", cfg,
 		                                              "--list", "-z", NULL}, &out) != 0)
-			sc_doctor_line(t, "FAIL", "configuration", "T has no .sphereceti: write it with `sphereceti "
-			                                 "init` in a checkout, and commit it to the base branch");
+			/* right after init the file is there, but no commit holds it */
+			sc_doctor_line(t, "FAIL", "configuration",
+			               in_tree ? "T has no .sphereceti, the checkout has one: commit "
+			                         ".sphereceti (and the workflows init wrote) to the base "
+			                         "branch, then name that commit"
+			                       : "T has no .sphereceti: write it with `sphereceti init` in "
+			                         "a checkout, and commit it to the base branch");
 		else if (sc_repoconfig_parse(out.buf, out.len, &tt->cfg, &err) < 0) {
 			sb_addf(&why, "T's .sphereceti: %s", err.buf);
 			sc_doctor_line(t, "FAIL", "configuration", why.buf);

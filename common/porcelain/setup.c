@@ -318,9 +318,11 @@ char *sc_setup_base_branch(const char *top, const char *given, struct strbuf *wh
 	                                             "refs/remotes/origin/HEAD", NULL}, &b) == 0 &&
 	         strncmp(b.buf, "origin/", 7) == 0)
 		memmove(b.buf, b.buf + 7, (b.len -= 7) + 1);
-	else if (git_line(top, (const char *const[]){"symbolic-ref", "--quiet", "--short", "HEAD", NULL},
-	                  &b) < 0) {
-		sb_adds(why, "no branch is checked out and origin names no default branch");
+	else {
+		/* never the branch checked out: a feature branch would become the
+		 * base the workflows watch */
+		sb_adds(why, "origin names no default branch (no refs/remotes/origin/HEAD: git remote "
+		             "set-head origin --auto makes one)");
 		sb_release(&b);
 		return NULL;
 	}
@@ -423,7 +425,9 @@ void sc_setup_next_steps(const char *branch, const struct sc_setup *s, const cha
 	       "       SPHERECETI_CONFIRM=N         repeats of a file near a threshold (0-4; 2)\n"
 	       "       SPHERECETI_ATTRIBUTE=false   no time by declaration (Lean's profiler) of a\n"
 	       "                                    flagged file\n"
-	       "       SPHERECETI_THRESHOLD_RATIO, _DELTA, _ADDED   other thresholds (1.5, 30 s, 150 s)\n");
+	       "       SPHERECETI_THRESHOLD_RATIO=R other thresholds (1.5, 30 s, 150 s): a file\n"
+	       "       SPHERECETI_THRESHOLD_DELTA=S is flagged at R times its base and S seconds more,\n"
+	       "       SPHERECETI_THRESHOLD_ADDED=S an added file at S seconds\n");
 	printf("  4. %s\n", s->github ? "Nothing else: the report links the pull request's files on GitHub."
 	                              : "No GitHub origin remote was found: add `github = owner/name` under "
 	                                "[profile] for links in the report.");

@@ -49,12 +49,13 @@ char *sc_setup_work_tree(const char *repo, struct strbuf *why);
 char *sc_setup_origin_slug(const char *top);
 /* Dies naming the first of the files that is there already. */
 void sc_setup_refuse_existing(const char *top);
-/* GIVEN, else origin's default branch, else the branch checked out in
- * TOP (allocated); NULL with what is wrong in WHY when none is, or when
- * the name is one a workflow's `branches` cannot hold plainly. */
+/* GIVEN, else origin's default branch (never the branch checked out in
+ * TOP, which may be a feature branch) (allocated); NULL with what is
+ * wrong in WHY when none is, or when the name is one a workflow's
+ * `branches` cannot hold plainly. */
 char *sc_setup_base_branch(const char *top, const char *given, struct strbuf *why);
 /* The three texts into TOP, all or none; .sphereceti is read back by git
- * and sc-plan's reader before the others are written. */
+ * and sc-plan's reader before anything is written. */
 void sc_setup_write_all(const char *top, struct strbuf text[SC_SETUP_NFILES]);
 /* What is left to a person, on stdout. */
 void sc_setup_next_steps(const char *branch, const struct sc_setup *s, const char *commit);

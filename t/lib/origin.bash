@@ -48,7 +48,9 @@ github_origin() {
 	m=$(ex_git -C "$r" merge-base "$B" "$H")
 	# the example came with a .sphereceti: init writes its own
 	ex_git -C "$r" rm -q .sphereceti
-	"$bin/sc-setup" --repo "$r" --sphereceti-commit "$SC_COMMIT" >/dev/null
+	# no origin here names a default branch: init is told the base branch
+	"$bin/sc-setup" --repo "$r" --sphereceti-commit "$SC_COMMIT" \
+		--base-branch "$(ex_git -C "$r" symbolic-ref --short HEAD)" >/dev/null
 	B0=$(ex_commit "$r" "sphereceti init")
 	ex_lean "$r" Demo.lean 'import Demo.Basic' '-- The library, one more line.' '-- fixture: cpu=0.05'
 	B=$(ex_commit "$r" "Demo: one more line")
