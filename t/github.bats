@@ -457,6 +457,11 @@ comment_event() { # BODY ASSOCIATION
 	[ "$(out_of reason)" = "Not measured yet: pull request #7 is by a contributor from outside the project (CONTRIBUTOR)" ]
 	[[ "$(out_of details)" == *'commenting `/profile`, adding the label `profile`'* ]]
 	[ "$(grep -c . "$GITHUB_STEP_SUMMARY")" -eq 1 ]
+	# a push after the label approved an earlier head: the label is still
+	# on, and only taking it off and putting it back is a new approval
+	gate pull_request_target "$(pr_event synchronize CONTRIBUTOR | jq '.pull_request.labels = [{name: "bug"}, {name: "profile"}]')"
+	[ "$(out_of measure) $(out_of publish)" = "false true" ]
+	[[ "$(out_of details)" == *'commenting `/profile`, removing the label `profile` (it approved an earlier head) and adding it again, or running'* ]]
 	gate pull_request_target "$(pr_event labeled NONE profile)"
 	[ "$(out_of measure) $(out_of head)" = "true $H40" ]
 	gate pull_request_target "$(pr_event labeled MEMBER bug)"

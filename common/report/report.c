@@ -225,6 +225,49 @@ static int take_repeats(struct sc_report_side *sd)
 	return any;
 }
 
+/* Does SD's first sample lie farther from its repeats' median than three
+ * times their spread (at least a tenth of that median, and 100 ms), and
+ * twice or half that median at least?  A repeat that disagrees with the
+ * first sample that far is no noise of one runner's CPU: a sample that
+ * knows it is repeated (state the kernel keeps between samples) is one way
+ * to get it (Documentation/measurement.txt "Confirmation"). */
+static int disputed(const struct sc_report_side *sd)
+{
+	if (sd->state != SC_SLOT_OK || sd->n_samples < 2)
+		return 0;
+	const long long *rep = sd->samples_ms + 1;
+	size_t n = sd->n_samples - 1;
+	long long lo = rep[0], hi = rep[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = rep[i] < lo ? rep[i] : lo;
+		hi = rep[i] > hi ? rep[i] : hi;
+	}
+	long long med = sc_sample_median_ms(rep, n), spread = hi - lo;
+	if (spread < med / 10)
+		spread = med / 10;
+	if (spread < 100)
+		spread = 100;
+	long long d = sd->first_ms > med ? sd->first_ms - med : med - sd->first_ms;
+	return d > 3 * spread && (sd->first_ms >= 2 * med || 2 * sd->first_ms <= med);
+}
+
+/* A confirmed file's verdict: the median's, unless the repeats are
+ * disputed and would overturn a flag; then its first samples judge it,
+ * figures and all, so that no repeat a sample could steer takes a flag
+ * away. */
+static void confirm_verdict(struct sc_report *r, struct sc_report_file *rf)
+{
+	rf->disputed = disputed(&rf->side[SC_SIDE_BASE]) || disputed(&rf->side[SC_SIDE_HEAD]);
+	if (!rf->disputed || !rf->first.flagged || rf->v.flagged)
+		return;
+	for (int s = 0; s < 2; s++)
+		if (rf->side[s].state == SC_SLOT_OK)
+			rf->side[s].cpu_ms = rf->side[s].first_ms;
+	rf->first_kept = 1;
+	sc_verdict_compute(rf->f->change, rf->side[SC_SIDE_BASE].cpu_ms,
+	                   rf->side[SC_SIDE_HEAD].cpu_ms, &r->th, &rf->v);
+}
+
 void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -253,6 +296,8 @@ void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n
 				rf->confirmed |= take_repeats(&rf->side[s]);
 		sc_verdict_compute(rf->f->change, rf->side[SC_SIDE_BASE].cpu_ms,
 		                   rf->side[SC_SIDE_HEAD].cpu_ms, &r->th, &rf->v);
+		if (rf->confirmed)
+			confirm_verdict(r, rf);
 		r->n_flagged += rf->v.flagged;
 	}
 }

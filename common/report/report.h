@@ -65,6 +65,10 @@ struct sc_report_file {
 	struct sc_verdict v;
 	int confirmed;           /* repeats were offered for it */
 	struct sc_verdict first; /* confirmed: the verdict of the first samples alone */
+	int disputed;            /* confirmed: a side's first sample lies far beyond its
+	                          * repeats' spread (Documentation/measurement.txt
+	                          * "Confirmation"); an overturn is then refused */
+	int first_kept;          /* disputed, and its first samples judge it */
 	int attributed;          /* an attribution run was recorded for it */
 	struct sc_report_attr_side attr[2];
 };

@@ -69,6 +69,8 @@ static void gen_confirmation(yajl_gen g, const struct sc_report_file *rf)
 	}
 	sc_json_kv_str(g, "first_verdict", rf->first.flagged ? "flagged" : "not_flagged");
 	sc_json_kv_bool(g, "overturned", rf->first.flagged != rf->v.flagged);
+	sc_json_kv_bool(g, "disputed", rf->disputed);
+	sc_json_kv_bool(g, "first_kept", rf->first_kept);
 	sc_json_map_close(g);
 }
 

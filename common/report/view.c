@@ -164,11 +164,17 @@ static void confirmation_outcome(struct strbuf *out, const struct sc_report_view
 {
 	const char *b = c->markdown ? "**" : "";
 	const char *now = rf->v.flagged ? "flagged" : "not flagged";
-	if (rf->first.flagged != rf->v.flagged)
+	if (rf->first_kept)
+		sb_addf(out, "%sdisputed%s: the repeats disagree with the first samples far beyond "
+		             "their own spread, so they overturn nothing: the first samples judge it, "
+		             "flagged", b, b);
+	else if (rf->first.flagged != rf->v.flagged)
 		sb_addf(out, "%soverturned%s: the first samples said %s, the median says %s", b, b,
 		        rf->first.flagged ? "flagged" : "not flagged", now);
 	else
 		sb_addf(out, "confirmed: %s", now);
+	if (rf->disputed && !rf->first_kept)
+		sb_adds(out, " (the repeats disagree with a first sample far beyond their spread)");
 }
 
 /* profile-run --confirm: the files sampled again, every sample shown. */

@@ -158,11 +158,16 @@ def decide(api, name, event, ref_name):
         if who in MAINTAINERS:
             return Decision(n, head, measure=True, publish=True,
                             reason=f"pull request #{n} is by a {who.lower()}: measured at once")
+        # after a push the label that approved an earlier head is still on:
+        # adding it is no event, removing and adding it again is
+        labelled = any(isinstance(lb, dict) and lb.get("name") == LABEL for lb in pr.get("labels") or [])
+        label_how = (f"removing the label `{LABEL}` (it approved an earlier head) and adding it again"
+                     if labelled else f"adding the label `{LABEL}`")
         return Decision(n, head, publish=True,
                         reason=f"Not measured yet: pull request #{n} is by a contributor from "
                                f"outside the project ({who})",
                         details=f"A maintainer approves this head ({head[:12]}) by commenting "
-                                f"`/profile`, adding the label `{LABEL}`, or running the workflow "
+                                f"`/profile`, {label_how}, or running the workflow "
                                 f"by hand with its number and head. Each push needs a new approval.")
     if name == "issue_comment":
         issue, comment = event.get("issue") or {}, event.get("comment") or {}

@@ -348,6 +348,58 @@ static struct sc_sample_in in_at(const char *sample, const char *rev, double cpu
 	return in;
 }
 
+/* A first sample that its repeats disagree with far beyond their own
+ * spread (a sample that knows it is repeated: 3.55 s first, 0.55 s
+ * after) overturns nothing: the first samples judge the file, and the
+ * report says so; the same file with repeats near their first stays the
+ * median's. */
+START_TEST(repeats_far_from_their_first_overturn_nothing)
+{
+	static const char plan[] =
+		ONE_FILE_PLAN_START
+		"\"role\": \"library\", \"change\": \"modified\", "
+		"\"base_blob\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
+		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}]}";
+	const char *M = "3333333333333333333333333333333333333333", *H = "4444444444444444444444444444444444444444";
+	struct sc_plan p;
+	struct sc_report r;
+	struct sc_report_env env;
+	struct strbuf err = STRBUF_INIT, md = STRBUF_INIT;
+	ck_assert_msg(sc_plan_from_json(plan, sizeof plan - 1, &p, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(sc_report_env_init(&env, &good, &err), 0);
+	struct sc_thresholds th;
+	sc_thresholds_default(&th);
+	th.delta_ms = 1000;
+	struct sc_sample_in in[] = {
+		in_at("base:Lib.A", M, 0.5, 0), in_at("head:Lib.A", H, 3.55, 0),
+		in_at("base:Lib.A", M, 0.5, 1), in_at("head:Lib.A", H, 0.55, 1),
+		in_at("base:Lib.A", M, 0.51, 2), in_at("head:Lib.A", H, 0.55, 2),
+	};
+	sc_report_init(&r, &p, HEX64, RUN, &th, &env);
+	sc_report_bind(&r, in, sizeof in / sizeof *in);
+	const struct sc_report_file *rf = &r.files[0];
+	ck_assert(rf->first.flagged);
+	ck_assert(rf->disputed);
+	ck_assert(rf->first_kept);
+	ck_assert(rf->v.flagged);
+	ck_assert_int_eq(rf->side[SC_SIDE_HEAD].cpu_ms, 3550); /* the figures are the verdict's */
+	ck_assert_uint_eq(r.n_flagged, 1);
+	sc_report_to_md(&r, &md);
+	ck_assert_msg(strstr(md.buf, "**disputed**: the repeats disagree with the first samples"), "%s", md.buf);
+	sc_report_free(&r);
+	/* the same first samples, repeats near them: the median decides */
+	in[3] = in_at("head:Lib.A", H, 3.4, 1), in[5] = in_at("head:Lib.A", H, 3.5, 2);
+	sc_report_init(&r, &p, HEX64, RUN, &th, &env);
+	sc_report_bind(&r, in, sizeof in / sizeof *in);
+	ck_assert(!r.files[0].disputed);
+	ck_assert_int_eq(r.files[0].side[SC_SIDE_HEAD].cpu_ms, 3500);
+	sc_report_free(&r);
+	sb_release(&md);
+	sc_report_env_release(&env);
+	sc_plan_free(&p);
+}
+END_TEST
+
 START_TEST(repeats_make_the_median)
 {
 	static const char plan[] =
@@ -386,6 +438,7 @@ START_TEST(repeats_make_the_median)
 	ck_assert_int_eq(rf->side[SC_SIDE_HEAD].first_ms, 80000);
 	ck_assert(rf->first.flagged);
 	ck_assert(!rf->v.flagged);
+	ck_assert(!rf->disputed); /* 80 against 55-60: noise, and the median decides */
 	sc_report_free(&r);
 	sc_report_env_release(&env);
 	sc_plan_free(&p);
@@ -419,6 +472,7 @@ int main(void)
 	tcase_add_test(tc, samples_read_whole);
 	tcase_add_test(tc, two_files_written);
 	tcase_add_test(tc, repeats_make_the_median);
+	tcase_add_test(tc, repeats_far_from_their_first_overturn_nothing);
 	/* An exit test ends the process it runs in: only in a forked child
 	 * (CK_FORK=no is how make check-valgrind runs the units). */
 	const char *fork = getenv("CK_FORK");
