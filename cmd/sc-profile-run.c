@@ -210,6 +210,7 @@ int main(int argc, char **argv)
 	char *dir = sc_exec_dir();
 	int rc = run(&rq.o, dir);
 	free((char *)rq.o.sandbox.user);
+	sc_argv_release(&rq.o.plan_args);
 	free(dir);
 	return rc;
 }

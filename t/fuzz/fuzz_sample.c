@@ -12,7 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sc_sample s, again;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT, err2 = STRBUF_INIT;
 	if (sc_sample_from_json((const char *)data, size, &s, &err) == 0) {
-		if (s.ok ? s.error != NULL : (s.error == NULL || !sc_is_error_reason(s.error)))
+		if (s.ok ? s.error != SC_SAMPLE_OK
+		         : (s.error == SC_SAMPLE_OK || !*sc_sample_error_name(s.error)))
 			abort();
 		if (s.ok && (s.cpu_s < 0 || s.wall_s < 0 || s.max_rss_kib < 0))
 			abort();
