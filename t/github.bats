@@ -354,7 +354,7 @@ a_report() {
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/check.json"
 	verdict comment "$BATS_TEST_TMPDIR/check.json"
 	[ "${lines[0]}" = '<!-- sphereceti-profile -->' ]
-	[ "${lines[1]}" = "**sphereceti** on \`${H40:0:12}\`: Not measured: a bump" ]
+	[ "${lines[1]}" = "**sphereceti** on \`${H40:0:12}\`: <code>Not measured&#58; a bump</code>" ]
 	# Whatever it is handed, one line and exit 2.
 	local bad
 	for bad in '{"schema": "other"}' '[]' '{"schema": "sphereceti.report/1", "status": "ok", "headline": "x", "files": [{"flagged": true}]}' \
@@ -398,6 +398,29 @@ a_report() {
 	n=$(wc -c <"$BATS_TEST_TMPDIR/c.md")
 	[ "$n" -le 65536 ]
 	[ "$(head -n 1 "$BATS_TEST_TMPDIR/c.md")" = '<!-- sphereceti-profile -->' ]
+}
+
+@test "nothing the pull request chose renders: a refused path with Markdown, HTML and a mention is inert in the check run's summary and the comment" {
+	local evil='Not measured: unsupported module name: Lib/![x](https://evil.example/i.png) @org/admins <img src=x onerror=alert(1)> | **b** [l](https://evil.example) www.evil.example #12 `c`.lean'
+	/usr/bin/python3 "$GH/verdict.py" outcome --head "$H40" --run-url "$URL" --conclusion neutral --title "$evil" >"$BATS_TEST_TMPDIR/doc.json"
+	jq -j .summary "$BATS_TEST_TMPDIR/doc.json" >"$BATS_TEST_TMPDIR/s.md"
+	/usr/bin/python3 "$GH/verdict.py" comment "$BATS_TEST_TMPDIR/doc.json" >"$BATS_TEST_TMPDIR/c.md"
+	local f html
+	for f in s c; do
+		cmark-gfm --unsafe -e table -e autolink -e strikethrough "$BATS_TEST_TMPDIR/$f.md" >"$BATS_TEST_TMPDIR/$f.html"
+		html=$(cat "$BATS_TEST_TMPDIR/$f.html")
+		# no image, no tag of the candidate's, no table, no emphasis of its
+		run ! grep -q '<img\|<table\|<strong>b\|<em>' <<<"$html"
+		# every link is ours: the run's, never the candidate's
+		run ! grep -q 'href="https://evil\|href="http://www.evil' <<<"$html"
+		# the mention and the issue number stand inside code, where GitHub links nothing
+		[ "$(grep -o '@org/admins' <<<"$html" | wc -l)" -eq "$(grep -o '<code>[^<]*@org/admins' <<<"$html" | wc -l)" ]
+		[ "$(grep -o '@org/admins' <<<"$html" | wc -l)" -ge 1 ]
+		[ "$(grep -o '#12' <<<"$html" | wc -l)" -eq "$(grep -o '<code>[^<]*#12' <<<"$html" | wc -l)" ]
+		[ "$(grep -o 'onerror' <<<"$html" | wc -l)" -eq "$(grep -o '<code>[^<]*onerror' <<<"$html" | wc -l)" ]
+	done
+	# the check run's title is plain text on GitHub: kept as said, one line
+	[ "$(jq -r .title "$BATS_TEST_TMPDIR/doc.json")" = "$evil" ]
 }
 
 @test "timings: each step's wall time from the marks, the profile split into its prebuilds and samples" {
@@ -627,7 +650,7 @@ comment_event() { # BODY ASSOCIATION
 	gh_py comment --pr 7 --head "$H40" --result skipped --reason "Not measured yet: x"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[[ "$output" == "github.py: comment "*" on #7 created" ]]
-	jq '.[] | select(.user.login == "github-actions[bot]") | .body' "$A/comments.json" | grep -q "on \`${H40:0:12}\`: Not measured yet: x"
+	jq '.[] | select(.user.login == "github-actions[bot]") | .body' "$A/comments.json" | grep -q "on \`${H40:0:12}\`: <code>Not measured yet&#58; x</code>"
 	gh_py comment --pr 7 --head "$H40" --result cancelled
 	[[ "$output" == "github.py: comment "*" on #7 updated" ]]
 	[ "$(jq '[.[] | select(.user.login == "github-actions[bot]")] | length' "$A/comments.json")" -eq 1 ]

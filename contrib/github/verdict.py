@@ -145,6 +145,48 @@ class Figures:
         return scaled(head * 10 ** self.rat // base, self.rat) + "×"
 
 
+# --- untrusted text in Markdown ----------------------------------------------
+# One rule, report.md's (common/report/mdescape.h), for every string a pull
+# request chose (a path, a reason a stage gave) wherever GitHub renders it.
+
+_INERT = set(" /-,;=+()'\"?")
+
+
+def _ascii_alnum(ch):
+    return ch.isascii() and ch.isalnum()
+
+
+def md_escape(text):
+    """TEXT for the middle of a Markdown line: letters, digits and
+    / - , ; = + ( ) ' " ? pass, '.' except right after "www", '_' between two
+    letters or digits; any other character is a numeric reference, a control
+    character U+FFFD.  Nothing can open a link, an image, emphasis, a code
+    span, an HTML tag or entity, or end a table cell."""
+    out, last3 = [], ""
+    chars = str(text)
+    for i, ch in enumerate(chars):
+        cp = ord(ch)
+        nxt = chars[i + 1] if i + 1 < len(chars) else ""
+        if _ascii_alnum(ch) or ch in _INERT:
+            out.append(ch)
+        elif ch == "_" and _ascii_alnum(last3[-1:]) and _ascii_alnum(nxt):
+            out.append(ch)
+        elif ch == "." and last3 != "www":
+            out.append(ch)
+        elif cp < 0x20 or 0x7f <= cp < 0xa0 or 0xd800 <= cp <= 0xdfff:
+            out.append("&#xFFFD;")
+        else:
+            out.append(f"&#{cp};")
+        # the last three characters, ASCII lowered, anything else a NUL
+        last3 = (last3 + (ch.lower() if ch.isascii() else "\0"))[-3:]
+    return "".join(out)
+
+
+def md_code(text):
+    """md_escape(TEXT) in <code>, where GitHub makes no mention or issue link."""
+    return f"<code>{md_escape(text)}</code>"
+
+
 # --- the check document ------------------------------------------------------
 
 def nbytes(text):
@@ -256,7 +298,8 @@ def check_from_report(report_path, md_path, head, run_url, fail_on_flag):
 def check_from_outcome(head, conclusion, title, details, run_url):
     need(conclusion in ("neutral", "failure"), f"unknown conclusion '{conclusion}'", "--conclusion")
     need(title.strip(), "an empty title", "--title")
-    summary = f"{' '.join(title.split())}\n"
+    # the title may carry what a pull request chose (a refused path): inert
+    summary = f"{md_code(' '.join(title.split()))}\n"
     if details:
         summary += f"\n{details.strip()}\n"
     summary += f"\nHead: `{head}`. [The run]({run_url}).\n"
@@ -293,7 +336,7 @@ def load_check(path):
 
 
 def comment_body(d):
-    head = f"{MARKER}\n**sphereceti** on `{d['head_sha'][:12]}`: {d['title']}\n\n"
+    head = f"{MARKER}\n**sphereceti** on `{d['head_sha'][:12]}`: {md_code(d['title'])}\n\n"
     tail = "\n\n---\n*Cut to fit a comment: the whole report is in the check run and the job summary.*\n"
     return head + cut_at_line(d["summary"], COMMENT_LIMIT - nbytes(head), tail)
 
