@@ -284,7 +284,7 @@ merge=$(jq -r .revisions.head "$o/$e/artifacts/workspace/report.json")
 [[ "$(jq -r .details_url <<<"$c")" == https://github.com/owner/proj/actions/runs/4200 ]] || fail "$e: the details link"
 cm=$(jq -r --argjson n 7 '[.[] | select(.issue == $n)]' "$o/$e/comments.json")
 [ "$(jq length <<<"$cm")" = 1 ] || fail "$e: not one comment on #7"
-[[ "$(jq -r '.[0].body' <<<"$cm")" == "<!-- sphereceti-profile -->"$'\n'"**sphereceti** on \`${H:0:12}\`: 1 of 5 files got slower"* ]] || fail "$e: the comment does not name H: $(jq -r '.[0].body' <<<"$cm" | head -n 2)"
+[[ "$(jq -r '.[0].body' <<<"$cm")" == "<!-- sphereceti-profile -->"$'\n'"**sphereceti** on \`${H:0:12}\`: <code>1 of 5 files got slower"* ]] || fail "$e: the comment does not name H: $(jq -r '.[0].body' <<<"$cm" | head -n 2)"
 
 # Pull request 8, an outsider's: not measured until a member says /profile;
 # then the same check run, updated, says success.
@@ -360,6 +360,6 @@ id=$(jq -r 'select(.method == "PATCH") | .path' "$o/$e/api.jsonl" | sort -u)
 if grep -rqF "$token" "$o" --include='*.summary.md' --include='*.steps' --include='*.stderr' --include=stderr; then
 	fail "the token appears in a job's log or summary"
 fi
-big=$(jq -r 'select(.body.output.summary) | .body.output.summary | length' "$s/api/requests.jsonl" | sort -n | tail -n 1)
-[ "${big:-0}" -le 65535 ] || fail "a summary of $big characters"
+big=$(jq -r 'select(.body.output.summary) | .body.output.summary | utf8bytelength' "$s/api/requests.jsonl" | sort -n | tail -n 1)
+[ "${big:-0}" -le 65535 ] || fail "a summary of $big bytes"
 echo "check-recipe: ok: the verdict lands on each pull request's head (sandbox uid $uid, task clock on); routine pull requests stay green" >&2

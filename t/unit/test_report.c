@@ -348,6 +348,24 @@ static struct sc_sample_in in_at(const char *sample, const char *rev, double cpu
 	return in;
 }
 
+/* One modified library file, Lib.A, measured at M_REV and H_REV: its
+ * plan, an environment and the default thresholds. */
+#define M_REV "3333333333333333333333333333333333333333"
+#define H_REV "4444444444444444444444444444444444444444"
+static void modified_file(struct sc_plan *p, struct sc_report_env *env, struct sc_thresholds *th)
+{
+	static const char plan[] =
+		ONE_FILE_PLAN_START
+		"\"role\": \"library\", \"change\": \"modified\", "
+		"\"base_blob\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
+		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}]}";
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_msg(sc_plan_from_json(plan, sizeof plan - 1, p, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(sc_report_env_init(env, &good, &err), 0);
+	sc_thresholds_default(th);
+	sb_release(&err);
+}
+
 /* A first sample that its repeats disagree with far beyond their own
  * spread (a sample that knows it is repeated: 3.55 s first, 0.55 s
  * after) overturns nothing: the first samples judge the file, and the
@@ -355,20 +373,13 @@ static struct sc_sample_in in_at(const char *sample, const char *rev, double cpu
  * median's. */
 START_TEST(repeats_far_from_their_first_overturn_nothing)
 {
-	static const char plan[] =
-		ONE_FILE_PLAN_START
-		"\"role\": \"library\", \"change\": \"modified\", "
-		"\"base_blob\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
-		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}]}";
-	const char *M = "3333333333333333333333333333333333333333", *H = "4444444444444444444444444444444444444444";
+	const char *M = M_REV, *H = H_REV;
 	struct sc_plan p;
 	struct sc_report r;
 	struct sc_report_env env;
-	struct strbuf err = STRBUF_INIT, md = STRBUF_INIT;
-	ck_assert_msg(sc_plan_from_json(plan, sizeof plan - 1, &p, &err) == 0, "%s", err.buf);
-	ck_assert_int_eq(sc_report_env_init(&env, &good, &err), 0);
+	struct strbuf md = STRBUF_INIT;
 	struct sc_thresholds th;
-	sc_thresholds_default(&th);
+	modified_file(&p, &env, &th);
 	th.delta_ms = 1000;
 	struct sc_sample_in in[] = {
 		in_at("base:Lib.A", M, 0.5, 0), in_at("head:Lib.A", H, 3.55, 0),
@@ -402,20 +413,12 @@ END_TEST
 
 START_TEST(repeats_make_the_median)
 {
-	static const char plan[] =
-		ONE_FILE_PLAN_START
-		"\"role\": \"library\", \"change\": \"modified\", "
-		"\"base_blob\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
-		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}]}";
-	const char *M = "3333333333333333333333333333333333333333", *H = "4444444444444444444444444444444444444444";
+	const char *M = M_REV, *H = H_REV;
 	struct sc_plan p;
 	struct sc_report r;
 	struct sc_report_env env;
-	struct strbuf err = STRBUF_INIT;
-	ck_assert_msg(sc_plan_from_json(plan, sizeof plan - 1, &p, &err) == 0, "%s", err.buf);
-	ck_assert_int_eq(sc_report_env_init(&env, &good, &err), 0);
 	struct sc_thresholds th;
-	sc_thresholds_default(&th);
+	modified_file(&p, &env, &th);
 	/* the first samples flag it (40 -> 80 s); the repeats do not (median 60) */
 	struct sc_sample_in in[] = {
 		in_at("base:Lib.A", M, 40, 0), in_at("head:Lib.A", H, 80, 0),
@@ -442,7 +445,6 @@ START_TEST(repeats_make_the_median)
 	sc_report_free(&r);
 	sc_report_env_release(&env);
 	sc_plan_free(&p);
-	sb_release(&err);
 }
 END_TEST
 
