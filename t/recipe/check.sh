@@ -336,7 +336,7 @@ c=$(newest $e "$H")
 [ "$(jq -r .conclusion <<<"$c")" = neutral ] || fail "$e: a moved head's check run is $(jq -r .conclusion <<<"$c")"
 cm=$(jq -r '[.[] | select(.issue == 7)]' "$o/$e/comments.json")
 [ "$(jq length <<<"$cm")" = 1 ] || fail "$e: not one comment on #7"
-jq -r '.[0].body' <<<"$cm" | grep -q "^\*\*sphereceti\*\* on \`${H:0:12}\`: Not measured: pull request #7 moved on" || fail "$e: the comment still shows an old verdict"
+jq -r '.[0].body' <<<"$cm" | grep -q "^\*\*sphereceti\*\* on \`${H:0:12}\`: <code>Not measured&#58; pull request &#35;7 moved on" || fail "$e: the comment still shows an old verdict"
 
 # GitHub failing the publisher: one line, the profile's result untouched.
 e=pr7-opened-failing
