@@ -53,15 +53,24 @@ static int outcome(const struct sc_report *r, const char *out_dir)
 
 static const char *attribution_seconds; /* --attribution-seconds, as given */
 
-/* profile-run --attribute's runs joined to the report: their profiles
- * live beside FILE, and reading them all may take SECONDS (their bytes
- * are the candidate's: past that, each left is a note). */
-static void attach_attribution(struct sc_report *r, const char *file, const char *seconds)
+/* How long reading the profiles of --attribution may take: checked with
+ * the other arguments, before anything is read. */
+static double attribution_limit(const struct sc_report_args *a)
 {
 	double limit = SC_ATTR_READ_SECONDS;
-	if (seconds && sc_parse_seconds(seconds, &limit) < 0)
+	if (attribution_seconds && !a->attribution)
+		sc_die("--attribution-seconds goes with --attribution (see %s --help)", sc_progname());
+	if (attribution_seconds && sc_parse_seconds(attribution_seconds, &limit) < 0)
 		sc_die("--attribution-seconds wants seconds above 0, at most %d (--attribution-seconds %s)",
-		       SC_SECONDS_MAX, seconds);
+		       SC_SECONDS_MAX, attribution_seconds);
+	return limit;
+}
+
+/* profile-run --attribute's runs joined to the report: their profiles
+ * live beside FILE, and reading them all may take LIMIT seconds (their
+ * bytes are the candidate's: past that, each left is a note). */
+static void attach_attribution(struct sc_report *r, const char *file, double limit)
+{
 	struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
 	struct sc_attr_list l;
 	if (sc_read_file(file, &doc, 16u << 20) < 0)
@@ -90,6 +99,7 @@ static int make_report(const struct sc_report_args *a)
 	};
 	if (sc_report_args_check(a, &names, &th, &err) < 0)
 		sc_die("%s", err.buf);
+	double attr_limit = attribution_limit(a);
 
 	struct sc_plan plan;
 	struct strbuf raw = STRBUF_INIT;
@@ -108,9 +118,7 @@ static int make_report(const struct sc_report_args *a)
 	sc_report_init(&r, &plan, digest, a->run_id, &th, &env);
 	sc_report_bind(&r, in.v, in.n);
 	if (a->attribution)
-		attach_attribution(&r, a->attribution, attribution_seconds);
-	else if (attribution_seconds)
-		sc_die("--attribution-seconds goes with --attribution (see %s --help)", sc_progname());
+		attach_attribution(&r, a->attribution, attr_limit);
 	sc_report_write_files(&r, a->out_dir);
 	int rc = outcome(&r, a->out_dir);
 

@@ -1219,4 +1219,15 @@ slow_instance_change() {
 	[ "$(jq -r "$a | .head.note" "$R/again/report.json")" = "Lean's profile was not read: the time for reading Lean's profiles was spent" ]
 	[ "$(jq -r .status "$R/again/report.json")" = ok ]
 	[ "$(jq -r "$a | .head.cpu_s > 0" "$R/again/report.json")" = true ]
+	# a bad limit, or one without --attribution, is refused before anything is read or written
+	mkdir "$R/refused"
+	run --separate-stderr sc-report --plan "$WS/plan.json" --samples "$WS/samples.jsonl" \
+		--out-dir "$R/refused" --attribution "$WS/attribution.json" --attribution-seconds 0
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sc-report: error: --attribution-seconds wants seconds above 0, at most 86400 (--attribution-seconds 0)" ]
+	run --separate-stderr sc-report --plan /nonexistent/plan.json --samples "$WS/samples.jsonl" \
+		--out-dir "$R/refused" --attribution-seconds 5
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "sc-report: error: --attribution-seconds goes with --attribution"* ]]
+	[ -z "$(ls -A "$R/refused")" ]
 }

@@ -25,6 +25,16 @@ void sc_doctor_line(struct sc_doctor *t, const char *status, const char *name, c
 	t->failed += strcmp(status, "FAIL") == 0;
 }
 
+/* Is NAME in REPO's checkout (a link counts)? */
+static int in_checkout(const char *repo, const char *name)
+{
+	struct stat st;
+	char *written = xasprintf("%s/%s", repo, name);
+	int in_tree = lstat(written, &st) == 0;
+	free(written);
+	return in_tree;
+}
+
 void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, struct sc_tooling_facts *tt)
 {
 	struct sc_git g;
@@ -49,15 +59,11 @@ void sc_doctor_tooling(struct sc_doctor *t, const char *repo, const char *rev, s
 		sb_addf(&why, "%s at T %.12s", repo, out.buf);
 		sc_doctor_line(t, "ok", "repository", why.buf);
 		sb_reset(&why);
-		struct stat st;
-		char *written = xasprintf("%s/.sphereceti", repo);
-		int in_tree = lstat(written, &st) == 0;
-		free(written);
 		if (sc_git_run_at(repo, (const char *const[]){"config", "--no-includes", "--blob", cfg,
 		                                              "--list", "-z", NULL}, &out) != 0)
 			/* right after init the file is there, but no commit holds it */
 			sc_doctor_line(t, "FAIL", "configuration",
-			               in_tree ? "T has no .sphereceti, the checkout has one: commit "
+			               in_checkout(repo, ".sphereceti") ? "T has no .sphereceti, the checkout has one: commit "
 			                         ".sphereceti (and the workflows init wrote) to the base "
 			                         "branch, then name that commit"
 			                       : "T has no .sphereceti: write it with `sphereceti init` in "

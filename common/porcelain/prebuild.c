@@ -97,14 +97,20 @@ static void prebuild_error(const struct sc_measure *m, struct sc_prebuilt *pb,
 	prebuild_take(pb, &s);
 }
 
+/* The line of a LAYER not run, and WHY. */
+static void say_not_run(const struct sc_measure *m, const struct sc_prebuilt *pb, int layer,
+                        const char *why)
+{
+	char *what = layer ? layer_what(layer, pb->order->n_layers) : xstrdup("prebuild");
+	sc_progress_say(m->rec->progress, "%s %s: not run (%s)", sc_side_name(pb->side), what, why);
+	free(what);
+}
+
 static void prebuild_not_run(const struct sc_measure *m, struct sc_prebuilt *pb, int layer,
                              enum sc_sample_error reason, const char *detail)
 {
 	prebuild_error(m, pb, reason, detail);
-	char *what = layer ? layer_what(layer, pb->order->n_layers) : xstrdup("prebuild");
-	sc_progress_say(m->rec->progress, "%s %s: not run (%s)", sc_side_name(pb->side), what,
-	                sc_sample_error_name(reason));
-	free(what);
+	say_not_run(m, pb, layer, sc_sample_error_name(reason));
 }
 
 void sc_prebuild_record(const struct sc_recorder *rec, struct sc_prebuilt *pb)
@@ -168,8 +174,7 @@ enum sc_prebuild_outcome sc_prebuild_layer(const struct sc_measure *m, struct sc
 		if (layer == 0)
 			prebuild_not_run(m, pb, layer, SC_ERR_DISK_FULL, NULL);
 		else
-			sc_progress_say(m->rec->progress, "%s prebuild, layer %d of %d: not run (disk_full)",
-			                sc_side_name(pb->side), layer + 1, o->n_layers);
+			say_not_run(m, pb, layer, "disk_full");
 		return SC_PREBUILD_FAILED;
 	}
 	if (!o->n_layers) {
@@ -178,8 +183,9 @@ enum sc_prebuild_outcome sc_prebuild_layer(const struct sc_measure *m, struct sc
 		return SC_PREBUILD_FAILED;
 	}
 	if (pb->have && !pb->sum.ok) { /* an earlier layer failed: its failure is the prebuild's */
-		sc_progress_say(m->rec->progress, "%s prebuild, layer %d of %d: not run (%s failed)",
-		                sc_side_name(pb->side), layer + 1, o->n_layers, pb->failed);
+		char *why = xasprintf("%s failed", pb->failed);
+		say_not_run(m, pb, layer, why);
+		free(why);
 		return pb->sum.error == SC_ERR_TIMEOUT || pb->sum.error == SC_ERR_PREBUILD_TIMEOUT
 		           ? SC_PREBUILD_TIMED_OUT : SC_PREBUILD_FAILED;
 	}
