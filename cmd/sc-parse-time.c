@@ -22,7 +22,7 @@ static const char *const usage[] = {
 	"usage: sc-parse-time --time-file FILE --status FILE|- BINDING",
 	"   or: sc-parse-time --unmeasured REASON [--detail TEXT] BINDING",
 	"BINDING: --run-id ID --plan-digest HEX --revision SHA",
-	"         --sample base:MOD|head:MOD|base:@prebuild|head:@prebuild [--repeat K]",
+	"         --sample base:MOD|head:MOD|base:@prebuild|head:@prebuild [--repeat K] [--shard K]",
 	"",
 	"Prints one sphereceti.sample/1 line: the counters, or an error sample.",
 	"See man sc-parse-time.",
@@ -31,7 +31,7 @@ static const char *const usage[] = {
 
 /* What the options named, as given. */
 static const char *time_file, *status; /* status: a file or "-" (stdin) */
-static const char *run_id, *digest_opt, *rev_opt, *sample_id, *repeat; /* the binding */
+static const char *run_id, *digest_opt, *rev_opt, *sample_id, *repeat, *shard; /* the binding */
 static const char *unmeasured, *detail;                     /* instead of the two files */
 
 static void read_status(const char *path, struct strbuf *sb)
@@ -62,6 +62,9 @@ static void bind(struct sc_sample *s, char digest[65], char rev[65])
 	               sc_sample_prebuild_side(sample_id) >= 0))
 		sc_die("--repeat wants a file's sample's repeat, 1 to %d (--repeat %s)", SC_MAX_REPEATS,
 		       repeat);
+	if (shard && sc_decimal_uint(shard, 1, SC_MAX_SHARDS, &s->shard) < 0)
+		sc_die("--shard wants the plan's shard the run measures, 1 to %d (--shard %s)",
+		       SC_MAX_SHARDS, shard);
 	s->run_id = (char *)run_id;
 	s->plan_digest = digest;
 	s->revision = rev;
@@ -79,6 +82,7 @@ int main(int argc, char **argv)
 		SC_OPT_REQUIRED_STRING(0, "sample", &sample_id, "SIDE:ID",
 		                       "base:MODULE, head:MODULE or SIDE:@prebuild"),
 		SC_OPT_STRING(0, "repeat", &repeat, "K", "the K-th repeat of the file's sample (1-4)"),
+		SC_OPT_STRING(0, "shard", &shard, "K", "the plan's shard the run measures (1-256)"),
 		SC_OPT_STRING(0, "unmeasured", &unmeasured, "REASON",
 		              "an error sample for a sample that never ran"),
 		SC_OPT_STRING(0, "detail", &detail, "TEXT", "with --unmeasured: the sample's detail"),

@@ -18,10 +18,11 @@
 #include "version.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *const usage[] = {
 	"usage: sc-plan --repo DIR --tooling T --base B --head H [--merge-of P] [--importers N]",
-	"               [--profiler-commit C]",
+	"               [--shards N|auto] [--profiler-commit C]",
 	"       sc-plan --version",
 	"Print the profiling plan (JSON) for head H against the merge base of B and H,",
 	"configured by .sphereceti of commit T.  T, B, H: full commit object IDs.",
@@ -38,7 +39,7 @@ int main(int argc, char **argv)
 {
 	sc_set_progname("sc-plan");
 	sc_check_stdout_at_exit();
-	static const char *importers;
+	static const char *importers, *shards;
 	static struct sc_plan_request rq = {.version = SC_VERSION, .srctree_sha1 = SC_SRCTREE_SHA1,
 	                                    .srctree_sha256 = SC_SRCTREE_SHA256,
 	                                    .names = {"--tooling", "--base", "--head", "--merge-of"},
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 		SC_OPT_REQUIRED_STRING(0, "head", &rq.head, "H", SC_PLAN_HELP_HEAD),
 		SC_OPT_STRING(0, "merge-of", &rq.merge_of, "P", SC_PLAN_HELP_MERGE_OF),
 		SC_OPT_STRING(0, "importers", &importers, "N", SC_PLAN_HELP_IMPORTERS),
+		SC_OPT_STRING(0, "shards", &shards, "N|auto", SC_PLAN_HELP_SHARDS),
 		SC_OPT_STRING(0, "profiler-commit", &rq.profiler_commit, "C", SC_PLAN_HELP_PROFILER_COMMIT),
 		SC_OPT_END(),
 	};
@@ -57,6 +59,10 @@ int main(int argc, char **argv)
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
 	if (importers && sc_decimal_uint(importers, 0, SC_MAX_IMPORTERS, &rq.importers) < 0)
 		sc_die("--importers wants a count from 0 to %d (--importers %s)", SC_MAX_IMPORTERS, importers);
+	if (shards && strcmp(shards, "auto") == 0)
+		rq.shards_auto = 1;
+	else if (shards && sc_decimal_uint(shards, 1, SC_MAX_SHARDS, &rq.shards) < 0)
+		sc_die("--shards wants a count from 1 to %d, or auto (--shards %s)", SC_MAX_SHARDS, shards);
 	struct strbuf why = STRBUF_INIT;
 	if (rq.profiler_commit && sc_profiler_commit_verdict(SC_BUILD_COMMIT, rq.profiler_commit, &why))
 		sc_die("%s (--profiler-commit)", why.buf);
@@ -72,6 +78,11 @@ int main(int argc, char **argv)
 	sc_planning_check_lake(w);
 	sc_planning_select_changes(w);
 	sc_planning_read_modules(w);
+	unsigned asked, used = sc_planning_assign_shards(w, &asked);
+	/* N runners will each ask for shard K of N: N is exactly what they get */
+	if (used < asked && !rq.shards_auto)
+		sc_die("the files form %u groups that do not import each other: at most %u shards "
+		       "(--shards %s)", used, used, shards);
 	sc_planning_check_lean_libs(w);
 	sc_planning_print(w);
 	/* said once the plan is written, so that a failure stays the one line */

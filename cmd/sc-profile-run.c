@@ -28,7 +28,7 @@
 
 static const char *const usage[] = {
 	"usage: sphereceti profile-run --repo DIR --tooling T --base B --head H [--merge-of P]",
-	"         [--importers N] [--profiler-commit C] [--confirm N] [--attribute]",
+	"         [--importers N] [--profiler-commit C] [--confirm N] [--attribute] [--shard K/N]",
 	"         --workspace NEWDIR --toolchain DIR --dependencies DIR [--cache DIR]",
 	"         [--prebuild-timeout S] [--sample-timeout S] [--phase-timeout S]",
 	"         [--sandbox-user USER|UID:GID] [--tmp-size BYTES] [--max-procs N] [--bwrap PATH]",
@@ -47,6 +47,7 @@ struct request {
 	const char *prebuild_timeout, *sample_timeout, *phase_timeout; /* seconds */
 	const char *progress_every;                                    /* seconds */
 	const char *confirm;                                           /* 0-4 */
+	const char *shard;                                             /* K/N */
 };
 
 static double seconds(const char *s, const char *flag, double dflt)
@@ -101,6 +102,13 @@ static void check_options(struct request *rq)
 	if (rq->confirm && sc_decimal_uint(rq->confirm, 0, SC_MAX_REPEATS, &mo->confirm) < 0)
 		sc_die("--confirm wants a count of repeats from 0 to %d (--confirm %s)", SC_MAX_REPEATS,
 		       rq->confirm);
+	o->shard_k = o->shard_n = 1;
+	if (rq->shard && sc_shard_parse(rq->shard, &o->shard_k, &o->shard_n) < 0)
+		sc_die("--shard wants K/N, 1 <= K <= N <= %d (--shard %s)", SC_MAX_SHARDS, rq->shard);
+	if (o->shard_n > 1) { /* every runner makes the same plan: sc-plan deals alike */
+		sc_argv_push(&o->plan_args, "--shards");
+		sc_argv_push_owned(&o->plan_args, xasprintf("%u", o->shard_n));
+	}
 	links(o, &err);
 	o->sandbox.keep_logs_hint = "rerun with --keep-logs to keep Lake's output";
 	sb_release(&err);
@@ -120,6 +128,17 @@ static int measure(struct sc_run *r)
 	return sc_measure_in_turn(&m);
 }
 
+/* Shard K's files alone measured: the plan's files of other shards are
+ * other runners' (Documentation/measurement.txt "Shards"). */
+static void keep_shard(struct sc_run *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	if (sc_plan_keep_shard(&r->plan, r->o.shard_k, r->o.shard_n, &err) < 0)
+		sc_die("%s: sc-plan dealt its files among fewer runners (--shard %u/%u)", err.buf,
+		       r->o.shard_k, r->o.shard_n);
+	sb_release(&err);
+}
+
 /* The run's phases in order, with the stages in DIR.  Returns the exit
  * code (porcelain/profile.h sc_run_report); every other outcome dies: 2
  * bad input or an unmet precondition, 3 a system failure, 4 not measured
@@ -133,8 +152,12 @@ static int run(const struct sc_run_opts *o, const char *dir)
 
 	sc_check_host(&r.o);
 	sc_run_make_plan(&r);
+	keep_shard(&r);
 	sc_samples_init(&r.samples, &r.plan, r.run_id, r.digest);
+	r.samples.shard = o->shard_n > 1 ? o->shard_k : 0;
 	sc_check_sandbox(&r.o, &r.plan, dir);
+	if (o->shard_n > 1)
+		sc_check_bwrap_sha256(&r.o, r.bwrap_sha256);
 	struct sc_stage self_test;
 	sc_start_self_test(&r.o.sandbox, dir, &self_test);
 	sc_check_inputs(&r.o, &r.plan, &r.tc, &r.manifest);
@@ -183,6 +206,8 @@ int main(int argc, char **argv)
 		              "N more base/head samples of a file near a threshold (0-4; default 0)"),
 		SC_OPT_BOOL(0, "attribute", &rq.o.measure.attribute,
 		            "each flagged file's time by declaration, from Lean's own profiler (advisory)"),
+		SC_OPT_STRING(0, "shard", &rq.shard, "K/N",
+		              "measure shard K of the plan sc-plan deals among N runners (default 1/1)"),
 		SC_OPT_REQUIRED_STRING(0, "workspace", &rq.o.workspace, "NEWDIR",
 		                       "the run's directory; must not exist"),
 		SC_OPT_REQUIRED_STRING(0, "toolchain", &rq.o.sandbox.toolchain, "DIR", SC_SANDBOX_HELP_TOOLCHAIN),

@@ -14,11 +14,14 @@
 #include "report/report_args.h"
 #include "report/sample_file.h"
 #include "util/closeout.h"
+#include "util/decimal.h"
 #include "util/die.h"
 #include "util/pathcheck.h"
+#include "util/oid.h"
 #include "util/options.h"
 #include "util/safefile.h"
 #include "util/seconds.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -30,7 +33,8 @@ static const char *const usage[] = {
 	"                 [--sandbox-user UID:GID] [--lake-cache] [--server-url URL]",
 	"                 [--ci-repository OWNER/NAME --ci-run-id ID]",
 	"                 [--threshold-ratio R] [--threshold-delta S] [--threshold-added S]",
-	"                 [--attribution FILE [--attribution-seconds S]]",
+	"                 [--attribution FILE... [--attribution-seconds S]]",
+	"                 [--shard K/N --bwrap-sha256 HEX | --shard-run K:ID...]",
 	"",
 	"Binds the samples to the plan, applies the CPU thresholds and writes",
 	"DIR/report.json and DIR/report.md.  See man sc-report.",
@@ -58,7 +62,7 @@ static const char *attribution_seconds; /* --attribution-seconds, as given */
 static double attribution_limit(const struct sc_report_args *a)
 {
 	double limit = SC_ATTR_READ_SECONDS;
-	if (attribution_seconds && !a->attribution)
+	if (attribution_seconds && !a->attribution.n)
 		sc_die("--attribution-seconds goes with --attribution (see %s --help)", sc_progname());
 	if (attribution_seconds && sc_parse_seconds(attribution_seconds, &limit) < 0)
 		sc_die("--attribution-seconds wants seconds above 0, at most %d (--attribution-seconds %s)",
@@ -71,6 +75,8 @@ static double attribution_limit(const struct sc_report_args *a)
  * bytes are the candidate's: past that, each left is a note). */
 static void attach_attribution(struct sc_report *r, const char *file, double limit)
 {
+	if (limit <= 0)
+		limit = 1e-9; /* spent by an earlier runner's: each profile left is a note */
 	struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
 	struct sc_attr_list l;
 	if (sc_read_file(file, &doc, 16u << 20) < 0)
@@ -88,18 +94,64 @@ static void attach_attribution(struct sc_report *r, const char *file, double lim
 	sb_release(&why);
 }
 
+static const char *shard;     /* --shard K/N, as given */
+static struct sc_argv shard_runs; /* --shard-run K:ID */
+
+/* A report of a sharded plan (Documentation/measurement.txt "Shards"):
+ * one runner's (--shard: its plan keeps shard K's files alone, before the
+ * report is made of it), or one merging every runner's (--shard-run: a
+ * runner a shard, each named once).  Neither: the plan's one runner. */
+static void keep_shard(struct sc_plan *plan, unsigned k, unsigned n)
+{
+	struct strbuf err = STRBUF_INIT;
+	if (shard && sc_plan_keep_shard(plan, k, n, &err) < 0)
+		sc_die("%s (--shard %s)", err.buf, shard);
+	sb_release(&err);
+}
+
+static void add_runners(const struct sc_plan *plan, struct sc_report *r)
+{
+	unsigned have = plan->n_shards ? plan->n_shards : 1, k;
+	if (shard_runs.n && shard_runs.n != have)
+		sc_die("the plan has %u shard%s, not %zu (--shard-run)", have, have == 1 ? "" : "s",
+		       shard_runs.n);
+	for (size_t i = 0; i < shard_runs.n; i++) {
+		const char *colon = strchr(shard_runs.v[i], ':');
+		char *num = colon ? xstrndup(shard_runs.v[i], (size_t)(colon - shard_runs.v[i])) : NULL;
+		int ok = num && sc_decimal_uint(num, 1, have, &k) == 0 &&
+		         sc_is_lower_hex(colon + 1, SC_RUN_ID_HEXSZ);
+		free(num);
+		if (!ok)
+			sc_die("--shard-run wants K:ID, K 1 to %u and a run ID (--shard-run %s)", have,
+			       shard_runs.v[i]);
+		if (sc_report_runner(r, k))
+			sc_die("shard %u is named twice (--shard-run %s)", k, shard_runs.v[i]);
+		sc_report_add_runner(r, k, colon + 1);
+	}
+}
+
 static int make_report(const struct sc_report_args *a)
 {
 	struct sc_thresholds th;
 	struct strbuf err = STRBUF_INIT;
 	static const struct sc_report_arg_names names = {
 		"--run-id", "--lean-version", "--lean-sha256", "--lake-sha256", "--sandbox-user", "--samples",
+		"--bwrap-sha256",
 		{"--threshold-ratio", "--threshold-delta", "--threshold-added"},
 		{"--server-url", "--ci-repository", "--ci-run-id"},
 	};
 	if (sc_report_args_check(a, &names, &th, &err) < 0)
 		sc_die("%s", err.buf);
 	double attr_limit = attribution_limit(a);
+	unsigned shard_k = 0, shard_n = 0;
+	if (shard && sc_shard_parse(shard, &shard_k, &shard_n) < 0)
+		sc_die("--shard wants K/N, 1 <= K <= N <= %d (--shard %s)", SC_MAX_SHARDS, shard);
+	if (shard && shard_runs.n)
+		sc_die("--shard is one runner's report, --shard-run merges them: not both (--shard %s)",
+		       shard);
+	if (shard_runs.n && a->run_id)
+		sc_die("--run-id is one runner's: with --shard-run each shard names its own (--run-id %s)",
+		       a->run_id);
 
 	struct sc_plan plan;
 	struct strbuf raw = STRBUF_INIT;
@@ -114,11 +166,16 @@ static int make_report(const struct sc_report_args *a)
 	if (sc_report_env_init(&env, a, &err) < 0)
 		sc_die_sys("%s", err.buf);
 
+	keep_shard(&plan, shard_k, shard_n);
 	struct sc_report r;
 	sc_report_init(&r, &plan, digest, a->run_id, &th, &env);
+	if (shard_n > 1)
+		sc_report_set_shard(&r, shard_k, shard_n);
+	add_runners(&plan, &r);
 	sc_report_bind(&r, in.v, in.n);
-	if (a->attribution)
-		attach_attribution(&r, a->attribution, attr_limit);
+	double t0 = sc_monotonic_now();
+	for (size_t i = 0; i < a->attribution.n; i++)
+		attach_attribution(&r, a->attribution.v[i], attr_limit - (sc_monotonic_now() - t0));
 	sc_report_write_files(&r, a->out_dir);
 	int rc = outcome(&r, a->out_dir);
 
@@ -155,8 +212,13 @@ int main(int argc, char **argv)
 		SC_OPT_STRING(0, "threshold-ratio", &a.ratio, "R", SC_REPORT_HELP_RATIO),
 		SC_OPT_STRING(0, "threshold-delta", &a.delta, "S", SC_REPORT_HELP_DELTA),
 		SC_OPT_STRING(0, "threshold-added", &a.added, "S", SC_REPORT_HELP_ADDED),
-		SC_OPT_STRING(0, "attribution", &a.attribution, "FILE",
-		              "profile-run --attribute's runs; Lean's profiles beside it"),
+		SC_OPT_LIST_F("attribution", &a.attribution, "FILE",
+		              "profile-run --attribute's runs (one a runner); Lean's profiles beside it", 0),
+		SC_OPT_STRING(0, "shard", &shard, "K/N", "the report of shard K of a plan dealt among N runners"),
+		SC_OPT_STRING(0, "bwrap-sha256", &a.bwrap_sha256, "HEX",
+		              "SHA-256 of the bubblewrap a shard's runner used"),
+		SC_OPT_LIST_F("shard-run", &shard_runs, "K:ID",
+		              "one report of every shard: shard K's samples carry run ID ID", 0),
 		SC_OPT_STRING(0, "attribution-seconds", &attribution_seconds, "S",
 		              "reading Lean's profiles may take S seconds in all (default "
 		              SC_XSTR(SC_ATTR_READ_SECONDS) "); past that, a note"),
@@ -168,5 +230,7 @@ int main(int argc, char **argv)
 	sc_parse_options(argc, argv, opts, &cmd, SC_PARSE_NO_ARGS);
 	int rc = make_report(&a);
 	sc_argv_release(&a.samples);
+	sc_argv_release(&a.attribution);
+	sc_argv_release(&shard_runs);
 	return rc;
 }

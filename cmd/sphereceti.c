@@ -23,6 +23,7 @@ static const char *const usage[] = {
 	"  doctor         check this machine for a profile run, each fix named",
 	"  profile-plan   plan which Lean files to measure (sc-plan)",
 	"  profile-run    plan, build both sides sealed, time, report",
+	"  merge          one report of a plan's shards, each measured by its own runner",
 	"",
 	"stages (each is also a program of its own):",
 	"  plan, materialize, sandbox-exec, parse-time, report",
@@ -33,7 +34,7 @@ static const char *const usage[] = {
 };
 
 static const char *const stages[] = {"plan", "materialize", "sandbox-exec", "parse-time",
-                                     "report", "profile-run", "doctor", NULL};
+                                     "report", "profile-run", "merge", "doctor", NULL};
 
 /* Commands that are no stage's name; init runs sc-setup, which only it
  * names (one name a command: sc-pid1 is the sandbox's PID 1). */

@@ -101,7 +101,7 @@ complete_count() {
 
 @test "each program's --complete-options is its --help's option table, with value kinds" {
 	for prog in sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report sc-profile-run \
-		sc-setup sc-doctor; do
+		sc-merge sc-setup sc-doctor; do
 		run --separate-stderr "$prog" --complete-options
 		[ "$status" -eq 0 ]
 		helped=$("$prog" --help | grep -oE '^ +(-[a-z], )?--[a-z0-9-]+' | sed 's/.*--/--/' | sort -u)
@@ -116,7 +116,7 @@ complete_count() {
 	run sc-report --complete-options
 	grep -qx -- '--samples file repeat' <<<"$output"
 	run sphereceti --complete-commands
-	[ "$(sort <<<"$output" | paste -sd' ')" = "doctor help init materialize parse-time plan profile-plan profile-run report sandbox-exec version" ]
+	[ "$(sort <<<"$output" | paste -sd' ')" = "doctor help init materialize merge parse-time plan profile-plan profile-run report sandbox-exec version" ]
 }
 
 @test "--opt=value completes the value, in one word or split at '=' as bash splits it" {

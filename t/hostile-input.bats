@@ -211,13 +211,13 @@ sys.stdout.buffer.write(b"".join(b"100644 F%05d.lean\0" % i + oid for i in range
 ' "$b" >"$W/many.bin"
 	local many
 	many=$(mktree_raw <"$W/many.bin")
-	# Under the library root: far more than 32 changed files.
+	# Under the library root: far more than profile.maxFiles changed files.
 	head_with "$(entry 40000 Big "$many" | demo_with)"
 	local t0=$SECONDS
 	plan
 	[ "$status" -eq 4 ]
 	assert_error_line sc-plan
-	grep -q '10000 changed Lean files, more than 32' <<<"$stderr"
+	grep -q '10000 changed Lean files, more than 256 (profile.maxFiles)' <<<"$stderr"
 	# Outside the roots: ignored; and all 10,001 files are written.
 	entry 40000 data "$many" >"$W/extra"
 	head_with "$(demo_with </dev/null)" "$W/extra"

@@ -326,3 +326,18 @@ error_sample() {
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ ^sc-parse-time\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
 }
+
+@test "--shard K binds the sample to the plan's shard; without it no shard" {
+	timefile 1.00 0.10 1000 0 1.20
+	statusline 0 0 false 1.20
+	parse --shard 3
+	[ "$status" -eq 0 ]
+	[ "$(field shard)" = 3 ]
+	parse
+	[ "$(jq -c 'has("shard")' <<<"$output")" = false ]
+	for bad in 0 257 x; do
+		parse --shard "$bad"
+		assert_error_line sc-parse-time
+		[ "$stderr" = "sc-parse-time: error: --shard wants the plan's shard the run measures, 1 to 256 (--shard $bad)" ]
+	done
+}

@@ -315,18 +315,6 @@ added library Lib/Sub/C.lean" ]
 	done
 }
 
-@test "32 changed files pass, 33 are not measured (exit 4)" {
-	for i in $(seq 31); do echo "def f := $i" >"$R/Lib/F$i.lean"; done
-	echo 'def a := 2' >"$R/Lib/A.lean"
-	H=$(pcommit 32)
-	plan
-	[ "$status" -eq 0 ]
-	[ "$(jq '.files | length' <<<"$output")" -eq 32 ]
-	echo 'def f := 32' >"$R/Lib/Road/F32.lean"
-	H=$(pcommit 33)
-	plan_not_measured "33 changed Lean files, more than 32"
-}
-
 # ------------------------------------------------------------ Lake configuration
 
 @test "a Lake configuration bump on the head is not measured (exit 4)" {

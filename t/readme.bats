@@ -18,7 +18,8 @@ setup() { README=$BATS_TEST_DIRNAME/../README; }
 	grep -qF 'sha256sum $(command -v bwrap)' "$README"
 	grep -q "When a system update replaces bubblewrap" "$README"
 	grep -q 'bwrapPin = 0.8.0' "$README"
-	grep -q 'at most 32 of them' "$README"
+	grep -q 'at most 256 of them' "$README"
+	grep -q 'profile.maxFiles' "$README"
 	grep -q 'plain ASCII' "$README"
 	grep -q 'unsupported module name' "$README"
 }

@@ -1,4 +1,5 @@
 #include "contract/plan.h"
+#include "util/decimal.h"
 #include "util/die.h"
 #include "util/json.h"
 #include "contract/leanpath.h"
@@ -95,6 +96,13 @@ static void gen_config(yajl_gen g, const struct sc_plan *p)
 		sc_json_map_close(g);
 	}
 	sc_json_array_close(g);
+	/* each only when set: plans without them stay byte-identical */
+	if (p->max_files)
+		sc_json_kv_int(g, "max_files", p->max_files);
+	if (p->files_per_shard)
+		sc_json_kv_int(g, "files_per_shard", p->files_per_shard);
+	if (p->max_shards)
+		sc_json_kv_int(g, "max_shards", p->max_shards);
 	sc_json_map_close(g);
 }
 
@@ -109,16 +117,75 @@ static void gen_files(yajl_gen g, const struct sc_plan *p)
 		sc_json_kv_str_or_null(g, "head_blob", f->head_blob);
 		if (f->change == SC_CHANGE_IMPORTER)
 			gen_roots(g, "imports", f->imports, f->n_imports);
+		if (p->n_shards)
+			sc_json_kv_int(g, "shard", f->shard);
 		sc_json_map_close(g);
 	}
 	sc_json_array_close(g);
-	if (!p->importers_limit)
-		return; /* plans without --importers stay byte-identical */
-	sc_json_kv_map_open(g, "importers");
-	sc_json_kv_int(g, "limit", p->importers_limit);
-	sc_json_kv_int(g, "qualified", (long long)p->importers_qualified);
-	gen_roots(g, "unreadable", p->importers_unreadable, p->n_importers_unreadable);
-	sc_json_map_close(g);
+	if (p->importers_limit) { /* plans without --importers stay byte-identical */
+		sc_json_kv_map_open(g, "importers");
+		sc_json_kv_int(g, "limit", p->importers_limit);
+		sc_json_kv_int(g, "qualified", (long long)p->importers_qualified);
+		gen_roots(g, "unreadable", p->importers_unreadable, p->n_importers_unreadable);
+		sc_json_map_close(g);
+	}
+	if (p->n_shards) { /* and without --shards too */
+		sc_json_kv_map_open(g, "shards");
+		sc_json_kv_int(g, "count", p->n_shards);
+		sc_json_kv_str(g, "balanced_by", p->shards_by_costs ? "costs" : "blob_bytes");
+		sc_json_map_close(g);
+	}
+}
+
+static void free_file(struct sc_plan_file *f);
+
+int sc_plan_keep_shard(struct sc_plan *p, unsigned k, unsigned n, struct strbuf *err)
+{
+	unsigned has = p->n_shards ? p->n_shards : 1;
+	if (n != has) {
+		sb_addf(err, "the plan has %u shard%s, not %u", has, has == 1 ? "" : "s", n);
+		return -1;
+	}
+	if (!p->n_shards)
+		return 0;
+	size_t kept = 0;
+	for (size_t i = 0; i < p->n_files; i++) {
+		if (p->files[i].shard == k)
+			p->files[kept++] = p->files[i];
+		else
+			free_file(&p->files[i]);
+	}
+	p->n_files = kept;
+	return 0;
+}
+
+int sc_shard_parse(const char *s, unsigned *k, unsigned *n)
+{
+	const char *slash = strchr(s, '/');
+	if (!slash || slash == s || slash - s > 3)
+		return -1;
+	char kbuf[4];
+	memcpy(kbuf, s, (size_t)(slash - s));
+	kbuf[slash - s] = '\0';
+	return sc_decimal_uint(kbuf, 1, SC_MAX_SHARDS, k) < 0 ||
+	               sc_decimal_uint(slash + 1, 1, SC_MAX_SHARDS, n) < 0 || *k > *n
+	           ? -1
+	           : 0;
+}
+
+unsigned sc_plan_max_files(const struct sc_plan *p)
+{
+	return p->max_files ? p->max_files : SC_DEFAULT_MAX_FILES;
+}
+
+unsigned sc_plan_files_per_shard(const struct sc_plan *p)
+{
+	return p->files_per_shard ? p->files_per_shard : SC_DEFAULT_FILES_PER_SHARD;
+}
+
+unsigned sc_plan_max_shards(const struct sc_plan *p)
+{
+	return p->max_shards ? p->max_shards : SC_DEFAULT_MAX_SHARDS;
 }
 
 void sc_plan_to_json(const struct sc_plan *p, struct strbuf *out)
@@ -216,11 +283,28 @@ static int file_agrees(const struct sc_plan *p, const char *path, const char *mo
 	return ok;
 }
 
+/* A file's "shard", when present: 1 to SC_MAX_SHARDS (the plan's count
+ * is checked once every file is read). */
+static int get_shard(yajl_val v, const char *path, struct sc_plan_file *f, struct strbuf *err)
+{
+	long long k;
+	if (!sc_json_member(v, "shard"))
+		return 0;
+	if (sc_json_get_int(v, "shard", &k, err) < 0)
+		return -1;
+	if (k < 1 || k > SC_MAX_SHARDS) {
+		sb_addf(err, "file entry \"%s\": shard %lld is not 1 to %d", path, k, SC_MAX_SHARDS);
+		return -1;
+	}
+	f->shard = (unsigned)k;
+	return 0;
+}
+
 static int parse_file(const struct sc_plan *p, yajl_val v, int hexsz, struct sc_plan_file *f,
                       struct strbuf *err)
 {
 	static const char *const keys[] = {"id", "path", "module", "role", "change",
-	                                   "base_blob", "head_blob", "imports", NULL};
+	                                   "base_blob", "head_blob", "imports", "shard", NULL};
 	const char *id, *path, *module, *role, *change;
 	if (sc_json_only_keys(v, keys, "a file entry", err) < 0 ||
 	    sc_json_get_str(v, "id", &id, err) < 0 || sc_json_get_str(v, "path", &path, err) < 0 ||
@@ -262,7 +346,7 @@ static int parse_file(const struct sc_plan *p, yajl_val v, int hexsz, struct sc_
 			sb_addf(err, "file entry \"%s\": an importer imports nothing changed", path);
 		return -1;
 	}
-	return 0;
+	return get_shard(v, path, f, err);
 }
 
 /* schema, profiler_version and object_format; *hexsz from the last. */
@@ -355,6 +439,22 @@ static int get_source_dir(yajl_val cfg, struct sc_plan *p, struct strbuf *err)
 	return 0;
 }
 
+/* A bound of .sphereceti, present only when set: 1 to MAX. */
+static int get_bound(yajl_val cfg, const char *key, unsigned max, unsigned *out, struct strbuf *err)
+{
+	long long n;
+	if (!sc_json_member(cfg, key))
+		return 0;
+	if (sc_json_get_int(cfg, key, &n, err) < 0)
+		return -1;
+	if (n < 1 || n > max) {
+		sb_addf(err, "field \"%s\" is not 1 to %u", key, max);
+		return -1;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
 static int get_pins(yajl_val cfg, struct sc_plan *p, struct strbuf *err)
 {
 	static const char *const keys[] = {"version", "sha256", NULL};
@@ -384,7 +484,8 @@ static int get_pins(yajl_val cfg, struct sc_plan *p, struct strbuf *err)
 static int parse_config(yajl_val root, struct sc_plan *p, struct strbuf *err)
 {
 	static const char *const keys[] = {"library", "roadmap", "github", "tooling_path",
-	                                   "source_dir", "bwrap_pins", NULL};
+	                                   "source_dir", "bwrap_pins", "max_files",
+	                                   "files_per_shard", "max_shards", NULL};
 	yajl_val cfg = sc_json_member(root, "config");
 	if (sc_json_only_keys(cfg, keys, "\"config\"", err) < 0 ||
 	    get_roots(cfg, "library", &p->library, &p->n_library, err) < 0 ||
@@ -396,7 +497,10 @@ static int parse_config(yajl_val root, struct sc_plan *p, struct strbuf *err)
 	}
 	if (get_str_or_null(cfg, "github", &p->github, err) < 0 ||
 	    get_str_or_null(cfg, "tooling_path", &p->tooling_path, err) < 0 ||
-	    get_source_dir(cfg, p, err) < 0)
+	    get_source_dir(cfg, p, err) < 0 ||
+	    get_bound(cfg, "max_files", SC_MAX_FILES_CEILING, &p->max_files, err) < 0 ||
+	    get_bound(cfg, "files_per_shard", SC_MAX_FILES_CEILING, &p->files_per_shard, err) < 0 ||
+	    get_bound(cfg, "max_shards", SC_MAX_SHARDS, &p->max_shards, err) < 0)
 		return -1;
 	return get_pins(cfg, p, err);
 }
@@ -417,7 +521,7 @@ static int parse_lake(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf
 	return get_str_or_null(root, "lean_toolchain", &p->lean_toolchain, err);
 }
 
-/* The changed files first, at most SC_MAX_CHANGED_FILES; then the
+/* The changed files first, at most the plan's max_files; then the
  * importers, at most the plan's limit, each importing only modified or
  * added modules of the plan; "importers" present exactly when asked. */
 static int check_importers(yajl_val root, struct sc_plan *p, struct strbuf *err)
@@ -443,8 +547,8 @@ static int check_importers(yajl_val root, struct sc_plan *p, struct strbuf *err)
 			}
 		}
 	}
-	if (changed > SC_MAX_CHANGED_FILES) {
-		sb_addf(err, "plan lists more than %d changed files", SC_MAX_CHANGED_FILES);
+	if (changed > sc_plan_max_files(p)) {
+		sb_addf(err, "plan lists more than %u changed files", sc_plan_max_files(p));
 		return -1;
 	}
 	yajl_val imp = sc_json_member(root, "importers");
@@ -472,6 +576,53 @@ static int check_importers(yajl_val root, struct sc_plan *p, struct strbuf *err)
 	return 0;
 }
 
+/* "shards" present exactly when every file names its shard, each of the
+ * N shards (2 or more) holding one file at least. */
+static int check_shards(yajl_val root, struct sc_plan *p, struct strbuf *err)
+{
+	static const char *const keys[] = {"count", "balanced_by", NULL};
+	yajl_val sh = sc_json_member(root, "shards");
+	size_t named = 0;
+	for (size_t i = 0; i < p->n_files; i++)
+		named += p->files[i].shard != 0;
+	if (!sh) {
+		if (named)
+			sb_adds(err, "files name shards but the plan has no \"shards\" member");
+		return named ? -1 : 0;
+	}
+	long long count;
+	const char *by;
+	if (sc_json_only_keys(sh, keys, "\"shards\"", err) < 0 ||
+	    sc_json_get_int(sh, "count", &count, err) < 0 ||
+	    sc_json_get_str(sh, "balanced_by", &by, err) < 0)
+		return -1;
+	if (count < 2 || count > SC_MAX_SHARDS || count > (long long)p->n_files ||
+	    named != p->n_files || (strcmp(by, "blob_bytes") != 0 && strcmp(by, "costs") != 0)) {
+		sb_adds(err, "\"shards\": count, balanced_by and the files' shards disagree");
+		return -1;
+	}
+	p->n_shards = (unsigned)count;
+	p->shards_by_costs = strcmp(by, "costs") == 0;
+	unsigned char *seen = xcalloc((size_t)count + 1, 1);
+	for (size_t i = 0; i < p->n_files; i++)
+		if (p->files[i].shard <= count)
+			seen[p->files[i].shard] = 1;
+	int rc = 0;
+	for (size_t i = 0; i < p->n_files && rc == 0; i++)
+		if (p->files[i].shard > count) {
+			sb_addf(err, "file \"%s\" names shard %u of %lld", p->files[i].path,
+			        p->files[i].shard, count);
+			rc = -1;
+		}
+	for (long long k = 1; k <= count && rc == 0; k++)
+		if (!seen[k]) {
+			sb_addf(err, "\"shards\": shard %lld of %lld holds no file", k, count);
+			rc = -1;
+		}
+	free(seen);
+	return rc;
+}
+
 static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbuf *err)
 {
 	const char *status;
@@ -487,8 +638,8 @@ static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbu
 		sb_adds(err, "field \"files\" missing or not an array");
 		return -1;
 	}
-	if (files->u.array.len > 2 * SC_MAX_CHANGED_FILES) {
-		sb_addf(err, "plan lists more than %d files", 2 * SC_MAX_CHANGED_FILES);
+	if (files->u.array.len > SC_MAX_FILES_CEILING + SC_MAX_IMPORTERS) {
+		sb_addf(err, "plan lists more than %d files", SC_MAX_FILES_CEILING + SC_MAX_IMPORTERS);
 		return -1;
 	}
 	if (p->no_changes != (files->u.array.len == 0)) {
@@ -506,7 +657,7 @@ static int parse_files(yajl_val root, int hexsz, struct sc_plan *p, struct strbu
 				return -1;
 			}
 	}
-	return check_importers(root, p, err);
+	return check_importers(root, p, err) < 0 ? -1 : check_shards(root, p, err);
 }
 
 /* "rebuild": absent or null (not counted), or its three counts, the
@@ -537,7 +688,8 @@ int sc_plan_from_json(const char *buf, size_t len, struct sc_plan *p, struct str
 {
 	static const char *const keys[] = {"schema", "profiler_version", "object_format",
 	                                   "revisions", "config", "lake", "lean_toolchain",
-	                                   "status", "rebuild", "files", "importers", NULL};
+	                                   "status", "rebuild", "files", "importers", "shards",
+	                                   NULL};
 	memset(p, 0, sizeof *p);
 	yajl_val root = sc_json_parse(buf, len, err);
 	if (!root)
@@ -583,6 +735,16 @@ static void free_roots(char **r, size_t n)
 	free(r);
 }
 
+static void free_file(struct sc_plan_file *f)
+{
+	free(f->id);
+	free(f->path);
+	free(f->module);
+	free(f->base_blob);
+	free(f->head_blob);
+	free_roots(f->imports, f->n_imports);
+}
+
 void sc_plan_free(struct sc_plan *p)
 {
 	free(p->profiler_version);
@@ -606,15 +768,8 @@ void sc_plan_free(struct sc_plan *p)
 	for (int i = 0; i < SC_LAKE_NFILES; i++)
 		free(p->lake_blobs[i]);
 	free(p->lean_toolchain);
-	for (size_t i = 0; i < p->n_files; i++) {
-		struct sc_plan_file *f = &p->files[i];
-		free(f->id);
-		free(f->path);
-		free(f->module);
-		free(f->base_blob);
-		free(f->head_blob);
-		free_roots(f->imports, f->n_imports);
-	}
+	for (size_t i = 0; i < p->n_files; i++)
+		free_file(&p->files[i]);
 	free(p->files);
 	free_roots(p->importers_unreadable, p->n_importers_unreadable);
 	memset(p, 0, sizeof *p);

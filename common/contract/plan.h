@@ -10,7 +10,8 @@
  *                 [, "merge_of": P] [, "profiler": C]},
  *   "config": {"library": [root...], "roadmap": [root...],
  *              "github": "owner/name" | null, "tooling_path": str | null,
- *              "bwrap_pins": [{"version": str, "sha256": hex}, ...]},
+ *              "bwrap_pins": [{"version": str, "sha256": hex}, ...]
+ *              [, "max_files": N] [, "files_per_shard": N] [, "max_shards": N]},
  *   "lake": {"lakefile.toml": blob|null, "lakefile.lean": blob|null,
  *            "lake-manifest.json": blob|null, "lean-toolchain": blob|null},
  *   "lean_toolchain": "leanprover/lean4:v4.34.0-rc1" | null,
@@ -21,7 +22,15 @@
  *              "base_blob": blob|null, "head_blob": blob|null
  *              [, "imports": ["C.D", ...]]}, ...]
  *   [, "importers": {"limit": N, "qualified": K, "unreadable": [str...]}]
+ *   [, "shards": {"count": N, "balanced_by": "blob_bytes" | "costs"}]
  * }
+ * max_files, files_per_shard and max_shards, each present only when
+ * .sphereceti sets it (profile.maxFiles...): the plan lists at most
+ * max_files changed files (SC_DEFAULT_MAX_FILES when absent).
+ * shards, present only when sc-plan split the files among N > 1 runners
+ * (--shards): every file then has "shard": K (1 to N), every shard at
+ * least one file, and a file and every selected module of its import cone
+ * at the head share a shard (Documentation/measurement.txt "Shards").
  * With sc-plan --importers N (N > 0) only: after the changed files come up
  * to N unchanged modules that import a modified or added one at the head
  * (change "importer", the same blob on both sides, "imports" naming the
@@ -62,6 +71,7 @@ struct sc_plan_file {
 	char *head_blob; /* NULL when removed */
 	char **imports;  /* importer only: the changed modules it imports */
 	size_t n_imports;
+	unsigned shard;  /* 1 to the plan's n_shards; 0 when not sharded */
 };
 
 /* A bubblewrap pin of .sphereceti: one per host image. */
@@ -99,7 +109,29 @@ struct sc_plan {
 	 * rebuild"): counted, or not (no change, or the modules unreadable) */
 	int has_rebuild;
 	size_t rebuild_modules, rebuild_of, rebuild_unreadable;
+	/* profile.maxFiles, filesPerShard, maxShards: 0 where .sphereceti
+	 * leaves the default */
+	unsigned max_files, files_per_shard, max_shards;
+	/* --shards: 0 when one runner measures every file, else the count */
+	unsigned n_shards;
+	int shards_by_costs; /* balanced by an earlier report's CPU, not blob bytes */
 };
+
+#define SC_DEFAULT_FILES_PER_SHARD 8
+#define SC_DEFAULT_MAX_SHARDS 8
+
+/* Keep only the files of shard K of N (Documentation/measurement.txt
+ * "Shards"): N must be the plan's count (1 for an unsharded plan, which
+ * then keeps every file), K from 1 to N.  Returns 0, or -1 with err set
+ * (what is wrong, for the caller to place). */
+int sc_plan_keep_shard(struct sc_plan *p, unsigned k, unsigned n, struct strbuf *err);
+/* "K/N" (1 <= K <= N <= SC_MAX_SHARDS) into *K and *N; returns 0 or -1. */
+int sc_shard_parse(const char *s, unsigned *k, unsigned *n);
+
+/* The bounds in force: .sphereceti's, else the defaults. */
+unsigned sc_plan_max_files(const struct sc_plan *p);
+unsigned sc_plan_files_per_shard(const struct sc_plan *p);
+unsigned sc_plan_max_shards(const struct sc_plan *p);
 
 /* A plan whose merge base is its head measures nothing: the head is already
  * in the base.  sc-plan warns, and the report says so. */

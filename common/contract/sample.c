@@ -192,6 +192,8 @@ void sc_sample_to_json(const struct sc_sample *s, struct strbuf *out)
 	free(detail);
 	if (s->repeat)
 		sc_json_kv_int(g, "repeat", s->repeat);
+	if (s->shard)
+		sc_json_kv_int(g, "shard", s->shard);
 	sc_json_map_close(g);
 	sc_json_finish(g, out);
 }
@@ -203,7 +205,7 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 	static const char *const keys[] = {"schema", "run_id", "plan_digest", "revision", "sample",
 	                                   "ok", "cpu_user_s", "cpu_sys_s", "cpu_s", "wall_s",
 	                                   "max_rss_kib", "exit_status", "task_clock_s", "error",
-	                                   "detail", "repeat", NULL};
+	                                   "detail", "repeat", "shard", NULL};
 	const char *schema, *run_id, *digest, *rev, *sample, *detail;
 	if (sc_json_only_keys(v, keys, "the sample", err) < 0 ||
 	    sc_json_get_str(v, "schema", &schema, err) < 0)
@@ -236,6 +238,13 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 		if (repeat < 1 || repeat > SC_MAX_REPEATS || sc_sample_prebuild_side(sample) >= 0)
 			bad = "field \"repeat\" is not 1 to " SC_XSTR(SC_MAX_REPEATS) " on a file's sample";
 	}
+	long long shard = 0;
+	if (!bad && sc_json_member(v, "shard")) {
+		if (sc_json_get_int(v, "shard", &shard, err) < 0)
+			return -1;
+		if (shard < 1 || shard > SC_MAX_SHARDS)
+			bad = "field \"shard\" is not 1 to " SC_XSTR(SC_MAX_SHARDS);
+	}
 	if (bad) {
 		sb_adds(err, bad);
 		return -1;
@@ -246,6 +255,7 @@ static int take_ids(yajl_val v, struct sc_sample *s, const char **error, struct 
 	s->sample = xstrdup(sample);
 	s->detail = detail ? xstrdup(detail) : NULL;
 	s->repeat = (unsigned)repeat;
+	s->shard = (unsigned)shard;
 	return 0;
 }
 

@@ -12,10 +12,12 @@
  *           "failed" | "invalid_counters" | "missing_counters" |
  *           "status_mismatch" | "sandbox_failed" | "cpu_hidden" | "disk_full" |
  *           "imports_unreadable" | "order_violated",
- *  "detail": null | "human-readable reason"[, "repeat": k]}
+ *  "detail": null | "human-readable reason"[, "repeat": k][, "shard": k]}
  * "repeat" (1 to SC_MAX_REPEATS) marks the k-th repeat of a file's sample
  * on its side (profile-run --confirm): absent on the first sample, so that
- * a run without repeats writes what it always wrote.
+ * a run without repeats writes what it always wrote.  "shard" (1 to
+ * SC_MAX_SHARDS) binds the sample to the plan's shard its run measured
+ * (Documentation/measurement.txt "Shards"): absent from an unsharded run.
  * An ok sample has every number but task_clock_s (null where the host has
  * no perf counter; read as null when absent) and error null; an error
  * sample has no numbers (partial data never leaves this model).  Counters
@@ -26,6 +28,7 @@
  * ends in SC_SAMPLE_DETAIL_CUT.
  */
 #include <stddef.h>
+#include "contract/limits.h"
 #include "util/strbuf.h"
 
 #define SC_SAMPLE_SCHEMA "sphereceti.sample/1"
@@ -85,6 +88,7 @@ struct sc_sample {
 	int has_task_clock; /* task_clock_s counted (ok samples only) */
 	double task_clock_s;
 	unsigned repeat;    /* 0: the first sample; k: its k-th repeat */
+	unsigned shard;     /* 0: an unsharded run; k: the plan's shard k */
 };
 
 /* Seconds (finite, >= 0, <= SC_MAX_MS/1000) that are a whole number of

@@ -168,7 +168,7 @@ static int select_one(struct sc_plan *p, const struct sc_rawdiff *d, size_t *all
 		return -1;
 	}
 	(*count)++;
-	if (p->n_files == SC_MAX_CHANGED_FILES) {
+	if (p->n_files == sc_plan_max_files(p)) {
 		sb_release(&module); /* over the limit: only counted, for the message */
 		return 0;
 	}
@@ -201,8 +201,9 @@ enum sc_exit sc_changes_select(struct sc_plan *p, const char *raw, size_t len, i
 		sb_adds(err, "malformed git diff-tree output");
 		return SC_EXIT_SYSTEM;
 	}
-	if (count > SC_MAX_CHANGED_FILES) {
-		sb_addf(err, "%zu changed Lean files, more than %d", count, SC_MAX_CHANGED_FILES);
+	if (count > sc_plan_max_files(p)) {
+		sb_addf(err, "%zu changed Lean files, more than %u (profile.maxFiles)", count,
+		        sc_plan_max_files(p));
 		return SC_EXIT_POLICY;
 	}
 	if (p->n_files > 1)

@@ -12,7 +12,7 @@
  *   - other files not ending in ".lean" are ignored (data, README, ...);
  *   - a ".lean" path with a component that is not a plain identifier is an
  *     unsupported module name and fails;
- *   - more than SC_MAX_CHANGED_FILES selected files fails.
+ *   - more than the plan's max files (profile.maxFiles) selected fails.
  * Mode-only changes (100644 <-> 100755) count as modified. */
 #include <stddef.h>
 #include "contract/plan.h"

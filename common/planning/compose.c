@@ -9,6 +9,7 @@
 #include "contract/plan.h"
 #include "planning/planner.h"
 #include "planning/repoconfig.h"
+#include "planning/shards.h"
 #include "planning/revs.h"
 #include "util/die.h"
 #include "util/spawn.h"
@@ -37,6 +38,7 @@ struct sc_planning {
 	struct strbuf count_why;
 	char trees[4][SC_MAX_HEXSZ + 1];
 	char merge_base_tree[SC_MAX_HEXSZ + 1];
+	size_t *groups; /* with --shards: each file's group (planning/shards.h) */
 };
 
 /* Everything that needs only the arguments starts at once: these git
@@ -309,7 +311,50 @@ void sc_planning_read_modules(struct sc_planning *w)
 	count_rebuild(&w->p, &mg);
 	if (w->rq->importers)
 		sc_select_importers(&mg, &w->p, w->rq->importers);
+	if (w->rq->shards > 1 || w->rq->shards_auto) {
+		w->groups = xcalloc(w->p.n_files, sizeof *w->groups);
+		sc_shards_group(&w->p, &mg, w->groups);
+	}
 	sc_modgraph_free(&mg);
+}
+
+/* Each file's blobs' bytes, both sides summed: a cost every plan knows
+ * (one pipelined batch-check, never a round trip a blob). */
+static unsigned long long *blob_bytes(struct sc_planning *w)
+{
+	const struct sc_plan *p = &w->p;
+	unsigned long long *cost = xcalloc(p->n_files, sizeof *cost);
+	struct sc_catfile *c = sc_catfile_open_check(&w->g);
+	size_t asked = 0, got = 0, n = 2 * p->n_files;
+	while (got < n) {
+		while (asked < n && sc_catfile_queue_room(c)) {
+			const struct sc_plan_file *f = &p->files[asked / 2];
+			const char *blob = asked % 2 ? f->head_blob : f->base_blob;
+			sc_catfile_queue(c, blob ? blob : f->head_blob ? f->head_blob : f->base_blob);
+			asked++;
+		}
+		char type[16];
+		size_t size;
+		if (sc_catfile_next(c, type, &size) < 0)
+			sc_die_sys("cannot read blob of %s (%s)", p->files[got / 2].path, w->rq->names[H]);
+		const struct sc_plan_file *f = &p->files[got / 2];
+		if (got % 2 ? f->head_blob != NULL : f->base_blob != NULL)
+			cost[got / 2] += size;
+		got++;
+	}
+	sc_catfile_close(c);
+	return cost;
+}
+
+unsigned sc_planning_assign_shards(struct sc_planning *w, unsigned *asked)
+{
+	*asked = w->rq->shards_auto ? sc_shards_auto(&w->p) : w->rq->shards ? w->rq->shards : 1;
+	if (!w->groups)
+		return 1;
+	unsigned long long *cost = blob_bytes(w);
+	unsigned got = sc_shards_deal(&w->p, w->groups, cost, *asked);
+	free(cost);
+	return got;
 }
 
 void sc_planning_check_lean_libs(struct sc_planning *w) { sc_check_lean_libs(w->c, &w->p); }
@@ -327,6 +372,7 @@ void sc_planning_free(struct sc_planning *w)
 	sb_release(&w->mb_out);
 	sb_release(&w->count_why);
 	free(w->cfg_spec);
+	free(w->groups);
 	sc_plan_free(&w->p);
 	sc_git_close(&w->g);
 	free(w);

@@ -21,6 +21,10 @@ struct sc_plan_request {
 	const char *repo_name; /* what it calls the repository ("--repo") */
 	const char *merge_of; /* NULL, or the commit the head merges into base */
 	unsigned importers;   /* --importers: 0 (none), or at most SC_MAX_IMPORTERS */
+	/* --shards: 0 (one runner), N (at most SC_MAX_SHARDS), or by
+	 * .sphereceti (shards_auto) */
+	unsigned shards;
+	int shards_auto;
 	const char *version;                       /* profiler_version */
 	/* The profiler's own source tree, which profile.tooling must match. */
 	const char *srctree_sha1, *srctree_sha256;
@@ -58,6 +62,11 @@ void sc_planning_select_changes(struct sc_planning *w);
 /* Every header under the roots at the head: the rebuild count, and the
  * importers asked for (Documentation/planning.txt "The rebuild"). */
 void sc_planning_read_modules(struct sc_planning *w);
+/* The files dealt among the shards asked for (planning/shards.h), by
+ * their blobs' bytes on both sides: returns how many shards the plan has
+ * (1: no shard), and sets *ASKED to how many were asked (by .sphereceti
+ * with shards_auto); fewer when the files form fewer groups. */
+unsigned sc_planning_assign_shards(struct sc_planning *w, unsigned *asked);
 /* Each selected module built by a lean_lib of T's lakefile.toml. */
 void sc_planning_check_lean_libs(struct sc_planning *w);
 /* The plan (contract/plan.h) on stdout. */
@@ -75,6 +84,7 @@ void sc_planning_free(struct sc_planning *w);
 #define SC_PLAN_HELP_HEAD "the candidate head"
 #define SC_PLAN_HELP_MERGE_OF "H is the merge of P (a pull request's head) into B"
 #define SC_PLAN_HELP_IMPORTERS "also measure up to N unchanged importers of a changed module (0-32)"
+#define SC_PLAN_HELP_SHARDS "split the files among N runners (1-256), or as .sphereceti says (auto)"
 #define SC_PLAN_HELP_PROFILER_COMMIT "this profiler must be the build of sphereceti's commit C"
 
 #endif

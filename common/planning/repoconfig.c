@@ -2,6 +2,7 @@
 #include "contract/leanpath.h"
 #include "util/die.h"
 #include "util/oid.h"
+#include "util/decimal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,21 @@ static int set_once(char **slot, const char *key, const char *val, struct strbuf
 		return -1;
 	}
 	*slot = xstrdup(val);
+	return 0;
+}
+
+/* A bound of Documentation/measurement.txt "Shards": 1 to MAX, set once. */
+static int set_bound(unsigned *slot, const char *key, const char *val, unsigned max,
+                     struct strbuf *err)
+{
+	if (*slot) {
+		sb_addf(err, "%s is set more than once", key);
+		return -1;
+	}
+	if (sc_decimal_uint(val, 1, max, slot) < 0) {
+		sb_addf(err, "%s '%s' is not a count from 1 to %u", key, val, max);
+		return -1;
+	}
 	return 0;
 }
 
@@ -125,6 +141,13 @@ static int apply(struct sc_plan *p, struct pair *pair, const char *key, const ch
 			return p->source_dir ? (sb_adds(err, "profile.sourceDir is set more than once"), -1) : 0;
 		return set_once(&p->source_dir, "profile.sourceDir", val, err);
 	}
+	if (strcmp(key, "profile.maxfiles") == 0)
+		return set_bound(&p->max_files, "profile.maxFiles", val, SC_MAX_FILES_CEILING, err);
+	if (strcmp(key, "profile.filespershard") == 0)
+		return set_bound(&p->files_per_shard, "profile.filesPerShard", val, SC_MAX_FILES_CEILING,
+		                 err);
+	if (strcmp(key, "profile.maxshards") == 0)
+		return set_bound(&p->max_shards, "profile.maxShards", val, SC_MAX_SHARDS, err);
 	if (strcmp(key, "sandbox.bwrapsha256") == 0) {
 		char hex[65];
 		if (sc_oid_normalize(val, 64, hex) < 0) {

@@ -12,6 +12,11 @@
  *       sourceDir = src            ; optional (default "."): the lean_lib
  *                                  ; srcDir; roots and module names are
  *                                  ; relative to it
+ *       maxFiles = 256             ; optional: changed files a plan lists
+ *                                  ; (1 to 2000)
+ *       filesPerShard = 8          ; optional: files a runner measures
+ *       maxShards = 8              ; optional: runners one pull request
+ *                                  ; uses (1 to 256)
  *   [sandbox]
  *       bwrapPin = 0.8.0 <64 hex>  ; a pin of bubblewrap, repeatable: one
  *                                  ; per host image (version, SHA-256)

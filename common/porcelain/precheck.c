@@ -9,6 +9,7 @@
 #include "sandbox/sandbox_args.h"
 #include "sandbox/user.h"
 #include "util/die.h"
+#include "util/sha256.h"
 #include "util/fsroom.h"
 #include "util/pathcheck.h"
 
@@ -215,6 +216,14 @@ int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why)
 	sb_release(&err);
 	free(ws_parent);
 	return why->len ? -1 : 0;
+}
+
+void sc_check_bwrap_sha256(const struct sc_run_opts *o, char out[65])
+{
+	char *bwrap = sc_sandbox_resolve_bwrap(o->sandbox.bwrap ? o->sandbox.bwrap : "/usr/bin/bwrap");
+	if (sc_sha256_file_hex(bwrap, out) < 0)
+		sc_die_path_errno("cannot hash bubblewrap (%s)", bwrap);
+	free(bwrap);
 }
 
 void sc_check_sandbox(const struct sc_run_opts *o, const struct sc_plan *plan, const char *dir)

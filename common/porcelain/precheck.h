@@ -32,6 +32,9 @@ void sc_check_pin_args(const struct sc_plan *cfg, struct sc_argv *out);
  * (the reach is checked with the preconditions). */
 void sc_check_host(const struct sc_run_opts *o);
 
+/* The SHA-256 of the bubblewrap the run uses (the pin it matched), for a
+ * report that merges runners to hold them alike; dies when unreadable. */
+void sc_check_bwrap_sha256(const struct sc_run_opts *o, char out[65]);
 /* The preconditions, after the plan, in the order cmd/sc-profile-run.c
  * calls them, with the stages in DIR.  The sandbox first: the sandbox
  * user reaches what bwrap mounts, and the operator's bubblewrap is one

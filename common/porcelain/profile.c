@@ -103,6 +103,12 @@ static void report_args(const struct sc_run *r, const char *plan, const char *sa
 		sc_argv_push(a, *p);
 	if (r->o.sandbox.lake_cache)
 		sc_argv_push(a, "--lake-cache");
+	if (r->o.shard_n > 1) {
+		sc_argv_push(a, "--shard");
+		sc_argv_push_owned(a, xasprintf("%u/%u", r->o.shard_k, r->o.shard_n));
+		sc_argv_push(a, "--bwrap-sha256");
+		sc_argv_push(a, r->bwrap_sha256);
+	}
 	if (attribution) {
 		sc_argv_push(a, "--attribution");
 		sc_argv_push(a, attribution);

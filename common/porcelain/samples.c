@@ -58,6 +58,7 @@ void sc_samples_bind(const struct sc_samples *sm, int side, const char *id, unsi
 	s->revision = xstrdup(sc_plan_side_rev(sm->plan, side));
 	s->sample = xasprintf("%s:%s", sc_side_name(side), id);
 	s->repeat = repeat;
+	s->shard = sm->shard;
 }
 
 int sc_samples_record(struct sc_samples *sm, struct sc_sample *s)

@@ -21,6 +21,7 @@ struct sc_file_cpu {
 struct sc_samples {
 	const struct sc_plan *plan;
 	const char *run_id, *digest;
+	unsigned shard;      /* the plan's shard this run measures; 0 unsharded */
 	struct strbuf lines; /* samples.jsonl so far */
 	struct sc_file_cpu *cpu; /* per plan file */
 	int failed;          /* an error sample was recorded (a repeat's never counts) */

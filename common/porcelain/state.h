@@ -28,6 +28,9 @@ struct sc_run_opts {
 	struct sc_step_opts sandbox; /* what every sandboxed step is handed (step.h) */
 	struct sc_measure_opts measure; /* what shapes the measurement (measure.h) */
 	const char *thr_ratio, *thr_delta, *thr_added; /* checked as sc-report checks them */
+	/* the shard measured, K of N (measurement.txt "Shards"); 1 of 1 is
+	 * the whole plan, the run as it always was */
+	unsigned shard_k, shard_n;
 	int quiet;
 	/* From GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID (NULL when
 	 * unset or empty), checked as sc-report checks them, passed to it. */
@@ -42,6 +45,7 @@ struct sc_run {
 	struct strbuf plan_json; /* sc-plan's bytes, written once the workspace exists */
 	char digest[65];
 	char run_id[SC_RUN_ID_HEXSZ + 1];
+	char bwrap_sha256[65]; /* a shard's run: the bubblewrap it used */
 	struct sc_toolchain_info tc;
 	struct sc_manifest manifest; /* T's lake-manifest.json, read once (precheck.c) */
 	struct sc_samples samples;   /* bound to the run once the plan is made */

@@ -14,7 +14,7 @@
 	"does), so it includes sandbox and Lake start-up. Results are sensitive to the host, its " \
 	"load, dependency artifacts and environment; they support no comparison across " \
 	"runs, only between the two sides of this report. Bounds: at most " \
-	SC_XSTR(SC_MAX_CHANGED_FILES) " changed modules, " SC_XSTR(SC_LIMIT_PREBUILD_S) \
+	"%u changed modules, " SC_XSTR(SC_LIMIT_PREBUILD_S) \
 	" s per prebuild (`lake build +Mod:deps`: the import cones, not the selected " \
 	"modules), " SC_XSTR(SC_LIMIT_SAMPLE_S) " s per sample, " SC_XSTR(SC_LIMIT_PHASE_S) \
 	" s for the timed phase, one " \
@@ -38,9 +38,14 @@ int sc_report_task_clock(const struct sc_report *r)
 	return r->n_task_clock == r->n_ok;
 }
 
-const char *sc_report_limits_text(const struct sc_report *r)
+void sc_report_limits_text(const struct sc_report *r, struct strbuf *out)
 {
-	return sc_report_task_clock(r) == 1 ? limits_counted : limits_rusage_only;
+	/* one of two constant formats, each with the one %u of the bound */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	sb_addf(out, sc_report_task_clock(r) == 1 ? limits_counted : limits_rusage_only,
+	        sc_plan_max_files(r->plan));
+#pragma GCC diagnostic pop
 }
 
 static void problem(struct sc_report *r, const char *sample, const char *source,
@@ -87,6 +92,37 @@ void sc_report_init(struct sc_report *r, const struct sc_plan *p, const char *pl
 	}
 }
 
+void sc_report_set_shard(struct sc_report *r, unsigned k, unsigned n)
+{
+	r->shard_k = k;
+	r->shard_n = n;
+}
+
+void sc_report_add_runner(struct sc_report *r, unsigned k, const char *run_id)
+{
+	r->runners = xrealloc(r->runners, (r->n_runners + 1) * sizeof *r->runners);
+	struct sc_report_runner *rn = &r->runners[r->n_runners++];
+	memset(rn, 0, sizeof *rn);
+	rn->shard = k;
+	rn->run_id = xstrdup(run_id);
+	for (size_t i = 0; i < r->n_files; i++) {
+		if (r->files[i].f->shard != k)
+			continue;
+		rn->n_files++;
+		for (int s = 0; s < 2; s++)
+			if (sc_change_on_side(r->files[i].f->change, s))
+				rn->prebuild[s].state = SC_SLOT_MISSING;
+	}
+}
+
+struct sc_report_runner *sc_report_runner(const struct sc_report *r, unsigned k)
+{
+	for (size_t i = 0; i < r->n_runners; i++)
+		if (r->runners[i].shard == k)
+			return &r->runners[i];
+	return NULL;
+}
+
 static struct sc_report_file *find_file(struct sc_report *r, const char *id)
 {
 	for (size_t i = 0; i < r->n_files; i++)
@@ -110,16 +146,17 @@ static int counters_to_ms(const struct sc_sample *s, struct sc_report_side *side
 /* The slot a sample claims: a file's side or a side's prebuild; NULL (with
  * the problem recorded) when it names neither. */
 static struct sc_report_side *find_slot(struct sc_report *r, const struct sc_sample_in *in,
-                                        int *side)
+                                        struct sc_report_runner *rn, int *side)
 {
 	const struct sc_sample *s = &in->s;
 	if ((*side = sc_sample_prebuild_side(s->sample)) >= 0) {
-		if (r->prebuild[*side].state == SC_SLOT_UNUSED) {
+		struct sc_report_side *pb = rn ? &rn->prebuild[*side] : &r->prebuild[*side];
+		if (pb->state == SC_SLOT_UNUSED) {
 			problem(r, s->sample, in->source, "unexpected",
 			        "the %s side measures no file, so it has no prebuild", sc_side_name(*side));
 			return NULL;
 		}
-		return &r->prebuild[*side];
+		return pb;
 	}
 	const char *id;
 	if (sc_sample_id_split(s->sample, side, &id) < 0) {
@@ -129,6 +166,11 @@ static struct sc_report_side *find_slot(struct sc_report *r, const struct sc_sam
 	struct sc_report_file *rf = find_file(r, id);
 	if (!rf) {
 		problem(r, s->sample, in->source, "unexpected", "the plan has no file %s", id);
+		return NULL;
+	}
+	if (rn && rf->f->shard != rn->shard) {
+		problem(r, s->sample, in->source, "wrong_shard", "%s is dealt to shard %u, not %u",
+		        rf->f->path, rf->f->shard, rn->shard);
 		return NULL;
 	}
 	if (rf->side[*side].state == SC_SLOT_UNUSED) {
@@ -142,14 +184,34 @@ static struct sc_report_side *find_slot(struct sc_report *r, const struct sc_sam
 /* Checks run in a fixed order so that each sample gets one, most basic,
  * reason: a sample of another run is "cross_run" even if its id is also
  * unknown. */
+/* A runner's wall time: each accepted ok sample's. */
+static void charge(struct sc_report_runner *rn, const struct sc_sample *s)
+{
+	long long ms;
+	if (rn && s->ok && sc_seconds_to_ms(s->wall_s, &ms) == 0)
+		rn->wall_ms += ms;
+}
+
 static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 {
 	const struct sc_sample *s = &in->s;
-	if (!r->run_id)
+	struct sc_report_runner *rn = NULL;
+	if (r->n_runners && !(rn = sc_report_runner(r, s->shard))) {
+		problem(r, s->sample, in->source, "wrong_shard", "shard %u is no runner of this report",
+		        s->shard);
+		return;
+	}
+	if (!r->n_runners && s->shard != r->shard_k) {
+		problem(r, s->sample, in->source, "wrong_shard", "shard %u is not this report's %u",
+		        s->shard, r->shard_k);
+		return;
+	}
+	if (!rn && !r->run_id)
 		r->run_id = xstrdup(s->run_id);
-	if (strcmp(s->run_id, r->run_id) != 0) {
+	const char *run_id = rn ? rn->run_id : r->run_id;
+	if (strcmp(s->run_id, run_id) != 0) {
 		problem(r, s->sample, in->source, "cross_run", "run ID %s is not this run's %s",
-		        s->run_id, r->run_id);
+		        s->run_id, run_id);
 		return;
 	}
 	if (strcmp(s->plan_digest, r->plan_digest) != 0) {
@@ -158,7 +220,7 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 		return;
 	}
 	int side;
-	struct sc_report_side *sd = find_slot(r, in, &side);
+	struct sc_report_side *sd = find_slot(r, in, rn, &side);
 	if (!sd)
 		return;
 	const char *want = sc_plan_side_rev(r->plan, side);
@@ -174,6 +236,7 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 			return;
 		}
 		sd->rep[s->repeat] = in;
+		charge(rn, s);
 		return;
 	}
 	if (sd->state != SC_SLOT_MISSING) {
@@ -199,6 +262,7 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 	sd->state = SC_SLOT_OK;
 	r->n_ok++;
 	r->n_task_clock += s->has_task_clock != 0;
+	charge(rn, s);
 }
 
 /* A side's repeats joined to its first sample: the ok ones count, a failed
@@ -268,10 +332,43 @@ static void confirm_verdict(struct sc_report *r, struct sc_report_file *rf)
 	                   rf->side[SC_SIDE_HEAD].cpu_ms, &r->th, &rf->v);
 }
 
+/* A merged report's prebuild of a side: its runners' summed, as a side's
+ * layers are (measurement.txt "Import order"), when every runner that
+ * measures the side has an ok one; else the first runner's that is not
+ * ok.  The sum is a sample of the report's own (r->merged_in). */
+static void sum_prebuilds(struct sc_report *r, int side)
+{
+	struct sc_report_side *sum = &r->prebuild[side];
+	struct sc_sample_in *in = &r->merged_in[side];
+	memset(sum, 0, sizeof *sum);
+	sum->state = SC_SLOT_UNUSED;
+	for (size_t i = 0; i < r->n_runners; i++) {
+		const struct sc_report_side *pb = &r->runners[i].prebuild[side];
+		if (pb->state == SC_SLOT_UNUSED || (sum->state != SC_SLOT_UNUSED && sum->state != SC_SLOT_OK))
+			continue;
+		if (pb->state != SC_SLOT_OK) {
+			*sum = *pb;
+			continue;
+		}
+		if (sum->state == SC_SLOT_UNUSED) {
+			in->source = xasprintf("%zu runners", r->n_runners);
+			in->s.ok = 1;
+			sum->state = SC_SLOT_OK;
+			sum->in = in;
+		}
+		sum->cpu_ms += pb->cpu_ms, sum->user_ms += pb->user_ms;
+		sum->sys_ms += pb->sys_ms, sum->wall_ms += pb->wall_ms;
+		if (pb->in->s.max_rss_kib > in->s.max_rss_kib)
+			in->s.max_rss_kib = pb->in->s.max_rss_kib;
+	}
+}
+
 void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		bind_one(r, &in[i]);
+	for (int side = 0; r->n_runners && side < 2; side++)
+		sum_prebuilds(r, side);
 	for (size_t i = 0; i < r->n_files; i++) {
 		struct sc_report_file *rf = &r->files[i];
 		int complete = 1;
@@ -346,5 +443,10 @@ void sc_report_free(struct sc_report *r)
 		}
 	free(r->files);
 	free(r->run_id);
+	for (size_t i = 0; i < r->n_runners; i++)
+		free(r->runners[i].run_id);
+	free(r->runners);
+	for (int side = 0; side < 2; side++)
+		free(r->merged_in[side].source);
 	memset(r, 0, sizeof *r);
 }

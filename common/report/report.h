@@ -74,7 +74,7 @@ struct sc_report_file {
 };
 
 /* One reason the report is incomplete.  kind: "cross_run",
- * "wrong_plan_digest", "unexpected", "wrong_revision", "duplicate",
+ * "wrong_plan_digest", "wrong_shard", "unexpected", "wrong_revision", "duplicate",
  * "out_of_range", "sample_error", "missing". */
 struct sc_problem {
 	char *sample;
@@ -91,6 +91,18 @@ struct sc_report_env {
 	const char *server_url;                /* links: never NULL (default github.com) */
 	const char *ci_repository, *ci_run_id; /* the CI run; NULL when not given */
 	int lake_cache;                        /* the operator's Lake artifact cache was mounted */
+	const char *bwrap_sha256;              /* a shard's report: the bubblewrap it used */
+};
+
+/* A runner of a report that merges shards (Documentation/measurement.txt
+ * "Shards"): its shard and run ID, its prebuild, and the wall time of its
+ * accepted samples (prebuilds and repeats included). */
+struct sc_report_runner {
+	unsigned shard;
+	char *run_id;
+	struct sc_report_side prebuild[2];
+	size_t n_files;
+	long long wall_ms;
 };
 
 #define SC_DEFAULT_SERVER_URL "https://github.com"
@@ -112,20 +124,38 @@ struct sc_report {
 	size_t n_compared, n_flagged;
 	size_t n_ok, n_task_clock; /* accepted ok samples, and those with a task clock */
 	int attribution;           /* --attribution given: its section and member are written */
+	/* One runner's report: shard K of N (its plan holds shard K's files
+	 * alone; every sample must carry K); 0 of 0 unsharded. */
+	unsigned shard_k, shard_n;
+	/* A report merging the plan's shards: one runner a shard, in shard
+	 * order; run_id is then NULL (each runner has its own). */
+	struct sc_report_runner *runners;
+	size_t n_runners;
+	struct sc_sample_in merged_in[2]; /* merged: the runners' prebuilds summed */
 };
 
 /* Was every accepted ok sample's CPU also counted on the host's task
  * clock?  1 yes, 0 no (this host has none: rusage alone), -1 when there
  * is no ok sample to tell. */
 int sc_report_task_clock(const struct sc_report *r);
-/* The run's fixed bounds (SC_LIMIT_*, contract/limits.h), stated in every report;
+/* The run's bounds (the plan's changed files, SC_LIMIT_* of contract/limits.h),
+ * stated in every report, appended to OUT;
  * the autoreap limit of rusage unless every sample had the task clock. */
-const char *sc_report_limits_text(const struct sc_report *r);
+void sc_report_limits_text(const struct sc_report *r, struct strbuf *out);
 
 /* run_id NULL: the first sample offered sets the run ID. */
 void sc_report_init(struct sc_report *r, const struct sc_plan *p, const char *plan_digest,
                     const char *run_id, const struct sc_thresholds *t,
                     const struct sc_report_env *env);
+/* One runner's report: P (as given to sc_report_init) already holds shard
+ * K of N alone (sc_plan_keep_shard). */
+void sc_report_set_shard(struct sc_report *r, unsigned k, unsigned n);
+/* A report merging every shard of its sharded plan: shard K's samples
+ * carry RUN_ID.  Called once a shard, in any order, before binding; the
+ * caller has checked that every shard is named once. */
+void sc_report_add_runner(struct sc_report *r, unsigned k, const char *run_id);
+/* The runner of shard K, or NULL. */
+struct sc_report_runner *sc_report_runner(const struct sc_report *r, unsigned k);
 /* The samples must outlive r. */
 void sc_report_bind(struct sc_report *r, const struct sc_sample_in *in, size_t n);
 /* Why a file has no comparison, naming each side that is not ok. */

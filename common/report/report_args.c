@@ -47,6 +47,8 @@ static int check_env(const struct sc_report_args *a, const struct sc_report_arg_
 		sb_addf(err, "%s is not a SHA-256 hex digest (%s)", n->lean_sha256, a->lean_sha256);
 	else if (a->lake_sha256 && !sc_is_lower_hex(a->lake_sha256, 64))
 		sb_addf(err, "%s is not a SHA-256 hex digest (%s)", n->lake_sha256, a->lake_sha256);
+	else if (a->bwrap_sha256 && !sc_is_lower_hex(a->bwrap_sha256, 64))
+		sb_addf(err, "%s is not a SHA-256 hex digest (%s)", n->bwrap_sha256, a->bwrap_sha256);
 	else if (a->lean_version && (!*a->lean_version || strlen(a->lean_version) > 512 ||
 	                             !sc_is_printable_utf8(a->lean_version)))
 		sb_addf(err, "%s must be one printable UTF-8 line (argv)", n->lean_version);
@@ -193,6 +195,7 @@ int sc_report_env_init(struct sc_report_env *env, const struct sc_report_args *a
 	env->ci_repository = a->ci_repository;
 	env->ci_run_id = a->ci_run_id;
 	env->lake_cache = a->lake_cache;
+	env->bwrap_sha256 = a->bwrap_sha256;
 	return 0;
 }
 

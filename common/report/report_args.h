@@ -15,7 +15,8 @@ struct sc_report_args {
 	 * report came from (both or neither). */
 	const char *server_url, *ci_repository, *ci_run_id;
 	int lake_cache; /* --lake-cache: the prebuilds read a trusted Lake artifact cache */
-	const char *attribution; /* profile-run --attribute's runs (contract/attrlist.h) */
+	const char *bwrap_sha256; /* a shard's report: the bubblewrap its runner used */
+	struct sc_argv attribution; /* profile-run --attribute's runs (contract/attrlist.h), one a runner */
 	struct sc_argv samples;
 };
 
@@ -23,6 +24,7 @@ struct sc_report_args {
  * environment variable): the program that owns the option names it. */
 struct sc_report_arg_names {
 	const char *run_id, *lean_version, *lean_sha256, *lake_sha256, *sandbox_user, *samples;
+	const char *bwrap_sha256;
 	const char *thresholds[3]; /* ratio, delta, added */
 	const char *links[3];      /* server URL, CI repository, CI run ID */
 };

@@ -54,6 +54,14 @@ int sc_report_attach_attribution(struct sc_report *r, const struct sc_attr_list 
 		sb_addf(why, "the attribution runs are of run %s, not %s", l->run_id, r->run_id);
 		return -1;
 	}
+	const struct sc_report_runner *rn = NULL; /* merged: the runner whose runs these are */
+	for (size_t i = 0; i < r->n_runners && !rn; i++)
+		if (strcmp(r->runners[i].run_id, l->run_id) == 0)
+			rn = &r->runners[i];
+	if (r->n_runners && !rn) {
+		sb_addf(why, "the attribution runs are of run %s, no runner's", l->run_id);
+		return -1;
+	}
 	r->attribution = 1;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct sc_attr_run *a = &l->v[i];
@@ -61,6 +69,11 @@ int sc_report_attach_attribution(struct sc_report *r, const struct sc_attr_list 
 		if (!rf || !sc_change_on_side(rf->f->change, a->side)) {
 			sb_addf(why, "an attribution run of %s:%s, which the plan does not measure",
 			        sc_side_name(a->side), a->id);
+			return -1;
+		}
+		if (rn && rf->f->shard != rn->shard) {
+			sb_addf(why, "an attribution run of %s:%s by shard %u's runner, not shard %u's",
+			        sc_side_name(a->side), a->id, rn->shard, rf->f->shard);
 			return -1;
 		}
 		struct sc_report_attr_side *sd = &rf->attr[a->side];

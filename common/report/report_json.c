@@ -136,6 +136,8 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e, int task_clock)
 	sc_json_kv_str(g, "server_url", e->server_url);
 	sc_json_kv_str_or_null(g, "ci_repository", e->ci_repository);
 	sc_json_kv_str_or_null(g, "ci_run_id", e->ci_run_id);
+	if (e->bwrap_sha256) /* a shard's: reports of one runner stay as they were */
+		sc_json_kv_str(g, "bwrap_sha256", e->bwrap_sha256);
 	sc_json_kv_str(g, "dependencies", "operator prepared");
 	sc_json_kv_str_or_null(g, "cpu_counter", task_clock == 1   ? "task_clock_and_rusage"
 	                                         : task_clock == 0 ? "rusage_only"
@@ -147,13 +149,50 @@ static void gen_env(yajl_gen g, const struct sc_report_env *e, int task_clock)
 static void gen_limits(yajl_gen g, const struct sc_report *r)
 {
 	sc_json_kv_map_open(g, "limits");
-	sc_json_kv_int(g, "max_modules", SC_MAX_CHANGED_FILES);
+	sc_json_kv_int(g, "max_modules", sc_plan_max_files(r->plan));
 	sc_json_kv_int(g, "prebuild_timeout_s", SC_LIMIT_PREBUILD_S);
 	sc_json_kv_int(g, "sample_timeout_s", SC_LIMIT_SAMPLE_S);
 	sc_json_kv_int(g, "phase_timeout_s", SC_LIMIT_PHASE_S);
 	sc_json_kv_int(g, "threads", SC_LIMIT_THREADS);
-	sc_json_kv_str(g, "text", sc_report_limits_text(r));
+	struct strbuf text = STRBUF_INIT;
+	sc_report_limits_text(r, &text);
+	sc_json_kv_str(g, "text", text.buf);
+	sb_release(&text);
 	sc_json_map_close(g);
+}
+
+/* A shard's report says which shard it is; a merged one, its runners:
+ * each one's shard, run ID, files, prebuild and wall time.  Neither
+ * member in an unsharded report. */
+static void gen_shards(yajl_gen g, const struct sc_report *r)
+{
+	if (r->shard_n > 1) {
+		sc_json_kv_map_open(g, "shard");
+		sc_json_kv_int(g, "index", r->shard_k);
+		sc_json_kv_int(g, "count", r->shard_n);
+		sc_json_map_close(g);
+	}
+	if (!r->n_runners)
+		return;
+	sc_json_kv_array_open(g, "runners");
+	for (size_t i = 0; i < r->n_runners; i++) {
+		const struct sc_report_runner *rn = &r->runners[i];
+		sc_json_map_open(g);
+		sc_json_kv_int(g, "shard", rn->shard);
+		sc_json_kv_str(g, "run_id", rn->run_id);
+		sc_json_kv_array_open(g, "files");
+		for (size_t k = 0; k < r->n_files; k++)
+			if (r->files[k].f->shard == rn->shard)
+				sc_json_str(g, r->files[k].f->id);
+		sc_json_array_close(g);
+		sc_json_kv_map_open(g, "prebuild");
+		for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++)
+			gen_side(g, sc_side_name(side), &rn->prebuild[side]);
+		sc_json_map_close(g);
+		kv_ms(g, "wall_s", rn->wall_ms);
+		sc_json_map_close(g);
+	}
+	sc_json_array_close(g);
 }
 
 /* The run: schema, status, headline, revisions, ids. */
@@ -171,6 +210,7 @@ static void gen_head(yajl_gen g, const struct sc_report *r)
 	sc_json_kv_str_or_null(g, "github", r->plan->github);
 	sc_json_kv_str_or_null(g, "run_id", r->run_id);
 	sc_json_kv_str(g, "plan_digest", r->plan_digest);
+	gen_shards(g, r);
 	if (!r->plan->importers_limit)
 		return;
 	size_t measured = 0;

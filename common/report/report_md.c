@@ -317,6 +317,42 @@ static void resources(struct strbuf *md, const struct sc_report_view *c)
 	sb_adds(md, "\n");
 }
 
+/* A shard's report says so; a merged one lists its runners
+ * (Documentation/measurement.txt "Shards"). */
+static void runners(struct strbuf *md, const struct sc_report_view *c)
+{
+	const struct sc_report *r = c->r;
+	if (r->shard_n > 1)
+		sb_addf(md, "This is shard %u of %u: the files sc-plan dealt to this runner alone; "
+		            "`sphereceti merge` joins the shards' workspaces into one report.\n\n",
+		        r->shard_k, r->shard_n);
+	if (!r->n_runners)
+		return;
+	sb_addf(md, "## Runners\n\n%zu runners measured this change, each the files dealt to it, both "
+	            "sides by turns: every comparison above is between two samples of one runner.\n\n"
+	            "| runner | files | base prebuild CPU (s) | head prebuild CPU (s) | wall (s) |\n"
+	            "|--:|:--|--:|--:|--:|\n", r->n_runners);
+	for (size_t i = 0; i < r->n_runners; i++) {
+		const struct sc_report_runner *rn = &r->runners[i];
+		sb_addf(md, "| %u | ", rn->shard);
+		const char *sep = "";
+		for (size_t k = 0; k < r->n_files; k++)
+			if (r->files[k].f->shard == rn->shard) {
+				sb_adds(md, sep);
+				sc_view_path(md, c, r->files[k].f->path, 0);
+				sep = ", ";
+			}
+		for (int side = SC_SIDE_BASE; side <= SC_SIDE_HEAD; side++) {
+			sb_adds(md, " | ");
+			sc_view_slot_cell(md, c, &rn->prebuild[side], SC_FIG_CPU);
+		}
+		sb_adds(md, " | ");
+		sc_view_wall(md, rn->wall_ms);
+		sb_adds(md, " |\n");
+	}
+	sb_adds(md, "\n");
+}
+
 static void problems(struct strbuf *md, const struct sc_report *r)
 {
 	if (!r->n_problems)
@@ -352,7 +388,7 @@ static void environment(struct strbuf *md, const struct sc_report *r)
 	if (r->run_id)
 		sb_addf(md, "`%s`", r->run_id);
 	else
-		sb_adds(md, "none (no samples)");
+		sb_adds(md, r->n_runners ? "one a runner (Runners)" : "none (no samples)");
 	sb_addf(md, "\n- Plan digest (SHA-256 of plan.json): `%s`", r->plan_digest);
 	sb_adds(md, "\n- Platform: ");
 	sc_md_escape(e->platform, md);
@@ -377,6 +413,8 @@ static void environment(struct strbuf *md, const struct sc_report *r)
 		else
 			sb_adds(md, "not recorded");
 	}
+	if (e->bwrap_sha256)
+		sb_addf(md, "\n- bubblewrap SHA-256: `%s`", e->bwrap_sha256); /* validated hex */
 	sb_adds(md, "\n- Dependencies: operator prepared\n- Lake artifact cache: ");
 	sb_adds(md, e->lake_cache ? "operator prepared, read-only (prebuilds restore from it; samples "
 	                            "elaborate their file)\n" : "none\n");
@@ -492,7 +530,10 @@ void sc_report_to_md(const struct sc_report *r, struct strbuf *md)
 	sc_view_confirmation(md, &c);
 	attribution(md, &c);
 	resources(md, &c);
+	runners(md, &c);
 	problems(md, r);
 	environment(md, r);
-	sb_addf(md, "## Limits\n\n%s\n", sc_report_limits_text(r));
+	sb_adds(md, "## Limits\n\n");
+	sc_report_limits_text(r, md);
+	sb_adds(md, "\n");
 }

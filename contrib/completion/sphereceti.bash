@@ -1,6 +1,6 @@
 # bash completion for sphereceti and its programs (sc-plan, sc-materialize,
-# sc-sandbox-exec, sc-parse-time, sc-report, sc-profile-run, sc-setup,
-# sc-doctor).
+# sc-sandbox-exec, sc-parse-time, sc-report, sc-profile-run, sc-merge,
+# sc-setup, sc-doctor).
 #
 # Nothing here lists an option: each program prints its own option table
 # (`PROGRAM --complete-options`: "--NAME KIND [repeat]" a line, KIND one of
@@ -142,4 +142,4 @@ _sphereceti_stage() {
 
 complete -F _sphereceti sphereceti
 complete -F _sphereceti_stage sc-plan sc-materialize sc-sandbox-exec sc-parse-time sc-report \
-	sc-profile-run sc-setup sc-doctor
+	sc-profile-run sc-merge sc-setup sc-doctor

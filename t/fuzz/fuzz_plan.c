@@ -1,5 +1,5 @@
 /* libFuzzer: sc_plan_from_json on arbitrary bytes.  An accepted plan must
- * keep the model's invariants (ids unique, at most 32 files, no_changes iff
+ * keep the model's invariants (ids unique, at most max files, no_changes iff
  * no files) and serialize to a plan that parses back to the same files. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sc_plan p, again;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT, err2 = STRBUF_INIT;
 	if (sc_plan_from_json((const char *)data, size, &p, &err) == 0) {
-		if (p.n_files > SC_MAX_CHANGED_FILES || p.no_changes != (p.n_files == 0))
+		if (p.n_files > sc_plan_max_files(&p) || p.no_changes != (p.n_files == 0))
 			abort();
 		for (size_t i = 0; i < p.n_files; i++)
 			if (sc_plan_find(&p, p.files[i].id) != &p.files[i])

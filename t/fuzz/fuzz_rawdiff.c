@@ -1,6 +1,6 @@
 /* libFuzzer: "git diff-tree -r -z" raw records (paths come from the
  * candidate's trees) through sc_changes_select with roots Demo and
- * Roadmap.  A selection is at most 32 files, each in a root's area, a .lean
+ * Roadmap.  A selection is at most the plan's max files, each in a root's area, a .lean
  * path whose module id is unique; a refusal says why. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int hexsz = size && data[0] & 1 ? 64 : 40;
 	struct strbuf err = STRBUF_INIT;
 	if (sc_changes_select(&p, (const char *)data, size, hexsz, &err) == 0) {
-		if (p.n_files > SC_MAX_CHANGED_FILES || p.no_changes != (p.n_files == 0))
+		if (p.n_files > sc_plan_max_files(&p) || p.no_changes != (p.n_files == 0))
 			abort();
 		for (size_t i = 0; i < p.n_files; i++) {
 			const char *path = p.files[i].path;

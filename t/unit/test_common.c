@@ -140,9 +140,9 @@ START_TEST(plan_round_trip_and_classify)
 	static struct sc_plan_file files[2] = {
 		{"SphereCeti.A", "SphereCeti/A.lean", "SphereCeti.A", SC_ROLE_LIBRARY,
 		 SC_CHANGE_MODIFIED, "5555555555555555555555555555555555555555",
-		 "6666666666666666666666666666666666666666", NULL, 0},
+		 "6666666666666666666666666666666666666666", NULL, 0, 0},
 		{"SphereCeti.Roadmap.B", "SphereCeti/Roadmap/B.lean", "SphereCeti.Roadmap.B",
-		 SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, "7777777777777777777777777777777777777777", NULL, 0},
+		 SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, "7777777777777777777777777777777777777777", NULL, 0, 0},
 	};
 	p.files = files;
 	p.n_files = 2;
@@ -183,7 +183,7 @@ static struct sc_sample ok_sample(void)
 		"0123456789abcdef0123456789abcdef",
 		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 		"4444444444444444444444444444444444444444", "head:SphereCeti.A", 1, 1.25, 0.5, 1.75,
-		2.0, 12345, 0, SC_SAMPLE_OK, NULL, 0, 0, 0,
+		2.0, 12345, 0, SC_SAMPLE_OK, NULL, 0, 0, 0, 0,
 	};
 	return s;
 }

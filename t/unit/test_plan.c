@@ -212,7 +212,9 @@ END_TEST
 
 static int select_raw(const char *raw, size_t len, struct sc_plan *p, struct strbuf *err)
 {
+	unsigned max_files = p->max_files; /* profile.maxFiles, as the caller set it */
 	*p = roots_plan();
+	p->max_files = max_files;
 	sb_reset(err);
 	return sc_changes_select(p, raw, len, 40, err);
 }
@@ -231,7 +233,7 @@ static void free_files(struct sc_plan *p)
 
 START_TEST(selection_rules)
 {
-	struct sc_plan p;
+	struct sc_plan p = {0};
 	struct strbuf err = STRBUF_INIT;
 	static const char ok[] = ":100644 000000 " A40 " " Z40 " D\0Lib/Z.lean\0"
 	                         ":100644 100644 " A40 " " B40 " M\0Lib/Road/A.lean\0"
@@ -273,6 +275,7 @@ START_TEST(selection_rules)
 	}
 
 	struct strbuf many = STRBUF_INIT;
+	p.max_files = 32; /* profile.maxFiles */
 	for (int i = 0; i < 33; i++) {
 		sb_addf(&many, ":000000 100644 " Z40 " " B40 " A");
 		sb_addc(&many, '\0');
@@ -280,7 +283,7 @@ START_TEST(selection_rules)
 		sb_addc(&many, '\0');
 	}
 	ck_assert_int_eq(select_raw(many.buf, many.len, &p, &err), SC_EXIT_POLICY);
-	ck_assert_str_eq(err.buf, "33 changed Lean files, more than 32");
+	ck_assert_str_eq(err.buf, "33 changed Lean files, more than 32 (profile.maxFiles)");
 	free_files(&p);
 	ck_assert_int_eq(select_raw(many.buf, many.len - strlen("Lib/F32.lean") - 2 -
 	                                          strlen(":000000 100644 " Z40 " " B40 " A"),
@@ -288,6 +291,7 @@ START_TEST(selection_rules)
 	                 0);
 	ck_assert_uint_eq(p.n_files, 32);
 	free_files(&p);
+	p.max_files = 0;
 	sb_release(&many);
 	sb_release(&err);
 }
@@ -365,9 +369,15 @@ END_TEST
 
 /* A plan document with one member replaced: FROM (a unique piece of the
  * valid document) becomes TO; the refusal's text, or "" when accepted. */
+static const char *refusal_of(const char *valid, size_t n_files, const char *from, const char *to);
+
+#define PLAN_PREFIX \
+	"{\"schema\": \"sphereceti.plan/1\", \"profiler_version\": \"0.1.0\", " \
+	"\"object_format\": \"sha1\", \"revisions\": {\"tooling\": \"" A40 "\", " \
+	"\"base_tip\": \"" A40 "\", \"merge_base\": \"" A40 "\", \"head\": \"" B40 "\"}, "
+
 static const char *plan_refusal(const char *from, const char *to)
 {
-	static char why[256];
 	static const char *const valid =
 	    "{\"schema\": \"sphereceti.plan/1\", \"profiler_version\": \"0.1.0\", "
 	    "\"object_format\": \"sha1\", \"revisions\": {\"tooling\": \"" A40 "\", "
@@ -379,13 +389,19 @@ static const char *plan_refusal(const char *from, const char *to)
 	    "\"lean_toolchain\": \"v1\", \"status\": \"changes\", \"files\": [{\"id\": \"Lib.A\", "
 	    "\"path\": \"Lib/A.lean\", \"module\": \"Lib.A\", \"role\": \"library\", "
 	    "\"change\": \"added\", \"base_blob\": null, \"head_blob\": \"" B40 "\"}]}";
+	return refusal_of(valid, 1, from, to);
+}
+
+static const char *refusal_of(const char *valid, size_t n_files, const char *from, const char *to)
+{
+	static char why[256];
 	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT;
 	const char *at = strstr(valid, from);
 	ck_assert_ptr_nonnull(at);
 	sb_addf(&doc, "%.*s%s%s", (int)(at - valid), valid, to, at + strlen(from));
 	struct sc_plan p;
 	if (sc_plan_from_json(doc.buf, doc.len, &p, &err) == 0) {
-		ck_assert_int_eq(p.n_files, 1);
+		ck_assert_int_eq(p.n_files, n_files);
 		sc_plan_free(&p);
 	}
 	snprintf(why, sizeof why, "%s", err.buf);
@@ -436,12 +452,52 @@ START_TEST(plan_document_refusals_section_by_section)
 }
 END_TEST
 
+/* Two files on two shards; each rule of "shards" refuses its breach. */
+START_TEST(plan_shards_refusals)
+{
+	static const char *const valid = PLAN_PREFIX
+	    "\"config\": {\"library\": [\"Lib\"], \"roadmap\": [], \"github\": null, "
+	    "\"tooling_path\": null, \"bwrap_pins\": [], \"max_files\": 2}, "
+	    "\"lake\": {\"lakefile.toml\": null, \"lakefile.lean\": null, "
+	    "\"lake-manifest.json\": null, \"lean-toolchain\": null}, "
+	    "\"lean_toolchain\": null, \"status\": \"changes\", \"files\": ["
+	    "{\"id\": \"Lib.A\", \"path\": \"Lib/A.lean\", \"module\": \"Lib.A\", \"role\": \"library\", "
+	    "\"change\": \"added\", \"base_blob\": null, \"head_blob\": \"" B40 "\", \"shard\": 1}, "
+	    "{\"id\": \"Lib.B\", \"path\": \"Lib/B.lean\", \"module\": \"Lib.B\", \"role\": \"library\", "
+	    "\"change\": \"added\", \"base_blob\": null, \"head_blob\": \"" B40 "\", \"shard\": 2}], "
+	    "\"shards\": {\"count\": 2, \"balanced_by\": \"blob_bytes\"}}";
+	ck_assert_str_eq(refusal_of(valid, 2, "{", "{"), "");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"max_files\": 2", "\"max_files\": 1"),
+	                 "plan lists more than 1 changed files");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"max_files\": 2", "\"max_files\": 2001"),
+	                 "field \"max_files\" is not 1 to 2000");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"max_files\": 2", "\"max_shards\": 0"),
+	                 "field \"max_shards\" is not 1 to 256");
+	ck_assert_str_eq(refusal_of(valid, 2, ", \"shards\": {\"count\": 2, \"balanced_by\": \"blob_bytes\"}", ""),
+	                 "files name shards but the plan has no \"shards\" member");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"count\": 2", "\"count\": 3"),
+	                 "\"shards\": count, balanced_by and the files' shards disagree");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"shard\": 2}", "\"shard\": 1}"),
+	                 "\"shards\": shard 2 of 2 holds no file");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"shard\": 2}", "\"shard\": 3}"),
+	                 "file \"Lib/B.lean\" names shard 3 of 2");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"shard\": 2}", "\"shard\": 0}"),
+	                 "file entry \"Lib/B.lean\": shard 0 is not 1 to 256");
+	ck_assert_str_eq(refusal_of(valid, 2, ", \"shard\": 2}", "}"),
+	                 "\"shards\": count, balanced_by and the files' shards disagree");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"count\": 2", "\"count\": 1"),
+	                 "\"shards\": count, balanced_by and the files' shards disagree");
+	ck_assert_str_eq(refusal_of(valid, 2, "\"blob_bytes\"", "\"guess\""),
+	                 "\"shards\": count, balanced_by and the files' shards disagree");
+}
+END_TEST
+
 /* A plan with profile.sourceDir: what sc-plan writes, every reader reads. */
 START_TEST(plan_with_source_dir_round_trips)
 {
 	char *one_lib[] = {"Lib"};
 	struct sc_plan_file f = {"Lib.A", "src/Lib/A.lean", "Lib.A", SC_ROLE_LIBRARY,
-	                         SC_CHANGE_MODIFIED, A40, B40, NULL, 0};
+	                         SC_CHANGE_MODIFIED, A40, B40, NULL, 0, 0};
 	struct sc_plan p = {0};
 	p.profiler_version = "0.1.0";
 	p.object_format = "sha1";
@@ -564,8 +620,8 @@ START_TEST(lean_libs_verdict_names_the_file)
 {
 	char *demo_lib[] = {"Demo"}, *demo_road[] = {"Roadmap"};
 	struct sc_plan_file f[] = {
-		{"Demo.A", "Demo/A.lean", "Demo.A", SC_ROLE_LIBRARY, SC_CHANGE_ADDED, NULL, B40, NULL, 0},
-		{"Roadmap.R", "Roadmap/R.lean", "Roadmap.R", SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, B40, NULL, 0},
+		{"Demo.A", "Demo/A.lean", "Demo.A", SC_ROLE_LIBRARY, SC_CHANGE_ADDED, NULL, B40, NULL, 0, 0},
+		{"Roadmap.R", "Roadmap/R.lean", "Roadmap.R", SC_ROLE_ROADMAP, SC_CHANGE_ADDED, NULL, B40, NULL, 0, 0},
 	};
 	struct sc_plan p = {0};
 	p.tooling = A40;
@@ -722,6 +778,7 @@ int main(void)
 	tcase_add_test(tc, lean_header_from_a_prefix);
 	tcase_add_test(tc, classification_most_specific_root_wins);
 	tcase_add_test(tc, config_parsing);
+	tcase_add_test(tc, plan_shards_refusals);
 	tcase_add_test(tc, rawdiff_records);
 	tcase_add_test(tc, selection_rules);
 	tcase_add_test(tc, git_object_ids);

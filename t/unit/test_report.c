@@ -60,7 +60,7 @@ static const char *problem(const struct sc_report_args *a, struct sc_thresholds 
 	sb_reset(&err);
 	static const struct sc_report_arg_names names = {
 		"--run-id", "--lean-version", "--lean-sha256", "--lake-sha256", "--sandbox-user", "--samples",
-		{"--threshold-ratio", "--threshold-delta", "--threshold-added"},
+		"--bwrap-sha256", {"--threshold-ratio", "--threshold-delta", "--threshold-added"},
 		{"--server-url", "--ci-repository", "--ci-run-id"},
 	};
 	if (sc_report_args_check(a, &names, th, &err) == 0)
@@ -192,7 +192,7 @@ END_TEST
 static void sample_line(struct strbuf *out, const char *sample)
 {
 	struct sc_sample s = {RUN, HEX64, "4444444444444444444444444444444444444444", (char *)sample,
-	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, SC_SAMPLE_OK, NULL, 0, 0, 0};
+	                      1, 1.25, 0.5, 1.75, 2.0, 12345, 0, SC_SAMPLE_OK, NULL, 0, 0, 0, 0};
 	sc_sample_to_json(&s, out);
 }
 
@@ -344,7 +344,7 @@ END_TEST
 static struct sc_sample_in in_at(const char *sample, const char *rev, double cpu, unsigned repeat)
 {
 	struct sc_sample_in in = {{RUN, HEX64, (char *)rev, (char *)sample, 1, cpu, 0, cpu, cpu,
-	                           1000, 0, SC_SAMPLE_OK, NULL, 0, 0, repeat}, "t"};
+	                           1000, 0, SC_SAMPLE_OK, NULL, 0, 0, repeat, 0}, "t"};
 	return in;
 }
 
