@@ -15,7 +15,7 @@ bats_require_minimum_version 1.5.0
 	[ "$stderr" = "sc-sandbox-exec: error: ambiguous option: could be --time-file, --timeout; see sc-sandbox-exec --help (--ti)" ]
 	run --separate-stderr sc-parse-time --s x
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sc-parse-time: error: ambiguous option: could be --status, --sample; see sc-parse-time --help (--s)" ]
+	[ "$stderr" = "sc-parse-time: error: ambiguous option: could be --status, --sample, --shard; see sc-parse-time --help (--s)" ]
 	run --separate-stderr sphereceti profile-run --threshold x
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"ambiguous option: could be --threshold-ratio, --threshold-delta, --threshold-added"* ]]

@@ -7,8 +7,32 @@ bats_require_minimum_version 1.5.0
 load helpers
 load lib/project
 
-setup_file() { project_template; }
+# The project once, and one cheap change measured by three runners once:
+# the tests that read or forge shards' workspaces copy them (shared).
+setup_file() {
+	project_template
+	BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR/shared
+	mkdir -p "$BATS_TEST_TMPDIR"
+	project_base
+	cheap_change
+	three_shards >&3
+}
 setup() { project_base; }
+
+# shared: this test's copies of the three shards' workspaces (ws1..ws3).
+shared() { cp -a "$BATS_FILE_TMPDIR"/shared/ws{1,2,3} "$BATS_TEST_TMPDIR/"; }
+
+# cheap_change: 6 changed files of little CPU, one importing another.
+cheap_change() {
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- reworded' '-- fixture: cpu=0.06'
+	ex_lean "$R" Demo/Ring.lean '-- reworded' '-- fixture: cpu=0.06'
+	ex_lean "$R" Demo/Field.lean 'import Demo.Ring' '-- new' '-- fixture: cpu=0.06'
+	ex_lean "$R" Demo/Big.lean '-- new' '-- fixture: cpu=0.06'
+	rm "$R/Demo/Legacy.lean"
+	ex_lean "$R" Roadmap/Goals.lean '-- more' '-- fixture: cpu=0.06'
+	head_commit
+}
 
 # spread_change: 6 changed files, two of them flagged at the test
 # thresholds, one importing another (so they share a shard).
@@ -43,7 +67,7 @@ three_shards() {
 	local k
 	for k in 1 2 3; do
 		shard "$k" 3
-		[ "$status" -eq 0 ]
+		[ "$status" -eq 0 ] || { echo "shard $k of 3: $stderr"; return 1; }
 	done
 }
 
@@ -66,9 +90,7 @@ three_shards() {
 }
 
 @test "a shard measures its own files alone, says which shard it is, and binds its samples" {
-	spread_change
-	shard 2 3
-	[ "$status" -eq 0 ]
+	shared
 	mine=$(jq -r '[.files[] | select(.shard == 2) | .id] | sort | join(" ")' "$BATS_TEST_TMPDIR/ws2/plan.json")
 	[ "$(jq -r '[.files[].id] | sort | join(" ")' "$BATS_TEST_TMPDIR/ws2/report.json")" = "$mine" ]
 	[ "$(jq -c .shard "$BATS_TEST_TMPDIR/ws2/report.json")" = '{"index":2,"count":3}' ]
@@ -78,7 +100,7 @@ three_shards() {
 }
 
 @test "--shard 1/1 is the run as it always was: no shard in the plan, samples or report" {
-	spread_change
+	cheap_change
 	shard 1 1
 	[ "$status" -eq 0 ]
 	ws=$BATS_TEST_TMPDIR/ws1
@@ -88,7 +110,7 @@ three_shards() {
 }
 
 @test "--shard wants K/N; a plan of fewer groups than N runners is refused" {
-	spread_change
+	cheap_change
 	for bad in 0/3 4/3 3 1/0 x/2 1/257 /3; do
 		profile --shard "$bad"
 		assert_error_line sc-profile-run
@@ -105,8 +127,7 @@ three_shards() {
 # ------------------------------------------------------ what merge refuses
 
 @test "merge refuses a missing shard and a shard given twice, naming it" {
-	spread_change
-	three_shards
+	shared
 	merged "$BATS_TEST_TMPDIR"/ws{1,2}
 	assert_error_line sc-merge
 	[ "$stderr" = "sc-merge: error: shard 3 of 3 is missing: no workspace given is its ($BATS_TEST_TMPDIR/ws1)" ]
@@ -118,23 +139,22 @@ three_shards() {
 }
 
 @test "merge refuses a shard of another plan" {
-	spread_change
-	three_shards
-	H0=$H
-	ex_lean "$R" Demo/Basic.lean '-- reworded again' '-- fixture: cpu=0.06'
-	head_commit
-	rm -rf "$BATS_TEST_TMPDIR/ws2"
-	shard 2 3
-	[ "$status" -eq 0 ]
+	shared
+	# shard 2 of a plan one byte longer, its report bound to it
+	echo >>"$BATS_TEST_TMPDIR/ws2/plan.json"
+	digest=$(sha256sum "$BATS_TEST_TMPDIR/ws2/plan.json" | cut -d' ' -f1)
+	jq --arg d "$digest" '.plan_digest = $d' "$BATS_FILE_TMPDIR/shared/ws2/report.json" >"$BATS_TEST_TMPDIR/ws2/report.json"
 	merged "$BATS_TEST_TMPDIR"/ws{1,2,3}
 	assert_error_line sc-merge
 	[ "$stderr" = "sc-merge: error: shard 2 was measured with another plan (digest) than shard 1 ($BATS_TEST_TMPDIR/ws2)" ]
-	[ "$H0" != "$H" ]
+	# a report that is not of its own plan.json
+	cp "$BATS_FILE_TMPDIR/shared/ws2/report.json" "$BATS_TEST_TMPDIR/ws2/report.json"
+	merged "$BATS_TEST_TMPDIR"/ws{1,2,3}
+	[ "$stderr" = "sc-merge: error: not a finished shard's workspace: its report is not of its plan.json (plan digest) ($BATS_TEST_TMPDIR/ws2)" ]
 }
 
 @test "merge refuses shards measured with another Lean, bubblewrap or profiler commit" {
-	spread_change
-	three_shards
+	shared
 	for key in "lean_sha256 Lean (bin/lean SHA-256)" "lake_sha256 Lake (bin/lake SHA-256)" \
 		"bwrap_sha256 bubblewrap (SHA-256)"; do
 		cp -a "$BATS_TEST_TMPDIR/ws3" "$BATS_TEST_TMPDIR/forged"
@@ -151,8 +171,7 @@ three_shards() {
 }
 
 @test "merge refuses a sample of a file another shard is dealt, and a file measured on two shards" {
-	spread_change
-	three_shards
+	shared
 	# shard 1's sample lines of one of its files, rebound to shard 2's run
 	id=$(jq -r '[.files[] | select(.shard == 1) | .id][0]' "$BATS_TEST_TMPDIR/ws1/plan.json")
 	path=$(jq -r --arg id "$id" '.files[] | select(.id == $id) | .path' "$BATS_TEST_TMPDIR/ws1/plan.json")
@@ -171,8 +190,7 @@ three_shards() {
 }
 
 @test "merge refuses an unfinished workspace and a sample of another run" {
-	spread_change
-	three_shards
+	shared
 	touch "$BATS_TEST_TMPDIR/ws2/INCOMPLETE"
 	merged "$BATS_TEST_TMPDIR"/ws{1,2,3}
 	assert_error_line sc-merge
@@ -186,8 +204,7 @@ three_shards() {
 }
 
 @test "sc-report binds each sample to its shard and each shard to its run" {
-	spread_change
-	three_shards
+	shared
 	ws=$BATS_TEST_TMPDIR
 	r1=$(jq -r .run_id "$ws/ws1/report.json") r2=$(jq -r .run_id "$ws/ws2/report.json") r3=$(jq -r .run_id "$ws/ws3/report.json")
 	mkdir "$ws/out"

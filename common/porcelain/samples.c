@@ -11,6 +11,7 @@ void sc_samples_init(struct sc_samples *sm, const struct sc_plan *plan, const ch
 	sm->plan = plan;
 	sm->run_id = run_id;
 	sm->digest = digest;
+	sm->shard = 0;
 	sb_init(&sm->lines);
 	sm->cpu = xcalloc(plan->n_files + 1, sizeof *sm->cpu);
 	sm->failed = 0;

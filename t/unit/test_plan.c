@@ -489,6 +489,23 @@ START_TEST(plan_shards_refusals)
 	                 "\"shards\": count, balanced_by and the files' shards disagree");
 	ck_assert_str_eq(refusal_of(valid, 2, "\"blob_bytes\"", "\"guess\""),
 	                 "\"shards\": count, balanced_by and the files' shards disagree");
+	/* a runner keeps its shard's files alone, of a plan of its count */
+	struct sc_plan p;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(sc_plan_from_json(valid, strlen(valid), &p, &err), 0);
+	ck_assert_int_eq(sc_plan_keep_shard(&p, 1, 3, &err), -1);
+	ck_assert_str_eq(err.buf, "the plan has 2 shards, not 3");
+	ck_assert_int_eq(sc_plan_keep_shard(&p, 2, 2, &err), 0);
+	ck_assert_uint_eq(p.n_files, 1);
+	ck_assert_str_eq(p.files[0].id, "Lib.B");
+	sc_plan_free(&p);
+	unsigned k, n;
+	ck_assert_int_eq(sc_shard_parse("2/3", &k, &n), 0);
+	ck_assert_uint_eq(k * 10 + n, 23);
+	const char *bad[] = {"0/3", "4/3", "3", "/3", "1/", "1/257", "x/2", "1/2/3", "1234/1"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		ck_assert_msg(sc_shard_parse(bad[i], &k, &n) < 0, "%s", bad[i]);
+	sb_release(&err);
 }
 END_TEST
 

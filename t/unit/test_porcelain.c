@@ -6,6 +6,7 @@
 #include "unit_main.h"
 #include "contract/plan.h"
 #include "contract/rawsample.h"
+#include "porcelain/samples.h"
 #include "porcelain/side.h"
 #include "porcelain/stage.h"
 #include "porcelain/step.h"
@@ -92,6 +93,26 @@ START_TEST(recorded_samples_are_what_repeats_judge)
 	ck_assert_int_eq(c->n[SC_SIDE_HEAD], 2);
 	ck_assert_int_eq(c->all[SC_SIDE_HEAD][1], 3001);
 	ck_assert_int_eq(sm.failed, 1); /* the first base sample; the repeat's never counts */
+	sc_samples_release(&sm);
+}
+END_TEST
+
+/* Documentation/measurement.txt "Shards": a shard's run binds every
+ * sample to its shard; an unsharded run's carry none. */
+START_TEST(samples_carry_their_runs_shard)
+{
+	struct sc_plan_file f[1] = {{.id = "A.B", .change = SC_CHANGE_MODIFIED}};
+	struct sc_plan p = {.files = f, .n_files = 1, .merge_base = "b", .head = "h"};
+	struct sc_samples sm;
+	struct sc_sample s;
+	sc_samples_init(&sm, &p, "r", "d");
+	sc_samples_bind(&sm, SC_SIDE_HEAD, "A.B", 0, &s);
+	ck_assert_uint_eq(s.shard, 0);
+	sc_sample_free(&s);
+	sm.shard = 3;
+	sc_samples_bind(&sm, SC_SIDE_BASE, SC_PREBUILD_ID, 0, &s);
+	ck_assert_uint_eq(s.shard, 3);
+	sc_sample_free(&s);
 	sc_samples_release(&sm);
 }
 END_TEST
@@ -329,6 +350,7 @@ int main(void)
 	tcase_add_test(tc, steps_count_samples_and_prebuild_layers);
 	tcase_add_test(tc, progress_figures_are_the_reports);
 	tcase_add_test(tc, recorded_samples_are_what_repeats_judge);
+	tcase_add_test(tc, samples_carry_their_runs_shard);
 	tcase_add_test(tc, phase_budget_caps_and_stops_samples);
 	tcase_add_test(tc, phase_budget_runs_on_across_sides);
 	tcase_add_test(tc, workspace_claimed_once_and_marked_incomplete);

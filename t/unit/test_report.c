@@ -411,6 +411,83 @@ START_TEST(repeats_far_from_their_first_overturn_nothing)
 }
 END_TEST
 
+/* Lib.A on shard 1 and Lib.B on shard 2, both modified. */
+static void two_shards(struct sc_plan *p, struct sc_report_env *env, struct sc_thresholds *th)
+{
+	static const char plan[] =
+		ONE_FILE_PLAN_START
+		"\"role\": \"library\", \"change\": \"modified\", "
+		"\"base_blob\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
+		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\", \"shard\": 1}, "
+		"{\"id\": \"Lib.B\", \"path\": \"Lib/B.lean\", \"module\": \"Lib.B\", "
+		"\"role\": \"library\", \"change\": \"modified\", "
+		"\"base_blob\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
+		"\"head_blob\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\", \"shard\": 2}], "
+		"\"shards\": {\"count\": 2, \"balanced_by\": \"blob_bytes\"}}";
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_msg(sc_plan_from_json(plan, sizeof plan - 1, p, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(sc_report_env_init(env, &good, &err), 0);
+	sc_thresholds_default(th);
+	sb_release(&err);
+}
+
+static struct sc_sample_in on_shard(const char *sample, const char *run, const char *rev,
+                                    unsigned shard)
+{
+	struct sc_sample_in in = in_at(sample, rev, 1.0, 0);
+	in.s.run_id = (char *)run;
+	in.s.shard = shard;
+	return in;
+}
+
+#define RUN2 "fedcba9876543210fedcba9876543210"
+
+/* Documentation/measurement.txt "Shards": a shard's sample belongs to its
+ * own shard's report, to its shard's run in a merged one, and only for a
+ * file the plan deals to that shard. */
+START_TEST(samples_bound_to_their_shard)
+{
+	const char *M = M_REV, *H = H_REV;
+	struct sc_plan p;
+	struct sc_report r;
+	struct sc_report_env env;
+	struct sc_thresholds th;
+	two_shards(&p, &env, &th);
+	struct sc_sample_in in[] = {
+		on_shard("base:Lib.A", RUN, M, 1), on_shard("head:Lib.A", RUN, H, 1),
+		on_shard("base:Lib.B", RUN2, M, 2), on_shard("head:Lib.B", RUN2, H, 2),
+	};
+	/* merged: every sample of its shard's run, nothing wrong */
+	sc_report_init(&r, &p, HEX64, NULL, &th, &env);
+	sc_report_add_runner(&r, 1, RUN);
+	sc_report_add_runner(&r, 2, RUN2);
+	sc_report_bind(&r, in, 4);
+	ck_assert_uint_eq(r.n_problems, 0);
+	ck_assert_uint_eq(r.n_compared, 2);
+	ck_assert_uint_eq(r.runners[1].n_files, 1);
+	sc_report_free(&r);
+	/* shard 2's samples of shard 1's run; then shard 1's file from shard 2 */
+	in[2] = on_shard("base:Lib.B", RUN, M, 2);
+	in[3] = on_shard("head:Lib.A", RUN2, H, 2);
+	sc_report_init(&r, &p, HEX64, NULL, &th, &env);
+	sc_report_add_runner(&r, 1, RUN);
+	sc_report_add_runner(&r, 2, RUN2);
+	sc_report_bind(&r, in, 4);
+	ck_assert_str_eq(r.problems[0].kind, "cross_run");
+	ck_assert_str_eq(r.problems[1].kind, "wrong_shard");
+	ck_assert_str_eq(r.problems[1].detail, "Lib/A.lean is dealt to shard 1, not 2");
+	sc_report_free(&r);
+	/* an unsharded report takes no shard's sample */
+	sc_report_init(&r, &p, HEX64, RUN, &th, &env);
+	sc_report_bind(&r, in, 1);
+	ck_assert_str_eq(r.problems[0].kind, "wrong_shard");
+	ck_assert_str_eq(r.problems[0].detail, "shard 1 is not this report's 0");
+	sc_report_free(&r);
+	sc_report_env_release(&env);
+	sc_plan_free(&p);
+}
+END_TEST
+
 START_TEST(repeats_make_the_median)
 {
 	const char *M = M_REV, *H = H_REV;
@@ -475,6 +552,7 @@ int main(void)
 	tcase_add_test(tc, two_files_written);
 	tcase_add_test(tc, repeats_make_the_median);
 	tcase_add_test(tc, repeats_far_from_their_first_overturn_nothing);
+	tcase_add_test(tc, samples_bound_to_their_shard);
 	/* An exit test ends the process it runs in: only in a forked child
 	 * (CK_FORK=no is how make check-valgrind runs the units). */
 	const char *fork = getenv("CK_FORK");
