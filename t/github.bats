@@ -216,12 +216,25 @@ assert job["timeout-minutes"] == 15 + (2 * 900 + 1800) // 60, job["timeout-minut
 	check '
 assert gate["if"] == "github.event_name != '"'"'issue_comment'"'"' || (github.event.issue.pull_request && startsWith(github.event.comment.body, '"'"'/profile'"'"'))"
 assert by_id("gate", gate["steps"])["run"].endswith("github.py\" gate")
-assert job["needs"] == "gate" and job["if"] == "needs.gate.outputs.measure == '"'"'true'"'"'"
-assert job["concurrency"] == {"group": "${{ needs.gate.outputs.group }}", "cancel-in-progress": True}
-assert start["needs"] == "gate" and start["if"] == job["if"]
-assert pub["needs"] == ["gate", "start", "profile"]
+assert job["needs"] == ["gate", "plan"] and job["if"] == "needs.gate.outputs.measure == '"'"'true'"'"'"
+# a runner a shard: each cancels the runner of its own shard of an older run
+assert job["concurrency"] == {"group": "${{ needs.gate.outputs.group }}-${{ matrix.shard }}", "cancel-in-progress": True}
+assert job["strategy"] == {"fail-fast": False, "matrix": {"shard": "${{ fromJSON(needs.plan.outputs.matrix) }}"}}
+assert start["needs"] == "gate" and start["if"] == job["if"] == J["plan"]["if"]
+assert pub["needs"] == ["gate", "start", "plan", "profile", "merge"]
 assert pub["if"] == "always() && needs.gate.outputs.publish == '"'"'true'"'"'"
-assert cjob["needs"] == ["gate", "profile"]
+assert cjob["needs"] == ["gate", "plan", "profile", "merge"]
+# the merged report is the document when there were shards, else that of the profile job
+for j in (pub, cjob):
+    (s,) = [s for s in j["steps"] if "RESULT" in s.get("env", {})]
+    assert s["env"]["RESULT"] == "${{ needs.merge.result != '"'"'skipped'"'"' && needs.merge.result || needs.profile.result }}"
+mj = J["merge"]
+assert mj["needs"] == ["gate", "plan", "profile"] and mj["if"].startswith("always() && ")
+assert "needs.plan.outputs.shards != '"'"'1'"'"'" in mj["if"]
+assert mj["permissions"] == J["plan"]["permissions"] == {"contents": "read"}
+assert "sphereceti merge --out-dir" in by_id("merge", mj["steps"])["run"]
+assert "--shards auto" in by_id("count", J["plan"]["steps"])["run"]
+assert "--shard \"$SHARD/$SHARDS\"" in by_id("profile")["run"]
 assert "vars.SPHERECETI_COMMENT == '"'"'true'"'"'" in cjob["if"] and "needs.gate.outputs.publish" in cjob["if"]
 assert "env.FAIL_ON_FLAG == '"'"'true'"'"'" in by_id("fail-on-flag")["if"]
 assert job["env"]["FAIL_ON_FLAG"] == "${{ vars.SPHERECETI_FAIL_ON_FLAG }}"
@@ -492,6 +505,12 @@ comment_event() { # BODY ASSOCIATION
 	[ "$(cat "$GITHUB_STEP_SUMMARY")" = "sphereceti: the label 'bug' is not 'profile': nothing to do" ]
 	gate pull_request_target "$(pr_event closed MEMBER)"
 	[ "$(out_of measure) $(out_of publish)" = "false false" ]
+	# a project that measures everyone at once (SPHERECETI_MEASURE_ANYONE)
+	MEASURE_ANYONE=true gate pull_request_target "$(pr_event opened NONE)"
+	[ "$(out_of measure) $(out_of publish) $(out_of group)" = "true true sphereceti-profile-7" ]
+	[ "$(out_of reason)" = "pull request #7 (NONE): measured at once, as SPHERECETI_MEASURE_ANYONE says" ]
+	MEASURE_ANYONE=yes gate pull_request_target "$(pr_event opened NONE)"
+	[ "$(out_of measure)" = false ]
 	# None of these asked GitHub anything.
 	[ ! -s "$A/requests.jsonl" ]
 }

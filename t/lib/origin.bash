@@ -29,7 +29,9 @@ sphereceti_origin() {
 # commit of DIR/sphereceti.git (sphereceti_origin), and a bare repository
 # DIR/origin.git standing in for GitHub:
 #   main               B0 (init's three files), then B (the root module Demo
-#                      edited: the saver's second push rebuilds only it)
+#                      edited: the saver's second push rebuilds only it;
+#                      with ORIGIN_FILES_PER_SHARD=N set, B's .sphereceti
+#                      deals N files to a runner: profile.filesPerShard)
 #   refs/pull/7/head   H: the example's candidate (Demo/Ring.lean 6x slower)
 #   refs/pull/8/head   H8: Demo/Basic.lean reworded, no slower
 #   refs/pull/9/head   H9: H with a toolchain bump
@@ -53,6 +55,8 @@ github_origin() {
 		--base-branch "$(ex_git -C "$r" symbolic-ref --short HEAD)" >/dev/null
 	B0=$(ex_commit "$r" "sphereceti init")
 	ex_lean "$r" Demo.lean 'import Demo.Basic' '-- The library, one more line.' '-- fixture: cpu=0.05'
+	[ -z "${ORIGIN_FILES_PER_SHARD:-}" ] ||
+		ex_git -C "$r" config -f .sphereceti profile.filesPerShard "$ORIGIN_FILES_PER_SHARD"
 	B=$(ex_commit "$r" "Demo: one more line")
 	ex_git -C "$r" checkout -q --detach "$m"
 	ex_lean "$r" Demo/Basic.lean '-- Basic facts, said again.' '-- fixture: cpu=0.30'

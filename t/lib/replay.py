@@ -121,7 +121,8 @@ class Expr:
                   "failure": lambda: self.ctx["failed"], "cancelled": lambda: False,
                   # GitHub's: case-insensitive, on strings
                   "startsWith": lambda a, b: as_text(a).lower().startswith(as_text(b).lower()),
-                  "contains": lambda a, b: as_text(b).lower() in as_text(a).lower()}
+                  "contains": lambda a, b: as_text(b).lower() in as_text(a).lower(),
+                  "fromJSON": lambda a: json.loads(as_text(a))}
             if name not in fn:
                 raise SystemExit(f"replay: error: unknown function {name}()")
             return fn[name](*args)
@@ -130,7 +131,7 @@ class Expr:
         v = self.ctx
         for part in name.split("."):
             if not isinstance(v, dict) or part not in v:
-                if name.split(".")[0] in ("steps", "github", "inputs", "env", "needs", "vars"):
+                if name.split(".")[0] in ("steps", "github", "inputs", "env", "needs", "vars", "matrix"):
                     return ""
                 raise SystemExit(f"replay: error: unknown context {name}")
             v = v[part]
@@ -204,6 +205,7 @@ def main(workflow, job_name, context, standins):
     ctx = json.load(open(context))
     ctx.setdefault("vars", {})
     ctx.setdefault("needs", {})
+    ctx.setdefault("matrix", {})
     ctx.update(steps={}, failed=False, env={})
     if os.environ.get("RUNNER_TEMP"):  # the job's runner, as its steps see it
         ctx.setdefault("runner", {})["temp"] = os.environ["RUNNER_TEMP"]
@@ -279,6 +281,61 @@ def main(workflow, job_name, context, standins):
     return 1 if ctx["failed"] else 0
 
 
+def matrix_of(job, ctx):
+    """The job's runs: [(tag, matrix)], one without a strategy; with
+    strategy.matrix (one key, its values a list or an expression giving
+    one), one a value, each tagged JOB-VALUE, or JOB alone when there is one
+    value: a matrix of one is the job as it was."""
+    m = (job.get("strategy") or {}).get("matrix")
+    needs = job.get("needs") or []
+    needs = [needs] if isinstance(needs, str) else needs
+    failed = any(ctx["needs"].get(n, {}).get("result", "success") != "success" for n in needs)
+    if not m or not condition(job.get("if", "success()"), dict(ctx, failed=failed, steps={}, env={})):
+        return [(None, {})]  # a skipped job is skipped before its matrix is read
+    if len(m) != 1:
+        raise SystemExit("replay: error: a matrix of one key only")
+    (key, values), = m.items()
+    if isinstance(values, str):
+        e = re.fullmatch(r"\$\{\{(.*)\}\}", values.strip(), flags=re.S)
+        values = Expr(e.group(1), ctx).value() if e else json.loads(values)
+    if not isinstance(values, list) or not values:
+        raise SystemExit(f"replay: error: matrix {key} is no list of values ({values!r})")
+    return [(None if len(values) == 1 else str(v), {key: v}) for v in values]
+
+
+def merged_results(results):
+    """A matrix job's result as GitHub gives it to needs: failure when a run
+    failed, else success (skipped when every run was); outputs the last
+    run's."""
+    rs = [r["result"] for r in results]
+    result = "failure" if "failure" in rs else "skipped" if all(r == "skipped" for r in rs) else "success"
+    return {"result": result, "outputs": results[-1]["outputs"]}
+
+
+def run_job(workflow, name, tag, job_ctx, standins, out):
+    """One run of job NAME (TAG: its matrix value, or None), on a runner of
+    its own; its files are OUT/NAME[-TAG].*"""
+    base = name if tag is None else f"{name}-{tag}"
+    jc = os.path.join(out, f"{base}.context.json")
+    json.dump(job_ctx, open(jc, "w"))
+    home = os.path.join(out, "runners", base)
+    env = dict(os.environ, RUNNER_TEMP=os.path.join(home, "temp"),
+               GITHUB_WORKSPACE=os.path.join(home, "work"),
+               GITHUB_STEP_SUMMARY=os.path.join(out, f"{base}.summary.md"), GITHUB_JOB=name,
+               REPLAY_OUTPUTS=os.path.join(out, f"{base}.json"),
+               REPLAY_ARTIFACTS=os.path.join(out, "artifacts"))
+    os.makedirs(env["RUNNER_TEMP"], exist_ok=True)
+    os.makedirs(env["GITHUB_WORKSPACE"], exist_ok=True)
+    open(env["GITHUB_STEP_SUMMARY"], "w").close()
+    if os.environ.get("REPLAY_RUNNER"):
+        subprocess.run(["bash", os.environ["REPLAY_RUNNER"], name], env=env, check=True)
+    with open(os.path.join(out, f"{base}.steps"), "w") as so, \
+            open(os.path.join(out, f"{base}.stderr"), "w") as se:
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), workflow, name, jc, standins],
+                           env=env, stdout=so, stderr=se).returncode
+    return r, json.load(open(env["REPLAY_OUTPUTS"]))
+
+
 def run_workflow(workflow, context, standins, out):
     """Every job of WORKFLOW for one event, in the order of its needs, each on
     a runner of its own (REPLAY_RUNNER=SCRIPT is run before each job with the
@@ -302,26 +359,16 @@ def run_workflow(workflow, context, standins, out):
             raise SystemExit("replay: error: a cycle in the jobs' needs")
         pending.remove(name)
         job_ctx = dict(ctx, needs={n: done[n] for n in needs})
-        jc = os.path.join(out, f"{name}.context.json")
-        json.dump(job_ctx, open(jc, "w"))
-        home = os.path.join(out, "runners", name)
-        env = dict(os.environ, RUNNER_TEMP=os.path.join(home, "temp"),
-                   GITHUB_WORKSPACE=os.path.join(home, "work"),
-                   GITHUB_STEP_SUMMARY=os.path.join(out, f"{name}.summary.md"), GITHUB_JOB=name,
-                   REPLAY_OUTPUTS=os.path.join(out, f"{name}.json"),
-                   REPLAY_ARTIFACTS=os.path.join(out, "artifacts"))
-        os.makedirs(env["RUNNER_TEMP"], exist_ok=True)
-        os.makedirs(env["GITHUB_WORKSPACE"], exist_ok=True)
-        open(env["GITHUB_STEP_SUMMARY"], "w").close()
-        if os.environ.get("REPLAY_RUNNER"):
-            subprocess.run(["bash", os.environ["REPLAY_RUNNER"], name], env=env, check=True)
-        with open(os.path.join(out, f"{name}.steps"), "w") as so, \
-                open(os.path.join(out, f"{name}.stderr"), "w") as se:
-            r = subprocess.run([sys.executable, os.path.abspath(__file__), workflow, name, jc, standins],
-                               env=env, stdout=so, stderr=se).returncode
-        done[name] = json.load(open(env["REPLAY_OUTPUTS"]))
-        order.append(f"{name}: {done[name]['result']}")
-        rc |= r
+        runs = matrix_of(w["jobs"][name], job_ctx)
+        results = []
+        for tag, matrix in runs:
+            r, result = run_job(workflow, name, tag, dict(job_ctx, matrix=matrix), standins, out)
+            results.append(result)
+            order.append(f"{name if tag is None else name + '-' + tag}: {result['result']}")
+            rc |= r
+        done[name] = merged_results(results)
+        if len(runs) > 1:
+            json.dump(done[name], open(os.path.join(out, f"{name}.json"), "w"))
     with open(os.path.join(out, "jobs"), "w") as f:
         f.write("\n".join(order) + "\n")
     return 1 if rc else 0

@@ -28,8 +28,11 @@
 #                          B's restores it and rebuilds only the changed
 #                          module (Demo)
 #   pr7-opened             a member's pull request, flagged (scaled-down
-#                          thresholds): a neutral check run on H with the
-#                          annotation, the sticky comment naming H
+#                          thresholds), its five files dealt to three
+#                          runners (profile.filesPerShard = 2): the job
+#                          matrix measures the shards and the merge job
+#                          makes one report; a neutral check run on H with
+#                          the annotation, the sticky comment naming H
 #   pr8-opened             an outsider's: not measured yet, a neutral check
 #                          run saying how to approve it
 #   pr8-comment            "/profile" by a member: the same check run, now
@@ -74,7 +77,7 @@ mkdir -p "$s/replay/standins" "$s/replay/contexts" "$s/out" "$s/cache-store" "$s
 . "$src/t/lib/origin.bash"
 export GIT_AUTHOR_NAME=Demo GIT_AUTHOR_EMAIL=demo@example.invalid
 export GIT_COMMITTER_NAME=Demo GIT_COMMITTER_EMAIL=demo@example.invalid
-github_origin "$src" "$s" "$build/fixture/toolchain" "$build"
+ORIGIN_FILES_PER_SHARD=2 github_origin "$src" "$s" "$build/fixture/toolchain" "$build"
 # Pull request 7 moves on later (its dispatch is then refused).
 git clone -q "$s/origin.git" "$scratch/wc"
 git -C "$scratch/wc" checkout -q --detach "$H"
@@ -175,14 +178,46 @@ mkdir -p "$REPLAY_ARTIFACTS/$WITH_NAME"
 cp "$WITH_PATH" "$REPLAY_ARTIFACTS/$WITH_NAME/"
 SH
 cat >"$st/upload.sh" <<'SH'
-mkdir -p "$REPLAY_ARTIFACTS/workspace"
-cp -a /opt/sphereceti/run/. "$REPLAY_ARTIFACTS/workspace/" 2>/dev/null || true
-rm -rf "$REPLAY_ARTIFACTS/workspace/base" "$REPLAY_ARTIFACTS/workspace/head"
+# the first path is the folder; the !paths below it are left out
+from=${WITH_PATH%%$'\n'*}
+mkdir -p "$REPLAY_ARTIFACTS/$WITH_NAME"
+cp -a "$from/." "$REPLAY_ARTIFACTS/$WITH_NAME/" 2>/dev/null || true
+rm -rf "$REPLAY_ARTIFACTS/$WITH_NAME/base" "$REPLAY_ARTIFACTS/$WITH_NAME/head"
 SH
 cat >"$st/download.sh" <<'SH'
 [ -d "$REPLAY_ARTIFACTS/$WITH_NAME" ] || { echo "download stand-in: no artifact $WITH_NAME" >&2; exit 1; }
 mkdir -p "$WITH_PATH"
 cp -a "$REPLAY_ARTIFACTS/$WITH_NAME/." "$WITH_PATH/"
+SH
+# download-artifact with a pattern: each artifact into a folder of its name
+cat >"$st/download-shards.sh" <<'SH'
+mkdir -p "$WITH_PATH"
+for a in "$REPLAY_ARTIFACTS"/$WITH_PATTERN; do
+  [ -d "$a" ] && cp -a "$a" "$WITH_PATH/"
+done
+exit 0
+SH
+cp "$st/download-shards.sh" "$st/download-checks.sh"
+# The profiler's build: the step's own run: block the first time a commit
+# is built, its install kept; a later job restores it, as a runner with a
+# warm build would (the workflow builds in every job).
+cat >"$st/build.sh" <<'SH'
+keep=/srv/out/build-cache/$(git -C "$SC_SRC" rev-parse HEAD)
+if [ -d "$keep" ]; then
+  mkdir -p "$SC_ROOT/sphereceti"
+  cp -a "$keep/." "$SC_ROOT/sphereceti/"
+  echo "$SC_ROOT/sphereceti/bin" >> "$GITHUB_PATH"
+  echo "$(date +%s) setup" >> "$MARKS"
+  exit 0
+fi
+python3 - /srv/replay/profile.json "$GITHUB_JOB" > "$RUNNER_TEMP/build.sh" <<'PY'
+import json, sys
+(step,) = [s for s in json.load(open(sys.argv[1]))["jobs"][sys.argv[2]]["steps"] if s.get("id") == "build"]
+print(step["run"])
+PY
+bash --noprofile --norc -eo pipefail "$RUNNER_TEMP/build.sh"
+mkdir -p "$keep"
+cp -a "$SC_ROOT/sphereceti/." "$keep/"
 SH
 cat >"$s/replay/runner.sh" <<'SH'
 # A fresh runner for each job: nothing of the previous job's /opt.
@@ -249,20 +284,32 @@ grep -q '^Built Demo$' "$o/push-b/save.stderr" || fail "the second saver run did
 if grep -q '^Built Demo.Basic$' "$o/push-b/save.stderr"; then fail "the second saver run rebuilt Demo.Basic" push-b; fi
 grep -q 'built on the Lake artifact cache sphereceti-lake-v1-' "$o/push-b/save.summary.md" || fail "the saver's summary does not say it built on the last cache" push-b
 
-# Pull request 7, a member's, flagged: a neutral check run on H (never on
-# the merge), its title the report's verdict, the annotation on the file.
+# Pull request 7, a member's, flagged, its five files on three runners:
+# one neutral check run on H (never on the merge), its title the merged
+# report's verdict, the annotation on the file.
 e=pr7-opened
-for j in gate start profile publish comment; do
+for j in gate start plan profile merge publish comment; do
 	[ "$(result $e $j)" = success ] || fail "$e: job $j: $(result $e $j)" $e
 done
-for id in install build plan profile verdict; do
-	step $e profile $id success || fail "$e: profile step $id did not succeed" $e
+[ "$(jq -r .outputs.shards "$o/$e/plan.json")" = 3 ] || fail "$e: the plan job counted $(jq -r .outputs.shards "$o/$e/plan.json") shards, not 3" $e
+for k in 1 2 3; do
+	for id in install build plan profile verdict; do
+		step $e profile-$k $id success || fail "$e: shard $k: profile step $id did not succeed" $e
+	done
+	grep -qx "concurrency: sphereceti-profile-7-$k" "$o/$e/profile-$k.steps" || fail "$e: shard $k's concurrency group" $e
+	grep -q "^This is shard $k of 3" "$o/$e/profile-$k.summary.md" || fail "$e: shard $k's summary does not say which shard it is" $e
+	grep -q '^### Time to result' "$o/$e/profile-$k.summary.md" || fail "$e: shard $k: no time-to-result table" $e
 done
-grep -qx "concurrency: sphereceti-profile-7" "$o/$e/profile.steps" || fail "$e: the profile's concurrency group" $e
-md=$o/$e/artifacts/workspace/report.md
-[ -f "$md" ] || fail "$e: no report.md in the uploaded workspace" $e
-grep -qF "$(head -n 1 "$md")" "$o/$e/profile.summary.md" || fail "$e: report.md is not in the job summary" $e
-grep -q '^### Time to result' "$o/$e/profile.summary.md" || fail "$e: no time-to-result table" $e
+for id in merge verdict upload-check; do
+	step $e merge $id success || fail "$e: merge step $id did not succeed" $e
+done
+ws=$o/$e/artifacts/sphereceti-7-$H
+md=$ws/report.md
+[ -f "$md" ] || fail "$e: no merged report.md uploaded" $e
+[ "$(jq '.runners | length' "$ws/report.json")" = 3 ] || fail "$e: the merged report does not name three runners" $e
+[ "$(jq '[.runners[].files[]] | length' "$ws/report.json")" = 5 ] || fail "$e: the runners did not measure the five files between them" $e
+grep -qF "$(head -n 1 "$md")" "$o/$e/merge.summary.md" || fail "$e: the merged report.md is not in the merge job's summary" $e
+grep -q '^## Runners' "$md" || fail "$e: the merged report has no Runners section" $e
 grep -q "checked against the host's perf task clock" "$md" || fail "$e: the task clock was off" $e
 grep -q "^| profiler (sphereceti, pinned) | \`${SC_COMMIT:0:7}\` | \`$SC_COMMIT\` |" "$md" || fail "$e: the report does not record the pinned profiler" $e
 # shellcheck disable=SC2016
@@ -273,10 +320,10 @@ fi
 [ "$(made $e)" = 1 ] || fail "$e: not one check run made: $(made $e)"
 c=$(patched $e) || fail "$e: the publisher did not update the check run the start job made"
 [ "$(jq -r .head_sha <<<"$c")" = "$H" ] || fail "$e: the check run is not on H"
-merge=$(jq -r .revisions.head "$o/$e/artifacts/workspace/report.json")
+merge=$(jq -r .revisions.head "$ws/report.json")
 [ "$(checks $e "$merge" | jq length)" = 0 ] || fail "$e: a check run on the runner-made merge"
 [ "$(jq -r '.status + " " + .conclusion' <<<"$c")" = "completed neutral" ] || fail "$e: the check run is $(jq -c '[.status, .conclusion]' <<<"$c"), not completed neutral"
-[ "$(jq -r .output.title <<<"$c")" = "$(jq -r .headline "$o/$e/artifacts/workspace/report.json")" ] || fail "$e: the title is not the report's verdict: $(jq -r .output.title <<<"$c")"
+[ "$(jq -r .output.title <<<"$c")" = "$(jq -r .headline "$ws/report.json")" ] || fail "$e: the title is not the report's verdict: $(jq -r .output.title <<<"$c")"
 [[ "$(jq -r .output.title <<<"$c")" == "1 of 5 files got slower beyond the thresholds: Demo/Ring.lean "* ]] || fail "$e: the title names no slower file"
 [ "$(jq -r .output.summary <<<"$c" | head -n 1)" = "$(head -n 1 "$md")" ] || fail "$e: the summary is not report.md"
 [ "$(jq -r '.output.annotations | map(.path + " " + .annotation_level) | join(",")' <<<"$c")" = "Demo/Ring.lean warning" ] || fail "$e: the annotations: $(jq -c .output.annotations <<<"$c")"
@@ -297,9 +344,10 @@ c=$(newest $e "$H8")
 jq -r .output.summary <<<"$c" | grep -q 'commenting `/profile`, adding the label `profile`' || fail "$e: the summary does not say how to approve"
 first=$(jq -r .id <<<"$c")
 e=pr8-comment
-for j in gate start profile publish; do
+for j in gate start plan profile publish; do
 	[ "$(result $e $j)" = success ] || fail "$e: job $j: $(result $e $j)" $e
 done
+[ "$(result $e merge)" = skipped ] || fail "$e: one shard, yet the merge job ran" $e
 grep -q '^sphereceti: /profile by maintainer approves ' "$o/$e/gate.summary.md" || fail "$e: the gate does not say who approved" $e
 [ "$(made $e)" = 0 ] || fail "$e: a second check run on H8 instead of the update"
 c=$(patched $e) || fail "$e: no check run updated"
