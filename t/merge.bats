@@ -15,7 +15,7 @@ setup_file() {
 	mkdir -p "$BATS_TEST_TMPDIR"
 	project_base
 	cheap_change
-	three_shards >&3
+	three_shards >"$BATS_FILE_TMPDIR/shared.log" || { cat "$BATS_FILE_TMPDIR/shared.log" >&3; return 1; }
 }
 setup() { project_base; }
 
@@ -34,7 +34,7 @@ cheap_change() {
 	head_commit
 }
 
-# spread_change: 6 changed files, two of them flagged at the test
+# spread_change: 24 changed files, two of them flagged at the test
 # thresholds, one importing another (so they share a shard).
 spread_change() {
 	candidate
@@ -44,6 +44,8 @@ spread_change() {
 	ex_lean "$R" Demo/Big.lean '-- new, heavy' '-- fixture: cpu=2.50'
 	rm "$R/Demo/Legacy.lean"
 	ex_lean "$R" Roadmap/Goals.lean '-- more' '-- fixture: cpu=0.06'
+	local i
+	for i in $(seq 18); do ex_lean "$R" "Demo/More$i.lean" "-- new $i" '-- fixture: cpu=0.02'; done
 	head_commit
 }
 
@@ -71,7 +73,7 @@ three_shards() {
 	done
 }
 
-@test "three runners flag what one runner flags, with the same verdict lines" {
+@test "a 24-file change: three runners flag what one runner flags, with the same verdict lines" {
 	spread_change
 	profile --threshold-delta 1 --threshold-added 2
 	[ "$status" -eq 0 ]
@@ -86,7 +88,7 @@ three_shards() {
 	[ "$(jq -r .run_id "$BATS_TEST_TMPDIR/merged/report.json")" = null ]
 	grep -q '^## Runners' "$BATS_TEST_TMPDIR/merged/report.md"
 	grep -q 'every comparison above is between two samples of one runner' "$BATS_TEST_TMPDIR/merged/report.md"
-	[[ "${lines[0]}" == "2 of 6 files got slower beyond the thresholds"* ]]
+	[[ "${lines[0]}" == "2 of 24 files got slower beyond the thresholds"* ]]
 }
 
 @test "a shard measures its own files alone, says which shard it is, and binds its samples" {

@@ -39,6 +39,7 @@ struct sc_planning {
 	char trees[4][SC_MAX_HEXSZ + 1];
 	char merge_base_tree[SC_MAX_HEXSZ + 1];
 	size_t *groups; /* with --shards: each file's group (planning/shards.h) */
+	unsigned long long *head_bytes; /* and its head blob's size, +1 (0: not read) */
 };
 
 /* Everything that needs only the arguments starts at once: these git
@@ -314,35 +315,50 @@ void sc_planning_read_modules(struct sc_planning *w)
 	if (w->rq->shards > 1 || w->rq->shards_auto) {
 		w->groups = xcalloc(w->p.n_files, sizeof *w->groups);
 		sc_shards_group(&w->p, &mg, w->groups);
+		/* the head blobs' sizes came with their headers: not read again */
+		w->head_bytes = xcalloc(w->p.n_files, sizeof *w->head_bytes);
+		for (size_t i = 0; i < w->p.n_files; i++) {
+			const struct sc_plan_file *f = &w->p.files[i];
+			long v = f->head_blob ? sc_modgraph_find(&mg, f->module) : -1;
+			if (v >= 0 && strcmp(mg.m[v].blob, f->head_blob) == 0)
+				w->head_bytes[i] = mg.m[v].bytes + 1;
+		}
 	}
 	sc_modgraph_free(&mg);
 }
 
-/* Each file's blobs' bytes, both sides summed: a cost every plan knows
- * (one pipelined batch-check, never a round trip a blob). */
+/* Each file's blobs' bytes, both sides summed: a cost every plan knows.
+ * The head's came with the headers read for the rebuild count; the rest
+ * through one pipelined batch-check, never a round trip a blob. */
 static unsigned long long *blob_bytes(struct sc_planning *w)
 {
 	const struct sc_plan *p = &w->p;
 	unsigned long long *cost = xcalloc(p->n_files, sizeof *cost);
-	struct sc_catfile *c = sc_catfile_open_check(&w->g);
-	size_t asked = 0, got = 0, n = 2 * p->n_files;
-	while (got < n) {
-		while (asked < n && sc_catfile_queue_room(c)) {
-			const struct sc_plan_file *f = &p->files[asked / 2];
-			const char *blob = asked % 2 ? f->head_blob : f->base_blob;
-			sc_catfile_queue(c, blob ? blob : f->head_blob ? f->head_blob : f->base_blob);
-			asked++;
-		}
+	struct sc_argv ask = SC_ARGV_INIT; /* the blobs to look up */
+	size_t *of = xcalloc(2 * p->n_files + 1, sizeof *of); /* whose file each is */
+	for (size_t i = 0; i < p->n_files; i++) {
+		const struct sc_plan_file *f = &p->files[i];
+		if (w->head_bytes[i])
+			cost[i] += w->head_bytes[i] - 1;
+		else if (f->head_blob)
+			of[ask.n] = i, sc_argv_push(&ask, f->head_blob);
+		if (f->base_blob)
+			of[ask.n] = i, sc_argv_push(&ask, f->base_blob);
+	}
+	struct sc_catfile *c = ask.n ? sc_catfile_open_check(&w->g) : NULL;
+	for (size_t asked = 0, got = 0; got < ask.n; got++) {
+		while (asked < ask.n && sc_catfile_queue_room(c))
+			sc_catfile_queue(c, ask.v[asked++]);
 		char type[16];
 		size_t size;
 		if (sc_catfile_next(c, type, &size) < 0)
-			sc_die_sys("cannot read blob of %s (%s)", p->files[got / 2].path, w->rq->names[H]);
-		const struct sc_plan_file *f = &p->files[got / 2];
-		if (got % 2 ? f->head_blob != NULL : f->base_blob != NULL)
-			cost[got / 2] += size;
-		got++;
+			sc_die_sys("cannot read blob %s of %s (%s)", ask.v[got], p->files[of[got]].path,
+			           w->rq->names[H]);
+		cost[of[got]] += size;
 	}
 	sc_catfile_close(c);
+	sc_argv_release(&ask);
+	free(of);
 	return cost;
 }
 
@@ -373,6 +389,7 @@ void sc_planning_free(struct sc_planning *w)
 	sb_release(&w->count_why);
 	free(w->cfg_spec);
 	free(w->groups);
+	free(w->head_bytes);
 	sc_plan_free(&w->p);
 	sc_git_close(&w->g);
 	free(w);

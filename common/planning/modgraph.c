@@ -166,6 +166,7 @@ static void read_headers(struct sc_catfile *c, struct sc_modgraph *mg)
 			edges_of(mg, &mods, stamp, k, &alloc, &first, &n);
 		for (size_t u = i; u < j; u++) {
 			struct sc_modnode *m = &mg->m[idx[u]];
+			m->bytes = size;
 			m->first = first;
 			m->n = n;
 			m->unreadable = rc == SC_HEADER_READ ? NULL : xstrdup(why.buf);

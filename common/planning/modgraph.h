@@ -13,6 +13,7 @@
 
 struct sc_modnode {
 	char *path, *name, *blob;
+	size_t bytes; /* the blob's size, as git gave it with its header */
 	enum sc_role role;
 	char *unreadable; /* why its header cannot be read, or NULL */
 	/* the project modules it imports: edges[first .. first + n), each
