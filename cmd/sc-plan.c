@@ -22,7 +22,7 @@
 
 static const char *const usage[] = {
 	"usage: sc-plan --repo DIR --tooling T --base B --head H [--merge-of P] [--importers N]",
-	"               [--shards N|auto] [--profiler-commit C]",
+	"               [--shards N|auto [--costs REPORT]] [--profiler-commit C]",
 	"       sc-plan --version",
 	"Print the profiling plan (JSON) for head H against the merge base of B and H,",
 	"configured by .sphereceti of commit T.  T, B, H: full commit object IDs.",
@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 		SC_OPT_STRING(0, "merge-of", &rq.merge_of, "P", SC_PLAN_HELP_MERGE_OF),
 		SC_OPT_STRING(0, "importers", &importers, "N", SC_PLAN_HELP_IMPORTERS),
 		SC_OPT_STRING(0, "shards", &shards, "N|auto", SC_PLAN_HELP_SHARDS),
+		SC_OPT_STRING(0, "costs", &rq.costs, "REPORT", SC_PLAN_HELP_COSTS),
 		SC_OPT_STRING(0, "profiler-commit", &rq.profiler_commit, "C", SC_PLAN_HELP_PROFILER_COMMIT),
 		SC_OPT_END(),
 	};
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
 		rq.shards_auto = 1;
 	else if (shards && sc_decimal_uint(shards, 1, SC_MAX_SHARDS, &rq.shards) < 0)
 		sc_die("--shards wants a count from 1 to %d, or auto (--shards %s)", SC_MAX_SHARDS, shards);
+	if (rq.costs && !shards)
+		sc_die("--costs balances shards: give --shards too (--costs %s)", rq.costs);
 	struct strbuf why = STRBUF_INIT;
 	if (rq.profiler_commit && sc_profiler_commit_verdict(SC_BUILD_COMMIT, rq.profiler_commit, &why))
 		sc_die("%s (--profiler-commit)", why.buf);

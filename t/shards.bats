@@ -203,3 +203,33 @@ Lib.C 2" ]
 		[ "$status" -eq 2 ]
 	done
 }
+
+@test "--costs balances by an earlier report's CPU, a file it lacks by its bytes at the report's CPU per byte" {
+	for i in 1 2 3 4 5; do printf 'def f := %s\n' "$i" >"$R/Lib/F$i.lean"; done
+	H=$(pcommit five)
+	# an earlier report: F1 costly, F2..F4 cheap, F5 not in it
+	jq -n '{schema: "sphereceti.report/1", files: [
+		{id: "Lib.F1", base: null, head: {status: "ok", cpu_s: 9.0}},
+		{id: "Lib.F2", base: null, head: {status: "ok", cpu_s: 1.0}},
+		{id: "Lib.F3", base: null, head: {status: "ok", cpu_s: 1.0}},
+		{id: "Lib.F4", base: null, head: {status: "error"}},
+		{id: "Lib.Gone", base: null, head: {status: "ok", cpu_s: 50.0}}]}' >"$BATS_TEST_TMPDIR/earlier.json"
+	plan_with --shards 2 --costs "$BATS_TEST_TMPDIR/earlier.json"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .shards.balanced_by <<<"$output")" = costs ]
+	[ "$(shards_of)" = "Lib.F1 1
+Lib.F2 2
+Lib.F3 2
+Lib.F4 2
+Lib.F5 2" ]
+	plan_with --shards 2
+	[ "$(jq -r .shards.balanced_by <<<"$output")" = blob_bytes ]
+	[ "$(shards_of | grep -c ' 1$')" -eq 3 ]
+	plan_with --costs "$BATS_TEST_TMPDIR/earlier.json"
+	assert_error_line sc-plan
+	[ "$stderr" = "sc-plan: error: --costs balances shards: give --shards too (--costs $BATS_TEST_TMPDIR/earlier.json)" ]
+	echo '{"schema": "sphereceti.plan/1"}' >"$BATS_TEST_TMPDIR/plan.json"
+	plan_with --shards 2 --costs "$BATS_TEST_TMPDIR/plan.json"
+	[ "$stderr" = "sc-plan: error: the earlier report is not a sphereceti.report/1 with its files ($BATS_TEST_TMPDIR/plan.json)" ]
+	[ "$status" -eq 2 ]
+}

@@ -12,6 +12,7 @@
 #include "planning/shards.h"
 #include "planning/revs.h"
 #include "util/die.h"
+#include "util/safefile.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 
@@ -367,9 +368,24 @@ unsigned sc_planning_assign_shards(struct sc_planning *w, unsigned *asked)
 	*asked = w->rq->shards_auto ? sc_shards_auto(&w->p) : w->rq->shards ? w->rq->shards : 1;
 	if (!w->groups)
 		return 1;
-	unsigned long long *cost = blob_bytes(w);
+	unsigned long long *bytes = blob_bytes(w), *cost = xcalloc(w->p.n_files, sizeof *cost);
+	long long *ms = NULL;
+	if (w->rq->costs) {
+		struct strbuf doc = STRBUF_INIT, why = STRBUF_INIT;
+		ms = xcalloc(w->p.n_files, sizeof *ms);
+		if (sc_read_file(w->rq->costs, &doc, 64u << 20) < 0)
+			sc_die_path_errno("cannot read the earlier report (%s)", w->rq->costs);
+		if (sc_shards_costs_read(doc.buf, doc.len, &w->p, ms, &why) < 0)
+			sc_die("the earlier report is %s (%s)", why.buf, w->rq->costs);
+		sb_release(&doc);
+		sb_release(&why);
+	}
+	sc_shards_costs_mix(w->p.n_files, bytes, ms, cost);
 	unsigned got = sc_shards_deal(&w->p, w->groups, cost, *asked);
+	w->p.shards_by_costs = ms && w->p.n_shards;
+	free(bytes);
 	free(cost);
+	free(ms);
 	return got;
 }
 

@@ -25,6 +25,9 @@ struct sc_plan_request {
 	 * .sphereceti (shards_auto) */
 	unsigned shards;
 	int shards_auto;
+	/* an earlier report whose CPU balances the shards (planning/shards.h),
+	 * or NULL: the blobs' bytes */
+	const char *costs;
 	const char *version;                       /* profiler_version */
 	/* The profiler's own source tree, which profile.tooling must match. */
 	const char *srctree_sha1, *srctree_sha256;
@@ -84,6 +87,7 @@ void sc_planning_free(struct sc_planning *w);
 #define SC_PLAN_HELP_HEAD "the candidate head"
 #define SC_PLAN_HELP_MERGE_OF "H is the merge of P (a pull request's head) into B"
 #define SC_PLAN_HELP_IMPORTERS "also measure up to N unchanged importers of a changed module (0-32)"
+#define SC_PLAN_HELP_COSTS "balance the shards by an earlier report's CPU (report.json)"
 #define SC_PLAN_HELP_SHARDS "split the files among N runners (1-256), or as .sphereceti says (auto)"
 #define SC_PLAN_HELP_PROFILER_COMMIT "this profiler must be the build of sphereceti's commit C"
 

@@ -136,48 +136,61 @@ static void edges_of(struct sc_modgraph *mg, const struct sc_argv *mods, size_t 
 	*n = mg->n_edges - *first;
 }
 
-/* Every distinct blob's header, once, through the pipelined batch. */
+/* Every distinct blob's header, once, through the pipelined batch, in
+ * the modules' order: that is the trees' order, which a packed repository
+ * stores close together (read in blob-ID order, git seeks all over the
+ * pack and inflates delta bases again and again). */
 static void read_headers(struct sc_catfile *c, struct sc_modgraph *mg)
 {
-	size_t *idx = xcalloc(mg->n ? mg->n : 1, sizeof *idx), *stamp = xcalloc(mg->n ? mg->n : 1, sizeof *stamp);
+	size_t n = mg->n ? mg->n : 1;
+	size_t *idx = xcalloc(n, sizeof *idx), *stamp = xcalloc(n, sizeof *stamp);
+	size_t *next = xcalloc(n, sizeof *next); /* the next module of the same blob, + 1 */
+	char *is_first = xcalloc(n, 1);           /* the first module of its blob */
 	for (size_t i = 0; i < mg->n; i++)
 		idx[i] = i;
 	sort_nodes = mg->m;
 	qsort(idx, mg->n, sizeof *idx, by_blob);
+	for (size_t i = 0; i < mg->n; i++) {
+		int same = i && strcmp(mg->m[idx[i]].blob, mg->m[idx[i - 1]].blob) == 0;
+		if (same)
+			next[idx[i - 1]] = idx[i] + 1;
+		else
+			is_first[idx[i]] = 1;
+	}
 	struct strbuf src = STRBUF_INIT, why = STRBUF_INIT;
 	size_t q = 0, alloc = 0;
 	char type[16];
-	for (size_t i = 0, k = 1; i < mg->n; k++) {
-		size_t j = i + 1; /* [i, j): the modules of one blob */
-		while (j < mg->n && strcmp(mg->m[idx[j]].blob, mg->m[idx[i]].blob) == 0)
-			j++;
+	for (size_t i = 0, k = 1; i < mg->n; i++) {
+		if (!is_first[i])
+			continue;
 		for (; q < mg->n && sc_catfile_queue_room(c); q++)
-			if (q == 0 || strcmp(mg->m[idx[q]].blob, mg->m[idx[q - 1]].blob) != 0)
-				sc_catfile_queue(c, mg->m[idx[q]].blob);
+			if (is_first[q])
+				sc_catfile_queue(c, mg->m[q].blob);
 		size_t size;
 		if (sc_catfile_next(c, type, &size) < 0 || strcmp(type, "blob") != 0)
-			sc_die_sys("cannot read blob %s of %s (git cat-file)", mg->m[idx[i]].blob, mg->m[idx[i]].path);
+			sc_die_sys("cannot read blob %s of %s (git cat-file)", mg->m[i].blob, mg->m[i].path);
 		sc_catfile_prefix(c, &src, SC_HEADER_MAX_BYTES);
 		struct sc_argv mods = SC_ARGV_INIT;
 		sb_reset(&why);
 		int rc = sc_lean_header(src.buf, src.len, size <= SC_HEADER_MAX_BYTES, &mods, &why);
-		size_t first = 0, n = 0;
+		size_t first = 0, ne = 0;
 		if (rc == SC_HEADER_READ)
-			edges_of(mg, &mods, stamp, k, &alloc, &first, &n);
-		for (size_t u = i; u < j; u++) {
-			struct sc_modnode *m = &mg->m[idx[u]];
+			edges_of(mg, &mods, stamp, k++, &alloc, &first, &ne);
+		for (size_t u = i + 1; u; u = next[u - 1]) {
+			struct sc_modnode *m = &mg->m[u - 1];
 			m->bytes = size;
 			m->first = first;
-			m->n = n;
+			m->n = ne;
 			m->unreadable = rc == SC_HEADER_READ ? NULL : xstrdup(why.buf);
 		}
 		sc_argv_release(&mods);
-		i = j;
 	}
 	sb_release(&src);
 	sb_release(&why);
 	free(idx);
 	free(stamp);
+	free(next);
+	free(is_first);
 }
 
 void sc_modgraph_read(struct sc_catfile *c, const struct sc_git *g, const char *tree,

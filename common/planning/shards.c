@@ -1,6 +1,7 @@
 /* Documentation/measurement.txt "Shards". */
 #include "planning/shards.h"
 #include "util/die.h"
+#include "util/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,68 @@ unsigned sc_shards_auto(const struct sc_plan *p)
 	if (n > sc_plan_max_shards(p))
 		n = sc_plan_max_shards(p);
 	return n ? (unsigned)n : 1;
+}
+
+/* V's text, "" when V is no string. */
+static const char *text_of(yajl_val v)
+{
+	const char *t = v && YAJL_IS_STRING(v) ? YAJL_GET_STRING(v) : NULL;
+	return t ? t : "";
+}
+
+/* A side's CPU in a report's file entry, in ms, or -1. */
+static long long side_ms(yajl_val f, const char *side)
+{
+	yajl_val sd = sc_json_member(f, side), st = sc_json_member(sd, "status"),
+	         cpu = sc_json_member(sd, "cpu_s");
+	if (strcmp(text_of(st), "ok") != 0 || !cpu ||
+	    !YAJL_IS_NUMBER(cpu) || YAJL_GET_DOUBLE(cpu) < 0 || YAJL_GET_DOUBLE(cpu) > 1e9)
+		return -1;
+	return (long long)(YAJL_GET_DOUBLE(cpu) * 1000);
+}
+
+int sc_shards_costs_read(const char *buf, size_t len, const struct sc_plan *p, long long *ms,
+                         struct strbuf *why)
+{
+	for (size_t i = 0; i < p->n_files; i++)
+		ms[i] = -1;
+	yajl_val root = sc_json_parse(buf, len, why);
+	if (!root)
+		return -1;
+	yajl_val schema = sc_json_member(root, "schema"), files = sc_json_member(root, "files");
+	int rc = 0;
+	if (strcmp(text_of(schema), "sphereceti.report/1") != 0 || !files || !YAJL_IS_ARRAY(files)) {
+		sb_adds(why, "not a sphereceti.report/1 with its files");
+		rc = -1;
+	}
+	for (size_t k = 0; rc == 0 && k < files->u.array.len; k++) {
+		yajl_val f = files->u.array.values[k], id = sc_json_member(f, "id");
+		const struct sc_plan_file *pf = sc_plan_find(p, text_of(id));
+		if (!pf)
+			continue; /* a file this plan does not measure */
+		long long b = side_ms(f, "base"), h = side_ms(f, "head");
+		if (b >= 0 || h >= 0)
+			ms[pf - p->files] = (b >= 0 ? b : h) + (h >= 0 ? h : b);
+	}
+	yajl_tree_free(root);
+	return rc;
+}
+
+void sc_shards_costs_mix(size_t n, const unsigned long long *bytes, const long long *ms,
+                         unsigned long long *cost)
+{
+	unsigned long long known_ms = 0, known_bytes = 0;
+	for (size_t i = 0; ms && i < n; i++)
+		if (ms[i] >= 0)
+			known_ms += (unsigned long long)ms[i], known_bytes += bytes[i];
+	for (size_t i = 0; i < n; i++) {
+		if (ms && ms[i] >= 0)
+			cost[i] = (unsigned long long)ms[i];
+		else if (ms && known_bytes)
+			cost[i] = (unsigned long long)((double)bytes[i] * (double)known_ms / (double)known_bytes);
+		else
+			cost[i] = bytes[i];
+	}
 }
 
 static size_t root_of(size_t *up, size_t i)

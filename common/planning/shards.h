@@ -21,6 +21,18 @@ unsigned sc_shards_auto(const struct sc_plan *p);
  * their cones. */
 void sc_shards_group(const struct sc_plan *p, const struct sc_modgraph *mg, size_t *group);
 
+/* An earlier report's CPU of P's files (report.json of sphereceti.report/1,
+ * e.g. a profile of the base branch): MS[i] the milliseconds of file i's
+ * compared sides summed, -1 where the report has none ok.  Only balance
+ * reads it, never a verdict.  Returns 0, or -1 with WHY (not a report). */
+int sc_shards_costs_read(const char *buf, size_t len, const struct sc_plan *p, long long *ms,
+                         struct strbuf *why);
+/* The costs balance goes by: each file's blob bytes (BYTES), or with an
+ * earlier report's CPU (MS, -1 unknown) that CPU, and the bytes of a file
+ * it lacks scaled by the known files' CPU per byte. */
+void sc_shards_costs_mix(size_t n, const unsigned long long *bytes, const long long *ms,
+                         unsigned long long *cost);
+
 /* Deal P's files among at most N shards by COST (one figure a file; the
  * groups from sc_shards_group): the costliest group first, each to the
  * least loaded shard (the lowest number on a tie), groups tied on cost in
