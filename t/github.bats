@@ -60,7 +60,8 @@ PY
 
 @test "the workflow runs the base branch's copy (pull_request_target, /profile comments, a dispatch with the head); each job holds one permission or none" {
 	check '
-assert sorted(on) == ["issue_comment", "pull_request_target", "workflow_dispatch"], on
+assert sorted(on) == ["issue_comment", "merge_group", "pull_request_target", "workflow_dispatch"], on
+assert on["merge_group"]["types"] == ["checks_requested"]
 assert on["pull_request_target"]["types"] == ["opened", "synchronize", "reopened", "labeled"]
 assert on["issue_comment"]["types"] == ["created"]
 inputs = on["workflow_dispatch"]["inputs"]
@@ -481,6 +482,19 @@ pr_event() { # ACTION ASSOCIATION [LABEL]
 comment_event() { # BODY ASSOCIATION
 	jq -n --arg b "$1" --arg who "$2" '{action: "created", issue: {number: 7, pull_request: {url: "u"}},
 		comment: {body: $b, author_association: $who, user: {login: "someone"}}}'
+}
+
+@test "gate: a merge queue's commit gets a neutral check at once, never a wait" {
+	api_double
+	# a merge queue's commit: a neutral check at once, nothing measured
+	gate merge_group "$(jq -n --arg h "$H40" '{action: "checks_requested", merge_group: {head_sha: $h, base_ref: "refs/heads/main"}}')"
+	[ "$status" -eq 0 ]
+	[ "$(out_of measure) $(out_of publish) $(out_of head) $(out_of pr)" = "false true $H40 " ]
+	[ "$(out_of reason)" = "Not measured in the merge queue: each pull request's own head holds its verdict" ]
+	gate merge_group '{"merge_group": {"head_sha": "abc"}}'
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "github.py: error: the merge group's head is not a full commit ID: 'abc' (merge_group)" ]]
+	[ ! -s "$A/requests.jsonl" ]
 }
 
 @test "gate: a member's pull request at once; an outsider's waits with how to approve; the label profile approves its event's head; any other label nothing" {

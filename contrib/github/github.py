@@ -18,7 +18,9 @@ each call from the job that holds just the permission it needs.
         (pull-requests: write) the one sticky comment, created or updated
 
 The gate (Documentation/ci.txt "Who may start it"): a pull request by an
-OWNER, MEMBER or COLLABORATOR is measured at once; the label `profile`, a
+OWNER, MEMBER or COLLABORATOR is measured at once (any author's with
+SPHERECETI_MEASURE_ANYONE=true); a merge queue's commit gets a neutral
+check at once; the label `profile`, a
 comment "/profile" (or "/profile SHA", SHA a full commit ID) by one of them, or a dispatch with
 the pull request's number and head approve any other.  Every approval binds
 to the head the approver saw (the label event's head, the head when the
@@ -225,6 +227,19 @@ def decide(api, name, event, ref_name, anyone=False):
                             details=f"Run the workflow by hand on {base}.")
         return Decision(n, head, measure=True, publish=True,
                         reason=f"a dispatch approves {head[:12]}")
+    if name == "merge_group":
+        # a required check must land on the queue's commit, or the queue
+        # waits for it forever; each pull request was measured on its head
+        head = str((event.get("merge_group") or {}).get("head_sha", ""))
+        if not FULL_SHA.fullmatch(head):
+            raise verdict.Bad(f"the merge group's head is not a full commit ID: {head!r}", "merge_group")
+        return Decision("", head, publish=True,
+                        reason="Not measured in the merge queue: each pull request's own head "
+                               "holds its verdict",
+                        details="sphereceti measures a pull request's head against the base "
+                                "branch before it is queued (its check run there); the queue's "
+                                "merge commit gets this neutral check so that a required check "
+                                "never holds the queue.")
     return Decision(reason=f"a {name} event: nothing to do")
 
 

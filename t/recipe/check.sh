@@ -43,6 +43,8 @@
 #                          shared with a profile, no write to GitHub
 #   pr7-dispatch-moved     a dispatch approving a head the pull request
 #                          moved on from: refused in one line, neutral
+#   mq-checks-requested    a merge queue's commit: its neutral check at
+#                          once, nothing measured, no comment
 #   pr7 publisher reruns   GitHub failing (502): one line, the profile's
 #                          own result untouched; then 120 flagged files:
 #                          50 annotations a request
@@ -123,6 +125,10 @@ context pr8-comment "$B" issue_comment "$(jq -n '{action: "created", issue: {num
 context pr9-synchronize "$B" pull_request_target "$(pr 9 "$H9" MEMBER synchronize)"
 context pr7-labeled-bug "$B" pull_request_target "$(pr 7 "$H" MEMBER labeled bug)"
 context pr7-dispatch-moved "$B" workflow_dispatch "$(jq -n --arg h "$H" '{inputs: {pr: "7", head: $h}}')"
+# the merge queue's commit for pull request 8: the merge of H8 into B
+mq=$(git -C "$s/origin.git" commit-tree "$(git -C "$s/origin.git" merge-tree --write-tree "$B" "$H8")" -p "$B" -p "$H8" -m "merge queue")
+context mq-checks-requested "$mq" merge_group "$(jq -n --arg h "$mq" --arg b "$B" '{action: "checks_requested",
+	merge_group: {head_sha: $h, head_ref: "refs/heads/gh-readonly-queue/main/pr-8", base_sha: $b, base_ref: "refs/heads/main"}}')"
 
 # The stand-ins (t/lib/replay.py: STANDINS/<step id>.sh), written as they
 # will run: nothing in them expands here.
@@ -385,6 +391,17 @@ c=$(newest $e "$H")
 cm=$(jq -r '[.[] | select(.issue == 7)]' "$o/$e/comments.json")
 [ "$(jq length <<<"$cm")" = 1 ] || fail "$e: not one comment on #7"
 jq -r '.[0].body' <<<"$cm" | grep -q "^\*\*sphereceti\*\* on \`${H:0:12}\`: <code>Not measured&#58; pull request &#35;7 moved on" || fail "$e: the comment still shows an old verdict"
+
+# The merge queue: its commit gets its check at once, nothing measured.
+e=mq-checks-requested
+[ "$(result $e gate)" = success ] || fail "$e: the gate did not run" $e
+for j in start plan profile comment; do
+	[ "$(result $e $j)" = skipped ] || fail "$e: job $j ran for a merge queue" $e
+done
+[ "$(result $e publish)" = success ] || fail "$e: no check run on the queue's commit" $e
+c=$(newest $e "$mq")
+[ "$(jq -r '.status + " " + .conclusion' <<<"$c")" = "completed neutral" ] || fail "$e: the queue's check run is $(jq -c '[.status, .conclusion]' <<<"$c")"
+[ "$(jq -r .output.title <<<"$c")" = "Not measured in the merge queue: each pull request's own head holds its verdict" ] || fail "$e: title $(jq -r .output.title <<<"$c")"
 
 # GitHub failing the publisher: one line, the profile's result untouched.
 e=pr7-opened-failing

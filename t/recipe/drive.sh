@@ -86,4 +86,5 @@ rerun pr7-opened publish 4200 batched
 jq --arg h "$MOVED_HEAD" '.pulls["7"].head = $h' "$api/config.json" >"$api/config.new" && mv "$api/config.new" "$api/config.json"
 git --git-dir="$ORIGIN" update-ref refs/pull/7/head "$MOVED_HEAD"
 event pr7-dispatch-moved /srv/replay/profile.json "$ctx/pr7-dispatch-moved.json" 4205
+event mq-checks-requested /srv/replay/profile.json "$ctx/mq-checks-requested.json" 4206
 exit 0
