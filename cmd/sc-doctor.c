@@ -79,6 +79,10 @@ int main(int argc, char **argv)
 		sc_doctor_dependencies(&t, &o, &tt);
 	else
 		sc_doctor_line(&t, "skip", "dependencies", "no --dependencies");
+	if (o.sandbox.lake_cache)
+		sc_doctor_cache(&t, &o);
+	else
+		sc_doctor_line(&t, "skip", "cache", "no --cache: the prebuilds elaborate their cones");
 	if (o.workspace)
 		sc_doctor_workspace(&t, &o);
 	else

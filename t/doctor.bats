@@ -140,3 +140,39 @@ check() { grep "^[a-zA-Z]*  *$1: " <<<"$output"; }
 	check sandbox | grep -q '^FAIL  sandbox: '
 	check bubblewrap | grep -q '^FAIL  bubblewrap: '
 }
+
+@test "doctor: a missing toolchain, dependencies or Lake cache folder, and a toolchain of another version, each say what to do; the cache on a line of its own" {
+	doctor --cache "$BATS_TEST_TMPDIR/nocache"
+	[ "$status" -eq 2 ]
+	check cache | grep -qxF "FAIL  cache: the Lake cache folder is missing: fill it with a trusted build of T (LAKE_CACHE_DIR), or run without one ($BATS_TEST_TMPDIR/nocache)"
+	check dependencies | grep -q '^ok '
+	doctor
+	check cache | grep -qx 'skip  cache: no --cache: the prebuilds elaborate their cones'
+	TC=$BATS_TEST_TMPDIR/notc DEPS=$BATS_TEST_TMPDIR/nodeps doctor
+	[ "$status" -eq 2 ]
+	check toolchain | grep -qxF "FAIL  toolchain: toolchain folder is missing: install T's toolchain (elan toolchain install, with the name in T's lean-toolchain) and pass its folder, which elan keeps under ~/.elan/toolchains/ ($BATS_TEST_TMPDIR/notc)"
+	check dependencies | grep -qxF "FAIL  dependencies: dependencies folder is missing: prepare it with \`lake build\` in a trusted checkout of T and pass its packages folder, .lake/packages ($BATS_TEST_TMPDIR/nodeps)"
+	printf 'leanprover/lean4:v4.99.0\n' >"$R/lean-toolchain"
+	T=$(ex_commit "$R" "another toolchain")
+	doctor
+	check toolchain | grep -q '^FAIL  toolchain: toolchain version ".*" does not match lean-toolchain "leanprover/lean4:v4.99.0": install that toolchain (elan toolchain install leanprover/lean4:v4.99.0) and pass its folder$'
+}
+
+@test "doctor and profile-run from a build the sandbox user cannot enter: install it, or build where every user can enter" {
+	lake_kept || skip "the sandbox user differs from the operator only as root"
+	closed=$BATS_TEST_TMPDIR/closed
+	mkdir -p "$closed/bin"
+	chmod 0700 "$closed"
+	cp -a "$SC_BIN"/sc-* "$SC_BIN/sphereceti" "$closed/bin/"
+	run --separate-stderr "$closed/bin/sc-doctor" --toolchain "$TC"
+	[ "$status" -eq 2 ]
+	check programs | grep -q "^FAIL  programs: the sandbox user [0-9]*:[0-9]* cannot search $closed (mode 700, owner 0:0), so bubblewrap cannot mount sphereceti's own programs into the sandbox: install sphereceti (make install), or build it where every user can enter ($closed/bin)$"
+	candidate
+	ex_lean "$R" Demo/Basic.lean '-- fixture: cpu=0.06'
+	head_commit
+	run --separate-stderr "$closed/bin/sphereceti" profile-run --repo "$R" --tooling "$T" --base "$B" \
+		--head "$H" --workspace "$WS" --toolchain "$TC" --dependencies "$DEPS"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-profile-run
+	[[ "$stderr" == *"so bubblewrap cannot mount sphereceti's own programs into the sandbox: install sphereceti (make install), or build it where every user can enter ($closed/bin)" ]]
+}

@@ -789,7 +789,7 @@ util_project() {
 	basic_change
 	profile --cache "$BATS_TEST_TMPDIR/nocache"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"the Lake cache folder is missing ($BATS_TEST_TMPDIR/nocache)"* ]]
+	[[ "$stderr" == *"the Lake cache folder is missing: fill it with a trusted build of T (LAKE_CACHE_DIR), or run without one ($BATS_TEST_TMPDIR/nocache)"* ]]
 	profile --cache "$DEPS"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"the Lake cache and dependencies overlap"* ]]

@@ -146,6 +146,9 @@ static int apparmor_restricts(void)
 void sc_doctor_sandbox(struct sc_doctor *t, const struct sc_run_opts *o)
 {
 	struct strbuf l = STRBUF_INIT;
+	if (sc_check_programs_reachable(o, &l) < 0) /* the self-test would say bwrap's words */
+		sc_doctor_line(t, "FAIL", "programs", l.buf);
+	sb_reset(&l);
 	const char *args[] = {"--self-test", NULL};
 	int rc = sandbox_check(t, o, args, 1, &l);
 	if (rc != 0 && apparmor_restricts())
@@ -180,7 +183,7 @@ void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run_opts *o, const
 void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run_opts *o, const struct sc_tooling_facts *tt)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (sc_check_data_folders(o, &why) < 0) {
+	if (sc_check_deps_folder(o, &why) < 0) {
 		sc_doctor_line(t, "FAIL", "dependencies", why.buf);
 	} else if (!tt->have_manifest) {
 		sc_doctor_line(t, "skip", "dependencies", "they are checked against T's lake-manifest.json, "
@@ -192,6 +195,16 @@ void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run_opts *o, co
 		        tt->manifest.n == 1 ? "" : "s", o->sandbox.deps);
 		sc_doctor_line(t, "ok", "dependencies", why.buf);
 	}
+	sb_release(&why);
+}
+
+void sc_doctor_cache(struct sc_doctor *t, const struct sc_run_opts *o)
+{
+	struct strbuf why = STRBUF_INIT;
+	if (sc_check_cache_folder(o, &why) < 0)
+		sc_doctor_line(t, "FAIL", "cache", why.buf);
+	else
+		sc_doctor_line(t, "ok", "cache", "a folder of its own, mounted read-only");
 	sb_release(&why);
 }
 

@@ -35,6 +35,8 @@ void sc_doctor_toolchain(struct sc_doctor *t, const struct sc_run_opts *o,
                          const struct sc_tooling_facts *tt);
 void sc_doctor_dependencies(struct sc_doctor *t, const struct sc_run_opts *o,
                             const struct sc_tooling_facts *tt);
+/* The Lake artifact cache the run would mount. */
+void sc_doctor_cache(struct sc_doctor *t, const struct sc_run_opts *o);
 /* Where the workspace would go, and what the sandbox's user can reach. */
 void sc_doctor_workspace(struct sc_doctor *t, const struct sc_run_opts *o);
 void sc_tooling_facts_free(struct sc_tooling_facts *tt);

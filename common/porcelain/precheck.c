@@ -9,6 +9,7 @@
 #include "sandbox/sandbox_args.h"
 #include "sandbox/user.h"
 #include "util/die.h"
+#include "util/execdir.h"
 #include "util/sha256.h"
 #include "util/fsroom.h"
 #include "util/pathcheck.h"
@@ -71,7 +72,9 @@ int sc_check_toolchain_folder(const struct sc_run_opts *o, struct strbuf *why)
 		return -1;
 	sb_reset(why);
 	if (stat(o->sandbox.toolchain, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		sb_addf(why, "toolchain folder is missing (%s)", o->sandbox.toolchain);
+		sb_addf(why, "toolchain folder is missing: install T's toolchain (elan toolchain install, "
+		             "with the name in T's lean-toolchain) and pass its folder, which elan keeps "
+		             "under ~/.elan/toolchains/ (%s)", o->sandbox.toolchain);
 		return -1;
 	}
 	return 0;
@@ -80,21 +83,34 @@ int sc_check_toolchain_folder(const struct sc_run_opts *o, struct strbuf *why)
 /* --cache is mounted read-only beside the toolchain and the dependencies:
  * disjoint from both (and from the workspace, checked with it), so no
  * mount ever exposes the operator's cache writable. */
-int sc_check_data_folders(const struct sc_run_opts *o, struct strbuf *why)
+int sc_check_deps_folder(const struct sc_run_opts *o, struct strbuf *why)
+{
+	struct stat st;
+	if (stat(o->sandbox.deps, &st) < 0 || !S_ISDIR(st.st_mode))
+		sb_addf(why, "dependencies folder is missing: prepare it with `lake build` in a trusted "
+		             "checkout of T and pass its packages folder, .lake/packages (%s)", o->sandbox.deps);
+	else if (o->sandbox.toolchain && sc_paths_overlap(o->sandbox.deps, o->sandbox.toolchain))
+		sb_addf(why, "dependencies and toolchain overlap (%s)", o->sandbox.deps);
+	return why->len ? -1 : 0;
+}
+
+int sc_check_cache_folder(const struct sc_run_opts *o, struct strbuf *why)
 {
 	struct stat st;
 	const char *c = o->sandbox.lake_cache;
-	if (stat(o->sandbox.deps, &st) < 0 || !S_ISDIR(st.st_mode))
-		sb_addf(why, "dependencies folder is missing (%s)", o->sandbox.deps);
-	else if (o->sandbox.toolchain && sc_paths_overlap(o->sandbox.deps, o->sandbox.toolchain))
-		sb_addf(why, "dependencies and toolchain overlap (%s)", o->sandbox.deps);
-	else if (c && (stat(c, &st) < 0 || !S_ISDIR(st.st_mode)))
-		sb_addf(why, "the Lake cache folder is missing (%s)", c);
+	if (c && (stat(c, &st) < 0 || !S_ISDIR(st.st_mode)))
+		sb_addf(why, "the Lake cache folder is missing: fill it with a trusted build of T "
+		             "(LAKE_CACHE_DIR), or run without one (%s)", c);
 	else if (c && o->sandbox.toolchain && sc_paths_overlap(c, o->sandbox.toolchain))
 		sb_addf(why, "the Lake cache and toolchain overlap (%s)", c);
 	else if (c && sc_paths_overlap(c, o->sandbox.deps))
 		sb_addf(why, "the Lake cache and dependencies overlap (%s)", c);
 	return why->len ? -1 : 0;
+}
+
+int sc_check_data_folders(const struct sc_run_opts *o, struct strbuf *why)
+{
+	return sc_check_deps_folder(o, why) < 0 ? -1 : sc_check_cache_folder(o, why);
 }
 
 int sc_check_workspace_place(const struct sc_run_opts *o, struct strbuf *why)
@@ -199,6 +215,36 @@ void sc_check_finish(struct sc_stage *s, const char *workspace, int claimed)
 	sb_release(&out);
 }
 
+/* The folder of the programs the sandbox starts (sc-pid1 and its
+ * siblings): this program's own in a build tree, else the installed
+ * ../libexec/sphereceti. */
+static char *programs_dir(void)
+{
+	char *own = sc_exec_dir(), *pid1 = xasprintf("%s/sc-pid1", own);
+	if (access(pid1, X_OK) != 0) {
+		char *lib = xasprintf("%s/../libexec/sphereceti", own);
+		free(own);
+		own = lib;
+	}
+	free(pid1);
+	return own;
+}
+
+int sc_check_programs_reachable(const struct sc_run_opts *o, struct strbuf *why)
+{
+	if (geteuid() != 0)
+		return 0;
+	char *dir = programs_dir();
+	struct strbuf err = STRBUF_INIT;
+	if (sc_sandbox_can_reach(dir, o->sandbox.sb.uid, o->sandbox.sb.gid, &err) < 0)
+		sb_addf(why, "%s, so bubblewrap cannot mount sphereceti's own programs into the sandbox: "
+		             "install sphereceti (make install), or build it where every user can enter "
+		             "(%s)", err.buf, dir);
+	sb_release(&err);
+	free(dir);
+	return why->len ? -1 : 0;
+}
+
 /* Run as root, the sandbox runs as another user, which must reach what
  * bwrap mounts: the toolchain, the dependencies and (through the folder
  * that will hold it) the workspace, which does not exist yet. */
@@ -206,6 +252,8 @@ int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why)
 {
 	if (geteuid() != 0)
 		return 0;
+	if (sc_check_programs_reachable(o, why) < 0)
+		return -1;
 	char *ws_parent = o->workspace ? sc_workspace_parent(o->workspace) : NULL;
 	const char *paths[] = {ws_parent, o->sandbox.toolchain, o->sandbox.deps, o->sandbox.lake_cache};
 	const char *inputs[] = {"the workspace", "the toolchain", "the dependencies", "the Lake cache"};

@@ -10,6 +10,10 @@
  * 0, or -1 with what is wrong and its fix in WHY (one line). */
 int sc_check_linux(struct strbuf *why);                                  /* and GNU time */
 int sc_check_toolchain_folder(const struct sc_run_opts *o, struct strbuf *why);
+/* The dependencies folder alone, and the Lake cache's (none: nothing to
+ * check), each 0 or -1 with WHY saying what to do. */
+int sc_check_deps_folder(const struct sc_run_opts *o, struct strbuf *why);
+int sc_check_cache_folder(const struct sc_run_opts *o, struct strbuf *why);
 /* The dependencies folder, and --cache apart from it and the toolchain. */
 int sc_check_data_folders(const struct sc_run_opts *o, struct strbuf *why);
 /* A workspace that does not exist, in a folder that does, with room,
@@ -32,6 +36,11 @@ void sc_check_pin_args(const struct sc_plan *cfg, struct sc_argv *out);
  * (the reach is checked with the preconditions). */
 void sc_check_host(const struct sc_run_opts *o);
 
+/* Run as root: the sandbox's user reaches the folder of sphereceti's own
+ * programs (sc-pid1 and its siblings, which bwrap mounts), or WHY says to
+ * install sphereceti or build it where every user can enter.  Returns 0
+ * or -1. */
+int sc_check_programs_reachable(const struct sc_run_opts *o, struct strbuf *why);
 /* The SHA-256 of the bubblewrap the run uses (the pin it matched), for a
  * report that merges runners to hold them alike; dies when unreadable. */
 void sc_check_bwrap_sha256(const struct sc_run_opts *o, char out[65]);

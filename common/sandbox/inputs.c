@@ -107,8 +107,9 @@ int sc_check_toolchain(const char *dir, const char *lean_toolchain,
 		*nl = '\0';
 	sb_addf(&want, "Lean (version %s,", lean_toolchain + sizeof prefix - 1);
 	if (strncmp(out.buf, want.buf, want.len) != 0) {
-		sb_addf(err, "toolchain version \"%.200s\" does not match lean-toolchain \"%s\"", out.buf,
-		        lean_toolchain);
+		sb_addf(err, "toolchain version \"%.200s\" does not match lean-toolchain \"%s\": install "
+		        "that toolchain (elan toolchain install %s) and pass its folder", out.buf,
+		        lean_toolchain, lean_toolchain);
 		goto out;
 	}
 	if (sc_sha256_file_hex(lean, info->lean_sha256) < 0 ||
@@ -372,7 +373,8 @@ int sc_check_dependencies(const char *deps, const struct sc_manifest *m, struct 
 {
 	struct stat st;
 	if (stat(deps, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		sb_addf(err, "dependencies folder is missing (%s)", deps);
+		sb_addf(err, "dependencies folder is missing: prepare it with `lake build` in a trusted "
+		        "checkout of T and pass its packages folder, .lake/packages (%s)", deps);
 		return -1;
 	}
 	for (size_t i = 0; i < m->n; i++)
