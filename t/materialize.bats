@@ -481,7 +481,7 @@ bomb() {
 	[[ "$output" != *.out.tmp-* ]]
 }
 
-# A git whose cat-file --batch stalls after its first MiB: sc-materialize is
+# A git whose cat-file (the object reader's, not --batch-check's) stalls after its first MiB: sc-materialize is
 # then mid-blob, the blob's first bytes written.  It says so on the FIFO
 # ready, and passes the rest on once hold is opened.  (dd, not head: head
 # holds what it passes on in a buffer.)
@@ -493,7 +493,7 @@ stalling_git() { # DIR
 	cat >"$1/bin/git" <<-GIT
 		#!/bin/bash
 		case " \$* " in
-		*" cat-file --batch "*)
+		*" cat-file --batch "* | *" cat-file --batch-command "*)
 			"$git" "\$@" | { dd bs=64K count=1M iflag=count_bytes status=none; echo stalled >"$1/ready"; cat "$1/hold" >/dev/null; cat; } ;;
 		*) exec "$git" "\$@" ;;
 		esac
@@ -509,7 +509,10 @@ stalling_git() { # DIR
 	mkdir "$T/dest"
 	PATH="$T/g/bin:$PATH" sc-materialize --repo "$R" --commit "$c" --dest "$T/dest/out" >"$T/summary" &
 	pid=$!
-	read -r word <"$T/g/ready"
+	# bounded: a git the wrapper missed never says it stalled
+	exec 8<>"$T/g/ready"
+	read -r -t 60 word <&8 || true
+	exec 8>&-
 	[ "$word" = stalled ]
 	kill -KILL "$pid"
 	st=0
@@ -574,7 +577,10 @@ stalling_git() { # DIR
 	mkdir "$T/dest"
 	PATH="$T/g/bin:$PATH" sc-materialize --repo "$R" --commit "$c" --dest "$T/dest/out" >"$T/summary" 2>"$T/err" &
 	pid=$!
-	read -r word <"$T/g/ready"
+	# bounded: a git the wrapper missed never says it stalled
+	exec 8<>"$T/g/ready"
+	read -r -t 60 word <&8 || true
+	exec 8>&-
 	[ "$word" = stalled ]
 	mkdir "$T/dest/out" # a plain rename would put the tree in its place
 	: >"$T/g/hold"

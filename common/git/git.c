@@ -223,7 +223,7 @@ struct sc_catfile {
 	size_t queued;  /* names sent whose header has not been read yet */
 	size_t flushed; /* of those, the ones a "flush" has asked git to answer */
 	size_t window;  /* bytes of commands that may wait in the pipe to git */
-	int check;      /* info, not contents */
+	int check;      /* --batch-check: headers, not contents */
 };
 
 /* Every queued name is counted at its maximum length, as its command
@@ -235,10 +235,12 @@ static struct sc_catfile *open_batch(const struct sc_git *g, int check)
 	struct sc_catfile *c = xcalloc(1, sizeof *c);
 	c->check = check;
 	char *dirarg = xasprintf("--git-dir=%s", g->git_dir);
-	/* Commands with git's own output buffered, flushed when we are about
-	 * to wait for an answer: one write a burst of objects on each side,
-	 * not one an object (git flushes --batch after every object). */
-	const char *const args[] = {"cat-file", "--batch-command", "--buffer", NULL};
+	/* Contents: commands with git's own output buffered, flushed when we
+	 * are about to wait for an answer: one write a burst of objects on
+	 * each side, not one an object (git flushes --batch after every
+	 * object).  Headers alone are short: --batch-check as it is. */
+	const char *const args[] = {"cat-file", check ? "--batch-check" : "--batch-command",
+	                            check ? NULL : "--buffer", NULL};
 	const char **argv = sc_git_argv("git", dirarg, NULL, args);
 	if (sc_spawn(&c->proc, argv, sc_git_env(), NULL, SC_PIPE_IN | SC_PIPE_OUT | SC_PIPE_ERR) < 0)
 		sc_die_sys_errno("cannot run git cat-file (PATH)");
@@ -313,7 +315,7 @@ static void send_name(struct sc_catfile *c, const char *hex)
 	for (const char *p = hex; *p; p++)
 		if (*p == '\n' || *p == ' ' || *p == '\t')
 			sc_die("object name contains whitespace (%s)", hex);
-	if (fputs(c->check ? "info " : "contents ", c->in) == EOF || fputs(hex, c->in) == EOF ||
+	if ((!c->check && fputs("contents ", c->in) == EOF) || fputs(hex, c->in) == EOF ||
 	    putc('\n', c->in) == EOF)
 		batch_broken(c);
 	c->queued++;
@@ -346,12 +348,15 @@ int sc_catfile_next(struct sc_catfile *c, char type[16], size_t *size)
 	/* git holds its answers until asked: ask for every name queued when
 	 * half of what it was asked for is read, so that it works ahead while
 	 * we read (and at once when nothing asked for is left) */
-	if (c->flushed <= c->queued / 2 && c->flushed < c->queued) {
+	if (c->check) {
+		if (fflush(c->in) != 0)
+			batch_broken(c);
+	} else if (c->flushed <= c->queued / 2 && c->flushed < c->queued) {
 		if (fputs("flush\n", c->in) == EOF || fflush(c->in) != 0)
 			batch_broken(c);
 		c->flushed = c->queued;
 	}
-	c->flushed--;
+	c->flushed -= !c->check;
 	c->queued--;
 	char line[256];
 	if (!fgets(line, sizeof line, c->out))

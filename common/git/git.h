@@ -48,8 +48,8 @@ int sc_git_runv(const struct sc_git *g, struct strbuf *out, int keep_stderr,
  * bursts, flushed when we would wait for them). */
 struct sc_catfile;
 struct sc_catfile *sc_catfile_open(const struct sc_git *g);
-/* The same asking "info": answers are headers alone (nothing to consume
- * after sc_catfile_next). */
+/* The same with "--batch-check": answers are headers alone (nothing to
+ * consume after sc_catfile_next). */
 struct sc_catfile *sc_catfile_open_check(const struct sc_git *g);
 /* Look an object up: returns 0 and fills type ("blob", "tree", "commit",
  * "tag") and size, or -1 if missing.  After 0 the caller must consume the

@@ -51,7 +51,7 @@ struct sc_tree {
 int sc_tree_load(struct sc_catfile *c, const char *tree_hex, int rawsz,
                  const struct sc_tree_bounds *b, struct sc_tree *t, struct strbuf *why);
 /* The bytes of its files, each path counted (a blob at two paths is
- * written twice), through one info-only object reader of G (git.h): 0, or -1
+ * written twice), through one "git cat-file --batch-check" of G: 0, or -1
  * with WHY once past MAX (nothing read beyond). */
 int sc_tree_blob_bytes(const struct sc_git *g, const struct sc_tree *t, unsigned long long max,
                        unsigned long long *total, struct strbuf *why);
