@@ -5,17 +5,8 @@ load helpers
 bats_require_minimum_version 1.5.0
 load lib/plan
 
-# plan_repo once for the file; each test gets a copy (same commit IDs: the
-# dates are fixed), not a git init and a commit of its own.
-setup_file() {
-	BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR plan_repo
-	export PLAN_TEMPLATE=$R PLAN_BASE=$T
-}
-setup() {
-	R=$BATS_TEST_TMPDIR/repo
-	cp -a "$PLAN_TEMPLATE" "$R"
-	T=$PLAN_BASE B=$PLAN_BASE
-}
+setup_file() { plan_template; }
+setup() { plan_copy; }
 
 # ---------------------------------------------------------------- plan shape
 

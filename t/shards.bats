@@ -6,15 +6,8 @@ load helpers
 bats_require_minimum_version 1.5.0
 load lib/plan
 
-setup_file() {
-	BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR plan_repo
-	export PLAN_TEMPLATE=$R PLAN_BASE=$T
-}
-setup() {
-	R=$BATS_TEST_TMPDIR/repo
-	cp -a "$PLAN_TEMPLATE" "$R"
-	T=$PLAN_BASE B=$PLAN_BASE
-}
+setup_file() { plan_template; }
+setup() { plan_copy; }
 
 # many N: N added files Lib/F1..N, file i of about 10*i bytes.
 many() {

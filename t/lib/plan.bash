@@ -21,6 +21,19 @@ plan_repo() {
 	git -C "$R" checkout -q -b head
 }
 
+# plan_template (setup_file) and plan_copy (setup): plan_repo once for a
+# file; each test gets a copy (same commit IDs: the dates are fixed), not a
+# git init and a commit of its own.
+plan_template() {
+	BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR plan_repo
+	export PLAN_TEMPLATE=$R PLAN_BASE=$T
+}
+plan_copy() {
+	R=$BATS_TEST_TMPDIR/repo
+	cp -a "$PLAN_TEMPLATE" "$R"
+	T=$PLAN_BASE B=$PLAN_BASE
+}
+
 # pcommit MSG: commit everything, print the commit ID.
 pcommit() {
 	git -C "$R" add -A
