@@ -254,3 +254,34 @@ three_shards() {
 	refused --shard 1/3 --shard-run "1:$r1"
 	[ "$stderr" = "sc-report: error: --shard is one runner's report, --shard-run merges them: not both (--shard 1/3)" ]
 }
+
+@test "each shard's attribution runs join the merged report, each its own runner's" {
+	candidate
+	ex_lean "$R" Demo/Ring.lean '-- fixture: decl=Ring.big:0.05'
+	ex_lean "$R" Demo/Field.lean '-- fixture: decl=Field.big:0.05'
+	head_commit
+	B=$H T=$H M=$H
+	ex_lean "$R" Demo/Ring.lean '-- fixture: decl=Ring.big:1.2'
+	ex_lean "$R" Demo/Field.lean '-- fixture: decl=Field.big:1.2'
+	head_commit
+	for k in 1 2; do
+		shard "$k" 2 --attribute
+		[ "$status" -eq 0 ]
+		[ -f "$BATS_TEST_TMPDIR/ws$k/attribution.json" ]
+	done
+	merged "$BATS_TEST_TMPDIR"/ws{1,2}
+	[ "$status" -eq 0 ]
+	m=$BATS_TEST_TMPDIR/merged/report.json
+	[ "$(jq -r '[.attribution.files[].path] | sort | join(" ")' "$m")" = "Demo/Field.lean Demo/Ring.lean" ]
+	[ "$(jq -r '.attribution.files[] | select(.path == "Demo/Ring.lean") | .declarations[0].name' "$m")" = Ring.big ]
+	# one shard's attribution list given as the other's: refused, naming it
+	mkdir "$BATS_TEST_TMPDIR/out"
+	r1=$(jq -r .run_id "$BATS_TEST_TMPDIR/ws1/report.json") r2=$(jq -r .run_id "$BATS_TEST_TMPDIR/ws2/report.json")
+	jq --arg r "$r2" '.run_id = $r' "$BATS_TEST_TMPDIR/ws1/attribution.json" >"$BATS_TEST_TMPDIR/ws1/swapped.json"
+	run --separate-stderr sc-report --plan "$BATS_TEST_TMPDIR/ws1/plan.json" --out-dir "$BATS_TEST_TMPDIR/out" \
+		--samples "$BATS_TEST_TMPDIR/ws1/samples.jsonl" "$BATS_TEST_TMPDIR/ws2/samples.jsonl" \
+		--shard-run "1:$r1" --shard-run "2:$r2" --attribution "$BATS_TEST_TMPDIR/ws1/swapped.json"
+	[ "$status" -eq 2 ]
+	assert_error_line sc-report
+	[[ "$stderr" == "sc-report: error: an attribution run of "*" by shard 2's runner, not shard 1's ("*"/ws1/swapped.json)" ]]
+}
