@@ -216,7 +216,7 @@ check-unit: $(UNIT_BIN)
 # BATS_JOBS=1: one test at a time.
 # Without GNU parallel (bats --jobs needs it) one test at a time.
 BATS_JOBS ?= $(if $(shell command -v parallel 2>/dev/null),$(shell nproc 2>/dev/null || echo 1),1)
-BATS_HEAVY = t/profile-run.bats t/faults.bats t/report.bats t/sandbox.bats t/fixture.bats t/github.bats t/plan.bats
+BATS_HEAVY = t/profile-run.bats t/faults.bats t/report.bats t/sandbox.bats t/fixture.bats t/replay.bats t/github.bats t/plan.bats
 BATS_FILES = $(BATS_HEAVY) $(filter-out $(BATS_HEAVY),$(sort $(wildcard t/*.bats)))
 check-bats: all fixture
 	SC_BIN=$(abspath $(BUILD)) SC_FIXTURE=$(abspath $(BUILD))/fixture SC_MAN=$(abspath $(BUILD))/man \

@@ -22,9 +22,9 @@ bats_require_minimum_version 1.5.0
 }
 
 @test "an unknown option, a missing value and a value for a flag are three different errors" {
-	run --separate-stderr sc-plan --bogus
+	run --separate-stderr sc-plan --xyzzy
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sc-plan: error: unknown option; see sc-plan --help (--bogus)" ]
+	[ "$stderr" = "sc-plan: error: unknown option; see sc-plan --help (--xyzzy)" ]
 	run --separate-stderr sc-plan --repo
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sc-plan: error: option --repo needs a value (--repo)" ]
