@@ -59,6 +59,11 @@ static void add_counters(struct sc_sample *sum, const struct sc_sample *s)
 		sum->max_rss_kib = s->max_rss_kib;
 	sum->has_task_clock = sum->has_task_clock && s->has_task_clock;
 	sum->task_clock_s = (double)(ms_of(sum->task_clock_s) + ms_of(s->task_clock_s)) / 1000;
+	/* each layer agreed within the tolerance, whose fixed part does not
+	 * add up: a sum past it is no hidden CPU, and claims no clock (the
+	 * prebuild bears on no verdict) */
+	if (sum->has_task_clock && !sc_cpu_agrees(user + sys, ms_of(sum->task_clock_s)))
+		sum->has_task_clock = 0, sum->task_clock_s = 0;
 }
 
 /* One layer's sample joins the side's prebuild sample. */

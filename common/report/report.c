@@ -260,8 +260,12 @@ static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 		return;
 	}
 	sd->state = SC_SLOT_OK;
-	r->n_ok++;
-	r->n_task_clock += s->has_task_clock != 0;
+	/* the counter the report states is the compared samples': a summed
+	 * prebuild may carry none (porcelain/prebuild.c) */
+	if (sc_sample_prebuild_side(s->sample) < 0) {
+		r->n_ok++;
+		r->n_task_clock += s->has_task_clock != 0;
+	}
 	charge(rn, s);
 }
 

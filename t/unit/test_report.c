@@ -488,6 +488,37 @@ START_TEST(samples_bound_to_their_shard)
 }
 END_TEST
 
+/* The counter the report states is its compared samples': a prebuild
+ * (the layers' sum, porcelain/prebuild.c) that claims no task clock
+ * changes nothing. */
+START_TEST(cpu_counter_is_the_compared_samples)
+{
+	const char *M = M_REV, *H = H_REV;
+	struct sc_plan p;
+	struct sc_report r;
+	struct sc_report_env env;
+	struct sc_thresholds th;
+	modified_file(&p, &env, &th);
+	struct sc_sample_in in[] = {
+		in_at("base:Lib.A", M, 0.5, 0), in_at("head:Lib.A", H, 0.5, 0), in_at("head:@prebuild", H, 1, 0),
+	};
+	for (int i = 0; i < 2; i++)
+		in[i].s.has_task_clock = 1, in[i].s.task_clock_s = 0.5;
+	sc_report_init(&r, &p, HEX64, RUN, &th, &env);
+	sc_report_bind(&r, in, 3);
+	ck_assert_uint_eq(r.n_problems, 0);
+	ck_assert_int_eq(sc_report_task_clock(&r), 1);
+	sc_report_free(&r);
+	in[1].s.has_task_clock = 0;
+	sc_report_init(&r, &p, HEX64, RUN, &th, &env);
+	sc_report_bind(&r, in, 3);
+	ck_assert_int_eq(sc_report_task_clock(&r), 0);
+	sc_report_free(&r);
+	sc_report_env_release(&env);
+	sc_plan_free(&p);
+}
+END_TEST
+
 START_TEST(repeats_make_the_median)
 {
 	const char *M = M_REV, *H = H_REV;
@@ -553,6 +584,7 @@ int main(void)
 	tcase_add_test(tc, repeats_make_the_median);
 	tcase_add_test(tc, repeats_far_from_their_first_overturn_nothing);
 	tcase_add_test(tc, samples_bound_to_their_shard);
+	tcase_add_test(tc, cpu_counter_is_the_compared_samples);
 	/* An exit test ends the process it runs in: only in a forked child
 	 * (CK_FORK=no is how make check-valgrind runs the units). */
 	const char *fork = getenv("CK_FORK");
