@@ -105,7 +105,7 @@ static int sandbox_check(const struct sc_doctor *t, const struct sc_run_opts *o,
 void sc_doctor_bwrap(struct sc_doctor *t, const struct sc_run_opts *o, const struct sc_tooling_facts *tt)
 {
 	struct strbuf l = STRBUF_INIT;
-	char *bwrap = sc_sandbox_resolve_bwrap(o->sandbox.bwrap ? o->sandbox.bwrap : "/usr/bin/bwrap");
+	char *bwrap = sc_check_bwrap_path(o);
 	if (!tt->have_cfg) {
 		struct strbuf pin = STRBUF_INIT;
 		sc_bwrap_pin_line(bwrap, &pin);

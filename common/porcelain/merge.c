@@ -2,6 +2,7 @@
 #include "porcelain/merge.h"
 #include "contract/sample.h"
 #include "porcelain/workspace.h"
+#include "report/sample_file.h"
 #include "util/die.h"
 #include "util/json.h"
 #include "util/safefile.h"
@@ -187,34 +188,25 @@ static int check_sample(const struct sc_shard_ws *w, const struct sc_sample *s, 
 	return 0;
 }
 
+/* W's samples.jsonl, read as sc-report reads a samples file, each line
+ * checked against W and the shards read before it. */
 static int check_samples(const struct sc_shard_ws *w, struct seen *seen, struct strbuf *why)
 {
 	char *path = xasprintf("%s/samples.jsonl", w->dir);
 	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT;
+	struct sc_sample_set set = {0};
 	int rc = 0;
-	if (sc_read_file(path, &doc, REPORT_MAX) < 0) {
+	if (sc_read_file(path, &doc, SC_SAMPLES_MAX_BYTES) < 0) {
 		sb_addf(why, "shard %u's samples cannot be read: %s (%s)", w->index,
 		        sc_errno_text(errno), path);
 		rc = -1;
+	} else if (sc_sample_file_parse(path, doc.buf, doc.len, &set, &err) < 0) {
+		sb_addf(why, "shard %u has an %s", w->index, err.buf);
+		rc = -1;
 	}
-	size_t line = 0;
-	for (char *p = doc.buf, *nl; rc == 0 && *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p) - 1;
-		line++;
-		struct sc_sample s;
-		char *where = xasprintf("%s:%zu", path, line);
-		if (sc_sample_from_json(p, (size_t)(nl - p) + 1, &s, &err) < 0) {
-			sb_addf(why, "shard %u has a sample that does not read: %s (%s)", w->index, err.buf,
-			        where);
-			rc = -1;
-		} else {
-			rc = check_sample(w, &s, seen, where, why);
-			sc_sample_free(&s);
-		}
-		free(where);
-	}
+	for (size_t i = 0; rc == 0 && i < set.n; i++)
+		rc = check_sample(w, &set.v[i].s, seen, set.v[i].source, why);
+	sc_sample_set_free(&set);
 	sb_release(&doc);
 	sb_release(&err);
 	free(path);

@@ -10,7 +10,6 @@
 #include "sandbox/user.h"
 #include "util/die.h"
 #include "util/execdir.h"
-#include "util/sha256.h"
 #include "util/fsroom.h"
 #include "util/pathcheck.h"
 
@@ -266,11 +265,15 @@ int sc_check_reachable(const struct sc_run_opts *o, struct strbuf *why)
 	return why->len ? -1 : 0;
 }
 
+char *sc_check_bwrap_path(const struct sc_run_opts *o)
+{
+	return sc_sandbox_resolve_bwrap(o->sandbox.bwrap ? o->sandbox.bwrap : "/usr/bin/bwrap");
+}
+
 void sc_check_bwrap_sha256(const struct sc_run_opts *o, char out[65])
 {
-	char *bwrap = sc_sandbox_resolve_bwrap(o->sandbox.bwrap ? o->sandbox.bwrap : "/usr/bin/bwrap");
-	if (sc_sha256_file_hex(bwrap, out) < 0)
-		sc_die_path_errno("cannot hash bubblewrap (%s)", bwrap);
+	char *bwrap = sc_check_bwrap_path(o);
+	sc_bwrap_pin_hash(bwrap, out);
 	free(bwrap);
 }
 
@@ -281,7 +284,7 @@ void sc_check_sandbox(const struct sc_run_opts *o, const struct sc_plan *plan, c
 		sc_die("%s", err.buf);
 	sb_release(&err);
 	if (!plan->n_bwrap_pins) {
-		char *bwrap = sc_sandbox_resolve_bwrap(o->sandbox.bwrap ? o->sandbox.bwrap : "/usr/bin/bwrap");
+		char *bwrap = sc_check_bwrap_path(o);
 		struct strbuf line = STRBUF_INIT;
 		sc_bwrap_pin_line(bwrap, &line);
 		free(bwrap);

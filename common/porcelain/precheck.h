@@ -41,6 +41,9 @@ void sc_check_host(const struct sc_run_opts *o);
  * install sphereceti or build it where every user can enter.  Returns 0
  * or -1. */
 int sc_check_programs_reachable(const struct sc_run_opts *o, struct strbuf *why);
+/* The bubblewrap the run uses (--bwrap, else /usr/bin/bwrap), resolved;
+ * allocated. */
+char *sc_check_bwrap_path(const struct sc_run_opts *o);
 /* The SHA-256 of the bubblewrap the run uses (the pin it matched), for a
  * report that merges runners to hold them alike; dies when unreadable. */
 void sc_check_bwrap_sha256(const struct sc_run_opts *o, char out[65]);

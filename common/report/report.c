@@ -181,9 +181,6 @@ static struct sc_report_side *find_slot(struct sc_report *r, const struct sc_sam
 	return &rf->side[*side];
 }
 
-/* Checks run in a fixed order so that each sample gets one, most basic,
- * reason: a sample of another run is "cross_run" even if its id is also
- * unknown. */
 /* A runner's wall time: each accepted ok sample's. */
 static void charge(struct sc_report_runner *rn, const struct sc_sample *s)
 {
@@ -191,6 +188,10 @@ static void charge(struct sc_report_runner *rn, const struct sc_sample *s)
 	if (rn && s->ok && sc_seconds_to_ms(s->wall_s, &ms) == 0)
 		rn->wall_ms += ms;
 }
+
+/* Checks run in a fixed order so that each sample gets one, most basic,
+ * reason: a sample of another run is "cross_run" even if its id is also
+ * unknown (a sample of no runner's shard, "wrong_shard", before all). */
 
 static void bind_one(struct sc_report *r, const struct sc_sample_in *in)
 {

@@ -25,7 +25,7 @@ int sc_bwrap_pin_sha(const char *want, char lower[65])
 	return 0;
 }
 
-static void hash_of(const char *bwrap, char have[65])
+void sc_bwrap_pin_hash(const char *bwrap, char have[65])
 {
 	if (sc_sha256_file_hex(bwrap, have) < 0)
 		sc_die_path_errno("cannot hash bubblewrap (%s)", bwrap);
@@ -57,7 +57,7 @@ void sc_bwrap_pin_line(const char *bwrap, struct strbuf *line)
 {
 	char have[65];
 	struct strbuf ver = STRBUF_INIT;
-	hash_of(bwrap, have);
+	sc_bwrap_pin_hash(bwrap, have);
 	version_of(bwrap, &ver);
 	paste_line(ver.buf, have, line);
 	sb_release(&ver);
@@ -80,7 +80,7 @@ int sc_bwrap_pin_check(const char *bwrap, const char *const *pins, size_t n)
 		sc_bwrap_pin_line(bwrap, &line);
 		sc_die("no bubblewrap pin: .sphereceti names none; " PIN_REMEDY " (%s)", line.buf, bwrap);
 	}
-	hash_of(bwrap, have);
+	sc_bwrap_pin_hash(bwrap, have);
 	const char *want_version = NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (sc_bwrap_pin_sha(pins[2 * i], lower) < 0)

@@ -13,6 +13,9 @@
 /* The pinned SHA-256 in lowercase: 0, or -1 when it is not 64 hex digits. */
 int sc_bwrap_pin_sha(const char *want, char lower[65]);
 
+/* BWRAP's SHA-256, lowercase hex; dies when it cannot be read. */
+void sc_bwrap_pin_hash(const char *bwrap, char sha[65]);
+
 /* The line to paste under [sandbox] for BWRAP on this host,
  * "bwrapPin = VERSION SHA256", appended to LINE; dies when bubblewrap
  * cannot be hashed or asked for its version. */

@@ -41,6 +41,7 @@ struct ws {
 	unsigned index;
 	const char *run, *lean, *bwrap, *profiler, *extra_plan;
 	const char *samples[3]; /* "FILE-ID@SHARD@RUN", NULL-ended */
+	const char *raw;        /* a line as is, after them */
 };
 
 static char *sample_line(const char *spec)
@@ -82,6 +83,8 @@ static char *write_ws(const char *root, const char *name, const struct ws *w)
 		sb_adds(&smp, line);
 		free(line);
 	}
+	if (w->raw)
+		sb_adds(&smp, w->raw);
 	const char *names[] = {"plan.json", "report.json", "samples.jsonl"};
 	const struct strbuf *docs[] = {&p, &r, &smp};
 	for (int i = 0; i < 3; i++) {
@@ -95,8 +98,8 @@ static char *write_ws(const char *root, const char *name, const struct ws *w)
 	return dir;
 }
 
-static const struct ws one = {1, RUN1, NULL, NULL, NULL, NULL, {"Lib.A@1@" RUN1, NULL}};
-static const struct ws two = {2, RUN2, NULL, NULL, NULL, NULL, {"Lib.B@2@" RUN2, NULL}};
+static const struct ws one = {1, RUN1, NULL, NULL, NULL, NULL, {"Lib.A@1@" RUN1, NULL}, NULL};
+static const struct ws two = {2, RUN2, NULL, NULL, NULL, NULL, {"Lib.B@2@" RUN2, NULL}, NULL};
 
 /* The refusal of merging the workspaces A and B (B NULL: A alone), or ""
  * when they merge; paths in it are cut to their last component. */
@@ -169,6 +172,10 @@ START_TEST(each_file_on_its_shard)
 	b = two;
 	b.samples[1] = "Lib.B@2@" RUN1;
 	ck_assert_str_eq(refusal(&one, &b), "a sample of another run or shard than shard 2's (ws2/samples.jsonl:2)");
+	b = two;
+	b.raw = "{\"schema\": \"other\"}\n";
+	ck_assert_str_eq(refusal(&one, &b), "shard 2 has an invalid sample: unsupported sample schema \"other\" "
+	                                    "(ws2/samples.jsonl:2)");
 }
 END_TEST
 
